@@ -1,0 +1,79 @@
+import { canonicalJson, sha256Hex } from './canonical.js';
+import type { RecordedEvent } from './envelope.js';
+import type { JsonObject, JsonValue } from './json.js';
+
+/** Metadata keys the ledger owns. Writers never set them. */
+export const PREV_HASH = 'prevHash';
+export const HASH = 'hash';
+
+export interface ChainInput {
+  stream: string;
+  revision: bigint;
+  id: string;
+  type: string;
+  data: JsonValue;
+  /** Metadata including prevHash, excluding hash. */
+  metadata: JsonObject;
+}
+
+/** The hash of one event over its canonical encoding; identical on every backend. */
+export const chainHash = (input: ChainInput): string =>
+  sha256Hex(
+    canonicalJson({
+      stream: input.stream,
+      revision: input.revision.toString(),
+      id: input.id,
+      type: input.type,
+      data: input.data,
+      metadata: input.metadata,
+    }),
+  );
+
+export const hashOf = (event: RecordedEvent): string | null => {
+  const value = event.metadata[HASH];
+  return typeof value === 'string' ? value : null;
+};
+
+export interface BrokenLink {
+  stream: string;
+  revision: bigint;
+  /** What the link should be: the recomputed hash, or the predecessor's hash. */
+  expected: string;
+  found: string;
+  reason: 'hash' | 'prev';
+}
+
+/**
+ * Checks the events of one stream, in revision order. The first readable event is the anchor:
+ * at revision 0 its predecessor must be null; after a soft delete its predecessor is gone.
+ */
+export const verifyStreamChain = (events: RecordedEvent[]): BrokenLink | null => {
+  let previous: string | null | undefined;
+  for (const event of events) {
+    const { [HASH]: stored, ...rest } = event.metadata;
+    const recomputed = chainHash({
+      stream: event.streamName,
+      revision: event.revision,
+      id: event.id,
+      type: event.type,
+      data: event.data,
+      metadata: rest,
+    });
+    const prev = rest[PREV_HASH] ?? null;
+    const expectedPrev = previous === undefined ? (event.revision === 0n ? null : prev) : previous;
+    if (prev !== expectedPrev) {
+      return {
+        stream: event.streamName,
+        revision: event.revision,
+        expected: String(expectedPrev),
+        found: String(prev),
+        reason: 'prev',
+      };
+    }
+    if (stored !== recomputed) {
+      return { stream: event.streamName, revision: event.revision, expected: recomputed, found: String(stored), reason: 'hash' };
+    }
+    previous = recomputed;
+  }
+  return null;
+};

@@ -1,0 +1,150 @@
+import type { EventData, ExpectedRevision, ReadAllOptions, ReadStreamOptions, RecordedEvent } from './envelope.js';
+import type { EventStore } from './port.js';
+import { matchesFilter } from './port.js';
+import { checkDeleteExpected, decideAppend, validateEvents, type StreamState } from './appendRules.js';
+import { catchUpSubscription, changeNotifier } from './catchUp.js';
+import { streamDeleted, streamNotFound } from './errors.js';
+import { readAllWindow, readStreamWindow } from './readWindow.js';
+import type { JsonObject } from './json.js';
+
+interface MemoryStream extends StreamState {
+  events: RecordedEvent[];
+}
+
+const copy = <T>(value: T): T => structuredClone(value);
+
+/** The in-memory store: the reference adapter, for tests and for `memory:` URLs. */
+export const createMemoryStore = (options: { name?: string } = {}): EventStore => {
+  const streams = new Map<string, MemoryStream>();
+  let all: RecordedEvent[] = [];
+  let lastPosition = 0n;
+  const checkpoints = new Map<string, bigint>();
+  const changes = changeNotifier();
+  let closed = false;
+
+  const live = (stream: MemoryStream) => stream.events.filter((event) => event.revision >= stream.firstLive);
+
+  const readable = (name: string): RecordedEvent[] => {
+    const stream = streams.get(name);
+    if (stream?.tombstoned) throw streamDeleted(name);
+    if (!stream || stream.lastRevision < stream.firstLive) throw streamNotFound(name);
+    return live(stream);
+  };
+
+  const erase = (name: string, upTo: bigint) => {
+    all = all.filter((event) => !(event.streamName === name && event.revision <= upTo));
+    const stream = streams.get(name);
+    if (stream) stream.events = stream.events.filter((event) => event.revision > upTo);
+  };
+
+  const remove = (name: string, expectedRevision: ExpectedRevision, tombstone: boolean) => {
+    const stream = streams.get(name);
+    checkDeleteExpected(name, stream, expectedRevision);
+    const state = stream ?? { lastRevision: -1n, firstLive: 0n, tombstoned: false, events: [] };
+    erase(name, state.lastRevision);
+    state.firstLive = state.lastRevision + 1n;
+    state.tombstoned = tombstone;
+    streams.set(name, state);
+    changes.notify();
+    return { position: null };
+  };
+
+  const store: EventStore = {
+    name: options.name ?? 'memory',
+    async appendToStream(name: string, events: EventData[], opts = {}) {
+      validateEvents(events);
+      const stream = streams.get(name);
+      const decision = decideAppend(
+        name,
+        stream,
+        events,
+        opts.expectedRevision ?? 'any',
+        (revision) => stream?.events.find((event) => event.revision === revision && revision >= stream.firstLive)?.id,
+        (id) => stream?.events.find((event) => event.id === id && event.revision >= stream.firstLive)?.revision,
+      );
+      if (decision.kind === 'idempotent') {
+        const last = stream!.events.find((event) => event.revision === decision.lastRevision)!;
+        return { nextExpectedRevision: decision.lastRevision, position: last.position, written: false };
+      }
+      const state = stream ?? { lastRevision: -1n, firstLive: 0n, tombstoned: false, events: [] };
+      const created = new Date().toISOString();
+      const recorded = events.map((event, index) => {
+        lastPosition += 1n;
+        return {
+          streamName: name,
+          id: event.id,
+          type: event.type,
+          revision: decision.firstRevision + BigInt(index),
+          position: lastPosition,
+          data: copy(event.data),
+          metadata: copy(event.metadata ?? ({} as JsonObject)),
+          created,
+        };
+      });
+      state.events.push(...recorded);
+      state.lastRevision = decision.firstRevision + BigInt(events.length) - 1n;
+      streams.set(name, state);
+      all.push(...recorded);
+      if (recorded.length > 0) changes.notify();
+      return { nextExpectedRevision: state.lastRevision, position: lastPosition, written: recorded.length > 0 };
+    },
+    async readStream(name: string, opts: ReadStreamOptions = {}) {
+      return readStreamWindow(readable(name), opts).map(copy);
+    },
+    async readAll(opts: ReadAllOptions = {}) {
+      return readAllWindow(all, opts).map(copy);
+    },
+    async deleteStream(name, opts = {}) {
+      return remove(name, opts.expectedRevision ?? 'any', false);
+    },
+    async tombstoneStream(name, opts = {}) {
+      return remove(name, opts.expectedRevision ?? 'any', true);
+    },
+    subscribeToStream(name, opts = {}) {
+      return catchUpSubscription(
+        {
+          readAfter: async (after, max) => {
+            const stream = streams.get(name);
+            if (stream?.tombstoned) throw streamDeleted(name);
+            if (!stream) return [];
+            const from = after === null ? 0n : after + 1n;
+            return live(stream).filter((event) => event.revision >= from).slice(0, max).map(copy);
+          },
+          keyOf: (event) => event.revision,
+          head: async () => {
+            const stream = streams.get(name);
+            return stream && stream.lastRevision >= 0n ? stream.lastRevision : null;
+          },
+          changeToken: () => changes.version(),
+          waitForChange: (token, signal) => changes.wait(token, signal),
+        },
+        opts.fromRevision ?? 'start',
+      );
+    },
+    subscribeToAll(opts = {}) {
+      return catchUpSubscription(
+        {
+          readAfter: async (after, max) =>
+            all.filter((event) => after === null || event.position > after).slice(0, max).map(copy),
+          keyOf: (event) => event.position,
+          head: async () => (lastPosition > 0n ? lastPosition : null),
+          changeToken: () => changes.version(),
+          waitForChange: (token, signal) => changes.wait(token, signal),
+          accept: (event) => matchesFilter(opts.filter, event),
+        },
+        opts.fromPosition ?? 'start',
+      );
+    },
+    async readCheckpoint(name) {
+      return checkpoints.get(name) ?? null;
+    },
+    async storeCheckpoint(name, position) {
+      checkpoints.set(name, position);
+    },
+    async close() {
+      closed = true;
+      void closed;
+    },
+  };
+  return store;
+};

@@ -1,0 +1,65 @@
+import type {
+  AppendResult,
+  EventData,
+  ExpectedRevision,
+  ReadAllOptions,
+  ReadStreamOptions,
+  RecordedEvent,
+} from './envelope.js';
+import type { Subscription } from './subscription.js';
+
+/** Which events a subscription to $all delivers. Both lists empty or absent: every event. */
+export interface EventFilter {
+  streamNamePrefixes?: string[];
+  eventTypes?: string[];
+}
+
+export interface SubscribeToStreamOptions {
+  /** Exclusive: the subscription starts after this revision. Default 'start' (everything). */
+  fromRevision?: 'start' | 'end' | bigint;
+}
+
+export interface SubscribeToAllOptions {
+  /** Exclusive: the subscription starts after this commit position. Default 'start'. */
+  fromPosition?: 'start' | 'end' | bigint;
+  filter?: EventFilter;
+}
+
+export interface DeleteResult {
+  position: bigint | null;
+}
+
+/**
+ * The storage port. It mirrors EventStoreDB's stream API and knows nothing of sessions or memory.
+ * Every adapter passes the conformance suite in test/conformance.
+ */
+export interface EventStore {
+  readonly name: string;
+  appendToStream(
+    stream: string,
+    events: EventData[],
+    options?: { expectedRevision?: ExpectedRevision },
+  ): Promise<AppendResult>;
+  /** Throws stream_not_found for a missing or soft-deleted stream, stream_deleted for a tombstoned one. */
+  readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  /** Soft delete: reads say not found; a later append continues the revision numbering. */
+  deleteStream(stream: string, options?: { expectedRevision?: ExpectedRevision }): Promise<DeleteResult>;
+  /** Hard delete: the stream's events are erased and it can never be written or recreated. */
+  tombstoneStream(stream: string, options?: { expectedRevision?: ExpectedRevision }): Promise<DeleteResult>;
+  subscribeToStream(stream: string, options?: SubscribeToStreamOptions): Subscription;
+  subscribeToAll(options?: SubscribeToAllOptions): Subscription;
+  /** Named durable checkpoints, kept in the store itself. */
+  readCheckpoint(name: string): Promise<bigint | null>;
+  storeCheckpoint(name: string, position: bigint): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const matchesFilter = (filter: EventFilter | undefined, event: RecordedEvent): boolean => {
+  if (!filter) return true;
+  const prefixes = filter.streamNamePrefixes ?? [];
+  const types = filter.eventTypes ?? [];
+  if (prefixes.length > 0 && !prefixes.some((prefix) => event.streamName.startsWith(prefix))) return false;
+  if (types.length > 0 && !types.includes(event.type)) return false;
+  return true;
+};

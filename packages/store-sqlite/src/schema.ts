@@ -1,0 +1,44 @@
+import type Database from 'better-sqlite3';
+
+/** Each migration moves the schema one version up; `PRAGMA user_version` says where a file is. */
+export const MIGRATIONS: ReadonlyArray<string> = [
+  `CREATE TABLE ledger_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+   CREATE TABLE streams (
+     name TEXT PRIMARY KEY,
+     last_revision INTEGER NOT NULL,
+     first_live INTEGER NOT NULL DEFAULT 0,
+     tombstoned INTEGER NOT NULL DEFAULT 0
+   ) WITHOUT ROWID;
+   CREATE TABLE events (
+     position INTEGER PRIMARY KEY AUTOINCREMENT,
+     stream TEXT NOT NULL,
+     revision INTEGER NOT NULL,
+     id TEXT NOT NULL,
+     type TEXT NOT NULL,
+     data TEXT NOT NULL,
+     metadata TEXT NOT NULL,
+     created TEXT NOT NULL,
+     UNIQUE (stream, revision)
+   );
+   CREATE INDEX events_stream_id ON events (stream, id);
+   CREATE TABLE checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL) WITHOUT ROWID;
+   INSERT INTO ledger_meta (key, value) VALUES ('format', 'session-ledger');`,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Brings a file up to the current schema in one immediate transaction; several processes may race here. */
+export const migrate = (db: Database.Database): void => {
+  db.transaction(() => {
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > SCHEMA_VERSION) {
+      throw new Error(`schema version ${version} is newer than this session-ledger (${SCHEMA_VERSION})`);
+    }
+    if (version === 0) {
+      const tables = db.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'`).get() as { n: number };
+      if (tables.n > 0) throw new Error('not a session-ledger store: the file holds other tables');
+    }
+    for (let next = version; next < SCHEMA_VERSION; next += 1) db.exec(MIGRATIONS[next]!);
+    if (version < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }).immediate();
+};

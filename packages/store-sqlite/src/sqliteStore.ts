@@ -1,0 +1,231 @@
+import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
+import {
+  catchUpSubscription,
+  changeNotifier,
+  checkDeleteExpected,
+  decideAppend,
+  matchesFilter,
+  storeUnavailable,
+  streamDeleted,
+  streamNotFound,
+  validateEvents,
+  withRetry,
+  type EventData,
+  type EventStore,
+  type ExpectedRevision,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type StreamState,
+} from '@session-ledger/core';
+import { mapped } from './errors.js';
+import { toRecorded } from './rows.js';
+import { migrate } from './schema.js';
+import { prepareStatements, type EventRow, type StreamRow } from './statements.js';
+
+export type Durability = 'normal' | 'full';
+
+export interface SqliteStoreOptions {
+  /** normal (default): WAL with synchronous=NORMAL; full: every commit is fsynced. */
+  durability?: Durability;
+  /** Create the file when it is missing. Default true; false makes a missing file an error. */
+  create?: boolean;
+  /** How often a live subscription looks for commits made by other processes. */
+  pollMs?: number;
+  busyTimeoutMs?: number;
+}
+
+const MAX = BigInt(Number.MAX_SAFE_INTEGER);
+const limitOf = (maxCount: number | undefined) => (maxCount === undefined ? MAX : BigInt(maxCount));
+
+/** The embedded default: one SQLite file in WAL mode, shared safely by several processes. */
+export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}): EventStore => {
+  if (options.create === false && path !== ':memory:' && !existsSync(path)) {
+    throw storeUnavailable(`No ledger at ${path}`, 'ENOENT');
+  }
+  let db: Database.Database;
+  try {
+    db = new Database(path, { fileMustExist: options.create === false });
+    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${options.durability === 'full' ? 'FULL' : 'NORMAL'}`);
+    db.pragma('secure_delete = ON');
+    db.pragma('foreign_keys = ON');
+    migrate(db);
+  } catch (error) {
+    throw storeUnavailable(`Cannot open ledger at ${path}: ${(error as Error).message}`, (error as { code?: string }).code);
+  }
+  const sql = prepareStatements(db);
+  const changes = changeNotifier();
+  const pollMs = options.pollMs ?? 25;
+  const dataVersion = () => db.pragma('data_version', { simple: true }) as number;
+
+  const streamState = (name: string): StreamState | undefined => {
+    const row = sql.stream.get(name) as StreamRow | undefined;
+    if (!row) return undefined;
+    return { lastRevision: row.last_revision, firstLive: row.first_live, tombstoned: row.tombstoned !== 0n };
+  };
+
+  const readable = (name: string): StreamState => {
+    const state = streamState(name);
+    if (state?.tombstoned) throw streamDeleted(name);
+    if (!state || state.lastRevision < state.firstLive) throw streamNotFound(name);
+    return state;
+  };
+
+  const append = db.transaction((name: string, events: EventData[], expected: ExpectedRevision) => {
+    const state = streamState(name);
+    const decision = decideAppend(
+      name,
+      state,
+      events,
+      expected,
+      (revision) => (state && revision >= state.firstLive ? (sql.idAt.get(name, revision) as string | undefined) : undefined),
+      (id) => {
+        const revision = sql.revisionOfId.get(name, id) as bigint | undefined;
+        return revision !== undefined && state && revision >= state.firstLive ? revision : undefined;
+      },
+    );
+    if (decision.kind === 'idempotent') {
+      const position = sql.positionAt.get(name, decision.lastRevision) as bigint;
+      return { nextExpectedRevision: decision.lastRevision, position, written: false };
+    }
+    const created = new Date().toISOString();
+    let position = 0n;
+    let revision = decision.firstRevision;
+    for (const event of events) {
+      const info = sql.insertEvent.run(
+        name,
+        revision,
+        event.id,
+        event.type,
+        JSON.stringify(event.data),
+        JSON.stringify(event.metadata ?? {}),
+        created,
+      );
+      position = BigInt(info.lastInsertRowid);
+      revision += 1n;
+    }
+    const last = revision - 1n;
+    sql.upsertStream.run(name, last, state?.firstLive ?? 0n, 0n);
+    return { nextExpectedRevision: last, position, written: events.length > 0 };
+  });
+
+  const remove = db.transaction((name: string, expected: ExpectedRevision, tombstone: boolean) => {
+    const state = streamState(name);
+    checkDeleteExpected(name, state, expected);
+    const last = state?.lastRevision ?? -1n;
+    sql.eraseStream.run(name);
+    sql.upsertStream.run(name, last, last + 1n, tombstone ? 1n : 0n);
+    return { position: null };
+  });
+
+  const afterWrite = <T>(result: T): T => {
+    changes.notify();
+    return result;
+  };
+
+  const readRows = (rows: unknown[]) => (rows as EventRow[]).map(toRecorded);
+
+  const waitForChange = (token: unknown, signal: AbortSignal) => {
+    const { local, data } = token as { local: number; data: number };
+    if (local !== changes.version()) return Promise.resolve();
+    return changes.wait(local, signal, pollMs, () => !db.open || mapped(dataVersion) !== data);
+  };
+  const changeToken = () => ({ local: changes.version(), data: mapped(dataVersion) });
+
+  const store: EventStore = {
+    name: `sqlite:${path}`,
+    async appendToStream(name, events, opts = {}) {
+      validateEvents(events);
+      const result = mapped(() => append.immediate(name, events, opts.expectedRevision ?? 'any'));
+      return result.written ? afterWrite(result) : result;
+    },
+    async readStream(name: string, opts: ReadStreamOptions = {}) {
+      return withRetry(async () =>
+        mapped(() =>
+          db.transaction(() => {
+            const state = readable(name);
+            const backwards = opts.direction === 'backwards';
+            const from = opts.fromRevision ?? (backwards ? 'end' : 'start');
+            const limit = limitOf(opts.maxCount);
+            if (backwards) {
+              if (from === 'start') return [];
+              return readRows(sql.backwards.all(name, from === 'end' ? state.lastRevision : from, limit));
+            }
+            if (from === 'end') return [];
+            const start = from === 'start' ? state.firstLive : from;
+            return readRows(sql.forwards.all(name, start, limit));
+          })(),
+        ),
+      );
+    },
+    async readAll(opts: ReadAllOptions = {}) {
+      return withRetry(async () =>
+        mapped(() => {
+          const backwards = opts.direction === 'backwards';
+          const from = opts.fromPosition ?? (backwards ? 'end' : 'start');
+          const limit = limitOf(opts.maxCount);
+          if (backwards) {
+            if (from === 'start') return [];
+            return readRows(sql.allBackwards.all(from === 'end' ? MAX : from, limit));
+          }
+          if (from === 'end') return [];
+          return readRows(sql.allForwards.all(from === 'start' ? 0n : from, limit));
+        }),
+      );
+    },
+    async deleteStream(name, opts = {}) {
+      return afterWrite(mapped(() => remove.immediate(name, opts.expectedRevision ?? 'any', false)));
+    },
+    async tombstoneStream(name, opts = {}) {
+      const result = afterWrite(mapped(() => remove.immediate(name, opts.expectedRevision ?? 'any', true)));
+      // Erasure: secure_delete zeroes the freed pages; a checkpoint moves them out of the WAL.
+      mapped(() => db.pragma('wal_checkpoint(TRUNCATE)'));
+      return result;
+    },
+    subscribeToStream(name, opts = {}) {
+      return catchUpSubscription(
+        {
+          readAfter: async (after, max) =>
+            mapped(() => {
+              const state = streamState(name);
+              if (state?.tombstoned) throw streamDeleted(name);
+              if (!state) return [];
+              const from = after === null ? state.firstLive : after + 1n;
+              return readRows(sql.forwards.all(name, from > state.firstLive ? from : state.firstLive, BigInt(max)));
+            }),
+          keyOf: (event) => event.revision,
+          head: async () => mapped(() => (sql.lastRevision.get(name) as bigint | undefined) ?? null),
+          changeToken,
+          waitForChange,
+        },
+        opts.fromRevision ?? 'start',
+      );
+    },
+    subscribeToAll(opts = {}) {
+      return catchUpSubscription(
+        {
+          readAfter: async (after, max) =>
+            withRetry(async () => mapped(() => readRows(sql.allForwards.all(after === null ? 0n : after + 1n, BigInt(max))))),
+          keyOf: (event) => event.position,
+          head: async () => mapped(() => (sql.lastPosition.get() as bigint | null) ?? null),
+          changeToken,
+          waitForChange,
+          accept: (event) => matchesFilter(opts.filter, event),
+        },
+        opts.fromPosition ?? 'start',
+      );
+    },
+    async readCheckpoint(name) {
+      return mapped(() => (sql.readCheckpoint.get(name) as bigint | undefined) ?? null);
+    },
+    async storeCheckpoint(name, position) {
+      mapped(() => sql.storeCheckpoint.run(name, position));
+    },
+    async close() {
+      if (db.open) db.close();
+    },
+  };
+  return store;
+};

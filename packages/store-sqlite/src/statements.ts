@@ -1,0 +1,56 @@
+import type Database from 'better-sqlite3';
+
+export interface StreamRow {
+  last_revision: bigint;
+  first_live: bigint;
+  tombstoned: bigint;
+}
+
+export interface EventRow {
+  position: bigint;
+  stream: string;
+  revision: bigint;
+  id: string;
+  type: string;
+  data: string;
+  metadata: string;
+  created: string;
+}
+
+const COLUMNS = 'position, stream, revision, id, type, data, metadata, created';
+
+/** Every statement the store runs. */
+const SQL = {
+  stream: 'SELECT last_revision, first_live, tombstoned FROM streams WHERE name = ?',
+  upsertStream: `INSERT INTO streams (name, last_revision, first_live, tombstoned) VALUES (?, ?, ?, ?)
+    ON CONFLICT (name) DO UPDATE SET last_revision = excluded.last_revision,
+      first_live = excluded.first_live, tombstoned = excluded.tombstoned`,
+  insertEvent: 'INSERT INTO events (stream, revision, id, type, data, metadata, created) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  idAt: 'SELECT id FROM events WHERE stream = ? AND revision = ?',
+  revisionOfId: 'SELECT revision FROM events WHERE stream = ? AND id = ? ORDER BY revision LIMIT 1',
+  positionAt: 'SELECT position FROM events WHERE stream = ? AND revision = ?',
+  eraseStream: 'DELETE FROM events WHERE stream = ?',
+  forwards: `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`,
+  backwards: `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
+  allForwards: `SELECT ${COLUMNS} FROM events WHERE position >= ? ORDER BY position LIMIT ?`,
+  allBackwards: `SELECT ${COLUMNS} FROM events WHERE position <= ? ORDER BY position DESC LIMIT ?`,
+  lastPosition: 'SELECT max(position) FROM events',
+  lastRevision: 'SELECT last_revision FROM streams WHERE name = ?',
+  readCheckpoint: 'SELECT position FROM checkpoints WHERE name = ?',
+  storeCheckpoint:
+    'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position',
+} as const;
+
+const PLUCKED = new Set(['idAt', 'revisionOfId', 'positionAt', 'lastPosition', 'lastRevision', 'readCheckpoint']);
+
+export type Statements = Record<keyof typeof SQL, Database.Statement>;
+
+/** Prepared once per connection, all with 64-bit integers as bigint; single-value reads plucked. */
+export const prepareStatements = (db: Database.Database): Statements => {
+  const out = {} as Statements;
+  for (const [name, text] of Object.entries(SQL) as Array<[keyof typeof SQL, string]>) {
+    const statement = db.prepare(text).safeIntegers(true);
+    out[name] = PLUCKED.has(name) ? statement.pluck() : statement;
+  }
+  return out;
+};
