@@ -22,6 +22,8 @@ export interface ErrorDetails {
   drift: { stream: string; exported: string; current: string };
   precondition_failed: { expected: string; current: string };
   unauthorized: Record<string, never>;
+  /** A file given to an importer is missing, not SQLite, not the expected harness's store, corrupt or locked. */
+  import_source_invalid: { path: string; reason: 'not_found' | 'not_sqlite' | 'not_hermes' | 'corrupt' | 'locked' | 'unreadable' };
 }
 
 export type ErrorType = keyof ErrorDetails;
