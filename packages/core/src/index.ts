@@ -14,3 +14,4 @@ export * from './ledger.js';
 export * from './durableSubscriber.js';
 export * from './retry.js';
 export * from './streamNames.js';
+export * from './jsonSafe.js';

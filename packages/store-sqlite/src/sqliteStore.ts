@@ -20,7 +20,7 @@ import {
 } from '@session-ledger/core';
 import { mapped } from './errors.js';
 import { toRecorded } from './rows.js';
-import { migrate } from './schema.js';
+import { assertLedgerFile, migrate } from './schema.js';
 import { prepareStatements, type EventRow, type StreamRow } from './statements.js';
 
 export type Durability = 'normal' | 'full';
@@ -47,6 +47,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
   try {
     db = new Database(path, { fileMustExist: options.create === false });
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    assertLedgerFile(db);
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.durability === 'full' ? 'FULL' : 'NORMAL'}`);
     db.pragma('secure_delete = ON');

@@ -1,0 +1,7 @@
+import type { Command } from 'commander';
+import { registerAudit } from './audit.js';
+import { registerEvents } from './events.js';
+import { registerServe } from './serve.js';
+
+/** Every command group, one file each. A new group adds one line here. */
+export const COMMAND_GROUPS: Array<(program: Command) => void> = [registerEvents, registerAudit, registerServe];

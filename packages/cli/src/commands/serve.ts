@@ -1,0 +1,49 @@
+import type { Command } from 'commander';
+import { createLedger, invalidInput } from '@session-ledger/core';
+import { createHttpService, isLoopback } from '@session-ledger/http';
+import { action } from '../action.js';
+import { openStore } from '../openStore.js';
+import { emit } from '../output.js';
+import { parseCountOption } from '../parse.js';
+
+/** `serve`: the HTTP service on one store until SIGINT/SIGTERM. */
+export const registerServe = (program: Command): void => {
+  action(
+    program
+      .command('serve')
+      .description('run the HTTP service (loopback by default; a bearer token is required for any other address)')
+      .option('--host <host>', 'address to bind', '127.0.0.1')
+      .option('--port <port>', 'port (0: any free port)', '4780')
+      .option('--token <token>', 'bearer token required on every request (env SESSION_LEDGER_TOKEN)'),
+    async (context, options: { host: string; port: string; token?: string }) => {
+      const port = parseCountOption('port', options.port);
+      const token = options.token ?? process.env.SESSION_LEDGER_TOKEN;
+      if (!isLoopback(options.host) && !token) {
+        throw invalidInput(`Refusing to bind ${options.host} without --token: only loopback may be served without a bearer token`);
+      }
+      const store = await openStore(context.storeUrl, { write: true });
+      const settings: Record<string, string | undefined> = { ...process.env };
+      const server = createHttpService({ ledger: createLedger(store), store, now: context.now, token, settings });
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, options.host, () => resolve());
+      }).catch((error: NodeJS.ErrnoException) => {
+        void store.close();
+        throw invalidInput(`Cannot listen on ${options.host}:${port}: ${error.code ?? error.message}`);
+      });
+      const address = server.address();
+      const actualPort = typeof address === 'object' && address ? address.port : port;
+      const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${actualPort}`;
+      emit(context.io, context.json, { url, store: store.name }, () => `session-ledger listening on ${url} (store ${store.name})`);
+      await new Promise<void>((resolve) => {
+        const stop = () => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        };
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+      await store.close();
+    },
+  );
+};

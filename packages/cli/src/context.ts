@@ -1,0 +1,35 @@
+import type { Command } from 'commander';
+import { createLedger, type EventStore, type Ledger } from '@session-ledger/core';
+import { defaultStoreUrl, openStore } from './openStore.js';
+import { processIo, type Io } from './output.js';
+
+export interface GlobalOptions {
+  store?: string;
+  json?: boolean;
+}
+
+export interface CommandContext {
+  io: Io;
+  json: boolean;
+  storeUrl: string;
+  now: () => Date;
+}
+
+export const contextOf = (command: Command, io: Io = processIo()): CommandContext => {
+  const options = command.optsWithGlobals<GlobalOptions>();
+  return { io, json: Boolean(options.json), storeUrl: options.store ?? defaultStoreUrl(), now: () => new Date() };
+};
+
+/** Opens the store for one command and always closes it. Read-only commands never create a store file. */
+export const withLedger = async <T>(
+  context: CommandContext,
+  options: { write: boolean },
+  run: (ledger: Ledger, store: EventStore) => Promise<T>,
+): Promise<T> => {
+  const store = await openStore(context.storeUrl, options);
+  try {
+    return await run(createLedger(store), store);
+  } finally {
+    await store.close();
+  }
+};

@@ -1,0 +1,3 @@
+export { main } from './main.js';
+export { openStore, defaultStoreUrl } from './openStore.js';
+export { EXIT_CODES } from './exitCodes.js';

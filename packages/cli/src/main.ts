@@ -1,0 +1,22 @@
+import { exitState } from './action.js';
+import { EXIT_USAGE } from './exitCodes.js';
+import { processIo } from './output.js';
+import { createProgram, isCommanderExit } from './program.js';
+
+/** Runs one command line and returns its exit code. */
+export const main = async (argv: string[]): Promise<number> => {
+  const io = processIo();
+  const program = createProgram(io);
+  exitState.code = 0;
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitState.code;
+  } catch (error) {
+    if (isCommanderExit(error)) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
+      if (error.code === 'commander.executeSubCommandAsync' || error.exitCode === 0) return 0;
+      return EXIT_USAGE;
+    }
+    throw error;
+  }
+};

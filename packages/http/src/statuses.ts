@@ -1,0 +1,25 @@
+import type { ErrorType } from '@session-ledger/core';
+
+/** The one table from error types to HTTP statuses. */
+export const HTTP_STATUSES: Record<ErrorType, number> = {
+  invalid_input: 400,
+  import_source_invalid: 400,
+  unsupported_version: 400,
+  unauthorized: 401,
+  stream_not_found: 404,
+  not_found: 404,
+  turn_not_found: 404,
+  wrong_expected_version: 409,
+  stream_deleted: 409,
+  session_deleted: 409,
+  session_active: 409,
+  session_ended: 409,
+  ambiguous: 409,
+  duplicate: 409,
+  over_budget: 409,
+  drift: 409,
+  chain_broken: 409,
+  verification_failed: 409,
+  precondition_failed: 412,
+  store_unavailable: 503,
+};
