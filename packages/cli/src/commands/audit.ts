@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { ledgerError } from '@session-ledger/core';
 import { action } from '../action.js';
 import { withLedger } from '../context.js';
+import { EXIT_CODES } from '../exitCodes.js';
 import { emit } from '../output.js';
 import { progressFor } from '../progress.js';
 
@@ -17,12 +17,9 @@ export const registerAudit = (program: Command): void => {
       ).finally(() => progress.stop());
       if (report.broken) {
         const { stream, revision, expected, found } = report.broken;
-        emit(context.io, context.json, { ok: false, ...report }, () => '');
-        throw ledgerError(
-          'chain_broken',
-          `Chain broken at ${stream}@${revision}: expected ${expected}, found ${found}`,
-          { stream, revision: revision.toString(), expected, found },
-        );
+        if (context.json) emit(context.io, true, { ok: false, ...report }, () => '');
+        context.io.err(`session-ledger: Chain broken at ${stream}@${revision}: expected ${expected}, found ${found}`);
+        return EXIT_CODES.chain_broken;
       }
       emit(context.io, context.json, { ok: true, ...report }, () => `ok: ${report.streams} streams, ${report.events} events verified`);
     },
