@@ -1,0 +1,65 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../support/cli.js';
+import { readSse, startServer } from '../support/http.js';
+
+describe('HTTP service: raw streams, errors, SSE', () => {
+  const env = { SESSION_LEDGER_STORE: `sqlite:${join(tempDir(), 'ledger.sqlite')}` };
+  let service: Awaited<ReturnType<typeof startServer>>;
+  beforeAll(async () => {
+    service = await startServer(env);
+  });
+  afterAll(async () => service?.stop());
+
+  const post = (path: string, body: unknown) =>
+    fetch(`${service.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  it('appends and reads a stream, with 409 on a stale expected revision', async () => {
+    expect((await post('/streams/cart-1', { type: 'added', data: { sku: 'a' }, expectedRevision: 'no_stream' })).status).toBe(201);
+    const stale = await post('/streams/cart-1', { type: 'added', data: { sku: 'b' }, expectedRevision: 'no_stream' });
+    expect(stale.status).toBe(409);
+    expect((await stale.json()).error).toMatchObject({ type: 'wrong_expected_version', details: { stream: 'cart-1', actual: '0' } });
+    const read = await (await fetch(`${service.url}/streams/cart-1`)).json();
+    expect(read).toHaveLength(1);
+  });
+
+  it('answers bad requests with a 4xx JSON error', async () => {
+    const malformed = await fetch(`${service.url}/streams/x`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{oops' });
+    expect(malformed.status).toBe(400);
+    expect((await malformed.json()).error.type).toBe('invalid_input');
+    expect((await post('/streams/x', { data: 1 })).status).toBe(400);
+    expect((await fetch(`${service.url}/streams/never-written`)).status).toBe(404);
+    expect((await fetch(`${service.url}/no/such/route`)).status).toBe(404);
+  });
+
+  it('an SSE client that reconnects with Last-Event-ID misses nothing', async () => {
+    for (const n of [1, 2, 3]) await post(`/streams/feed-${n}`, { type: 'tick', data: { n } });
+    const url = `${service.url}/subscribe?prefix=feed-`;
+    const first = await readSse(url, { until: (events) => events.filter((e) => e.event === 'tick').length >= 2 });
+    const seen = first.filter((e) => e.event === 'tick');
+    const lastId = seen[seen.length - 1]!.id!;
+    for (const n of [4, 5]) await post(`/streams/feed-${n}`, { type: 'tick', data: { n } });
+    const second = await readSse(url, {
+      lastEventId: lastId,
+      until: (events) => events.filter((e) => e.event === 'tick').length >= 3,
+    });
+    const all = [...seen, ...second.filter((e) => e.event === 'tick')].map((e) => JSON.parse(e.data).data.n);
+    expect(all).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('refuses to bind a non-loopback address without a token', () => {
+    const result = runCli(['serve', '--host', '0.0.0.0', '--port', '0'], { env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('without --token');
+  });
+
+  it('requires the bearer token when one is set', async () => {
+    const secured = await startServer(env, ['--token', 's3cret']);
+    try {
+      expect((await fetch(`${secured.url}/health`)).status).toBe(401);
+      expect((await fetch(`${secured.url}/health`, { headers: { authorization: 'Bearer s3cret' } })).status).toBe(200);
+    } finally {
+      await secured.stop();
+    }
+  });
+});

@@ -1,0 +1,62 @@
+import { startCli } from './cli.js';
+
+/** Starts `session-ledger serve` on a free loopback port and returns its base URL. */
+export const startServer = async (env: Record<string, string>, extraArgs: string[] = []) => {
+  const server = startCli(['serve', '--port', '0', '--json', ...extraArgs], env);
+  await server.waitFor((out) => out.includes('"url"'), 'the listening line');
+  const { url } = JSON.parse(server.stdout()) as { url: string };
+  return { url, stop: server.stop, server };
+};
+
+export interface SseEvent {
+  id?: string;
+  event?: string;
+  data: string;
+}
+
+/** A minimal Server-Sent Events reader over fetch: collects events until `until` says stop. */
+export const readSse = async (
+  url: string,
+  options: { lastEventId?: string; headers?: Record<string, string>; until: (events: SseEvent[]) => boolean; timeoutMs?: number },
+): Promise<SseEvent[]> => {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? 20_000);
+  const headers: Record<string, string> = { accept: 'text/event-stream', ...options.headers };
+  if (options.lastEventId) headers['last-event-id'] = options.lastEventId;
+  const events: SseEvent[] = [];
+  try {
+    const response = await fetch(url, { headers, signal: controller.signal });
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let split: number;
+      while ((split = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, split);
+        buffer = buffer.slice(split + 2);
+        const event: SseEvent = { data: '' };
+        for (const line of block.split('\n')) {
+          if (line.startsWith(':')) continue;
+          const [field, ...rest] = line.split(':');
+          const text = rest.join(':').replace(/^ /, '');
+          if (field === 'id') event.id = text;
+          else if (field === 'event') event.event = text;
+          else if (field === 'data') event.data += text;
+        }
+        if (event.id || event.event || event.data) events.push(event);
+        if (options.until(events)) {
+          controller.abort();
+          return events;
+        }
+      }
+    }
+  } catch (error) {
+    if ((error as Error).name !== 'AbortError') throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+  return events;
+};
