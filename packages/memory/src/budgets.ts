@@ -1,0 +1,16 @@
+import type { MemoryTarget } from './events/index.js';
+import type { MemoryEntry } from './projection/index.js';
+
+export type Budgets = Record<MemoryTarget, number>;
+
+/** Hermes' defaults: characters per target. */
+export const DEFAULT_BUDGETS: Budgets = { memory: 2200, user: 1375 };
+
+/** How the target's file is laid out: entries joined by a line holding only §. */
+export const ENTRY_DELIMITER = '\n§\n';
+
+/** Characters (code points) the target uses when rendered, as Hermes counts them. */
+export const usedChars = (entries: readonly MemoryEntry[], target: MemoryTarget): number => {
+  const contents = entries.filter((entry) => entry.target === target).map((entry) => entry.content);
+  return contents.length === 0 ? 0 : [...contents.join(ENTRY_DELIMITER)].length;
+};

@@ -1,0 +1,91 @@
+import { createLedger, isLedgerError, memoryStream, newId, type EventStore, type JsonObject } from '@session-ledger/core';
+import * as E from 'fp-ts/lib/Either.js';
+import { DEFAULT_BUDGETS, type Budgets } from './budgets.js';
+import type { Causation, MemoryTarget } from './events/index.js';
+import type { MemoryOperation, Receipt } from './operations.js';
+import { checkProfile, DEFAULT_PROFILE } from './profile.js';
+import { entriesOf, type MemoryEntry } from './projection/index.js';
+import { readMemoryState, type MemoryState } from './readState.js';
+import { resolveBatch } from './resolve.js';
+
+export interface MemoryLedgerOptions {
+  budgets?: Partial<Budgets>;
+  /** How many times a batch is resolved again after another writer committed first. Default 5. */
+  maxAttempts?: number;
+}
+
+export interface WriteOptions {
+  profile?: string;
+  causation?: Causation;
+}
+
+export interface BatchResult {
+  profile: string;
+  stream: string;
+  /** The stream revision of the batch's last event. */
+  revision: bigint;
+  position: bigint;
+  receipts: Receipt[];
+}
+
+export interface MemoryLedger {
+  readonly budgets: Budgets;
+  list(options?: { profile?: string; target?: MemoryTarget }): Promise<MemoryEntry[]>;
+  state(profile?: string): Promise<MemoryState>;
+  /** Resolves and commits an ordered batch as one conditional append; receipts only after commit. */
+  apply(operations: readonly MemoryOperation[], options?: WriteOptions): Promise<BatchResult>;
+  add(target: MemoryTarget, content: string, options?: WriteOptions): Promise<BatchResult>;
+  replace(target: MemoryTarget, old: string, content: string, options?: WriteOptions): Promise<BatchResult>;
+  remove(target: MemoryTarget, old: string, options?: WriteOptions): Promise<BatchResult>;
+}
+
+const metadataOf = (causation: Causation | undefined, batchId: string, index: number, size: number): JsonObject => {
+  const cause: JsonObject = {};
+  if (causation?.sessionId) cause.sessionId = causation.sessionId;
+  if (causation?.turnId) cause.turnId = causation.turnId;
+  return { causation: cause, batch: { id: batchId, index, size } };
+};
+
+export const createMemoryLedger = (store: EventStore, options: MemoryLedgerOptions = {}): MemoryLedger => {
+  const ledger = createLedger(store);
+  const budgets: Budgets = { ...DEFAULT_BUDGETS, ...options.budgets };
+  const maxAttempts = options.maxAttempts ?? 5;
+
+  const apply: MemoryLedger['apply'] = async (operations, write = {}) => {
+    const profile = checkProfile(write.profile ?? DEFAULT_PROFILE);
+    const stream = memoryStream(profile);
+    for (let attempt = 1; ; attempt += 1) {
+      const state = await readMemoryState(store, profile);
+      const baseRevision = state.revision ?? -1n;
+      const resolved = resolveBatch(state.entries, operations, { stream, baseRevision, budgets });
+      if (E.isLeft(resolved)) throw resolved.left;
+      const batchId = newId();
+      const { events, receipts } = resolved.right;
+      try {
+        const result = await ledger.append(
+          stream,
+          events.map((event, index) => ({
+            id: newId(),
+            type: event.type,
+            data: { ...event.data },
+            metadata: metadataOf(write.causation, batchId, index, events.length),
+          })),
+          { expectedRevision: state.revision ?? 'no_stream' },
+        );
+        return { profile, stream, revision: result.nextExpectedRevision, position: result.position, receipts };
+      } catch (error) {
+        if (!isLedgerError(error, 'wrong_expected_version') || attempt >= maxAttempts) throw error;
+      }
+    }
+  };
+
+  return {
+    budgets,
+    list: async ({ profile, target } = {}) => entriesOf(await readMemoryState(store, checkProfile(profile ?? DEFAULT_PROFILE)), target),
+    state: (profile) => readMemoryState(store, checkProfile(profile ?? DEFAULT_PROFILE)),
+    apply,
+    add: (target, content, write) => apply([{ op: 'add', target, content }], write),
+    replace: (target, old, content, write) => apply([{ op: 'replace', target, old, content }], write),
+    remove: (target, old, write) => apply([{ op: 'remove', target, old }], write),
+  };
+};

@@ -1,0 +1,31 @@
+import { ledgerError, notFound, type LedgerError } from '@session-ledger/core';
+import * as E from 'fp-ts/lib/Either.js';
+import type { MemoryTarget } from './events/index.js';
+import type { MemoryEntry } from './projection/index.js';
+
+/**
+ * The one place a selector becomes an entry: exact match first, then a unique substring.
+ * Several matches with the same content (legacy duplicates) select the first; several
+ * different ones are ambiguous and list the candidates.
+ */
+export const selectEntry = (
+  entries: readonly MemoryEntry[],
+  target: MemoryTarget,
+  selector: string,
+): E.Either<LedgerError, MemoryEntry> => {
+  const candidates = entries.filter((entry) => entry.target === target);
+  const exact = candidates.find((entry) => entry.content === selector);
+  if (exact) return E.right(exact);
+  const matches = candidates.filter((entry) => entry.content.includes(selector));
+  if (matches.length === 0) return E.left(notFound(`memory entry in ${target}`, selector));
+  const distinct = [...new Set(matches.map((entry) => entry.content))];
+  if (distinct.length > 1) {
+    return E.left(
+      ledgerError('ambiguous', `Selector "${selector}" matches ${distinct.length} different ${target} entries`, {
+        selector,
+        candidates: distinct,
+      }),
+    );
+  }
+  return E.right(matches[0]!);
+};

@@ -1,0 +1,193 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  createLedger,
+  createMemoryStore,
+  isLedgerError,
+  memoryStream,
+  newId,
+  sessionStream,
+  type EventStore,
+} from '@session-ledger/core';
+import { openSqliteStore } from '@session-ledger/store-sqlite';
+import { createMemoryLedger } from '@session-ledger/memory';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+const tempFile = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'memory-ledger-'));
+  dirs.push(dir);
+  return join(dir, 'ledger.db');
+};
+
+const blueGreen = [
+  { op: 'add', target: 'memory', content: 'Uses the blue notebook' },
+  { op: 'replace', target: 'memory', old: 'blue notebook', content: 'Uses the green notebook' },
+  { op: 'remove', target: 'memory', old: 'green notebook' },
+] as const;
+
+describe('memory ledger writes', () => {
+  it('commits a batch as one append and returns receipts in operation order', async () => {
+    const store = createMemoryStore();
+    const memory = createMemoryLedger(store);
+    const result = await memory.apply([...blueGreen], { causation: { sessionId: 's-1', turnId: 't-1' } });
+    expect(result.revision).toBe(2n);
+    expect(result.receipts.map((r) => r.previousContent)).toEqual([null, 'Uses the blue notebook', 'Uses the green notebook']);
+    const events = await store.readStream(memoryStream('default'));
+    expect(events.map((e) => e.type)).toEqual(['memory.entry_added', 'memory.entry_replaced', 'memory.entry_removed']);
+    expect(events.map((e) => (e.data as { entryId: string }).entryId)).toEqual(result.receipts.map((r) => r.entryId));
+    expect(events.every((e) => JSON.stringify(e.metadata.causation) === '{"sessionId":"s-1","turnId":"t-1"}')).toBe(true);
+    expect((await createLedger(store).verify()).broken).toBeNull();
+    expect(await memory.list()).toEqual([]);
+  });
+
+  it('keeps entry ids stable across later writes and separates profiles', async () => {
+    const memory = createMemoryLedger(createMemoryStore());
+    const added = await memory.add('user', 'Name is Ada', { profile: 'work' });
+    await memory.add('user', 'Prefers short answers', { profile: 'work' });
+    const replaced = await memory.replace('user', 'Ada', 'Name is Ada Lovelace', { profile: 'work' });
+    expect(replaced.receipts[0]!.entryId).toBe(added.receipts[0]!.entryId);
+    expect(await memory.list({ profile: 'work', target: 'user' })).toEqual([
+      { id: added.receipts[0]!.entryId, target: 'user', content: 'Name is Ada Lovelace' },
+      expect.objectContaining({ content: 'Prefers short answers' }),
+    ]);
+    expect(await memory.list()).toEqual([]);
+  });
+
+  it('emits nothing for a rejected batch, even when its first operations were valid', async () => {
+    const store = createMemoryStore();
+    const memory = createMemoryLedger(store);
+    await memory.add('memory', 'Prefers tea');
+    await memory.add('memory', 'Prefers tea with milk');
+    const before = await store.readAll();
+    const rejected = memory.apply([
+      { op: 'add', target: 'memory', content: 'Works remotely' },
+      { op: 'remove', target: 'memory', old: 'Prefers t' },
+    ]);
+    await expect(rejected).rejects.toMatchObject({
+      type: 'ambiguous',
+      details: { candidates: ['Prefers tea', 'Prefers tea with milk'] },
+    });
+    expect(await store.readAll()).toEqual(before);
+    await expect(memory.remove('memory', 'coffee')).rejects.toMatchObject({ type: 'not_found' });
+    await expect(memory.add('memory', 'x'.repeat(2200))).rejects.toMatchObject({ type: 'over_budget' });
+    await expect(memory.add('memory', 'Prefers tea')).rejects.toMatchObject({ type: 'duplicate' });
+    expect(await store.readAll()).toEqual(before);
+  });
+
+  it('applies configured budgets', async () => {
+    const memory = createMemoryLedger(createMemoryStore(), { budgets: { user: 10 } });
+    expect(memory.budgets).toEqual({ memory: 2200, user: 10 });
+    await expect(memory.add('user', 'eleven char')).rejects.toMatchObject({ details: { limit: 10, used: 11 } });
+  });
+
+  it('re-resolves against the new state when another writer commits between read and append', async () => {
+    const base = createMemoryStore();
+    const other = createMemoryLedger(base);
+    await other.add('memory', 'Prefers tea');
+    let interfered = false;
+    // A store whose first read of the memory stream is followed by a competing commit.
+    const racing: EventStore = {
+      ...base,
+      async readStream(stream, options) {
+        const events = await base.readStream(stream, options);
+        if (!interfered && stream === memoryStream('default')) {
+          interfered = true;
+          await other.add('memory', 'Prefers tea with milk');
+        }
+        return events;
+      },
+    };
+    const memory = createMemoryLedger(racing);
+    // Against the stale view "tea" is unique; against the committed state it is ambiguous.
+    await expect(memory.remove('memory', 'tea')).rejects.toMatchObject({ type: 'ambiguous' });
+    expect((await other.list()).map((e) => e.content)).toEqual(['Prefers tea', 'Prefers tea with milk']);
+  });
+
+  it('gives up after a bounded number of conflicts', async () => {
+    const base = createMemoryStore();
+    const other = createMemoryLedger(base);
+    let reads = 0;
+    const racing: EventStore = {
+      ...base,
+      async readStream(stream, options) {
+        const events = await base.readStream(stream, options).catch((error) => {
+          if (isLedgerError(error, 'stream_not_found')) return [];
+          throw error;
+        });
+        if (stream === memoryStream('default') && options?.fromRevision === 'start') {
+          reads += 1;
+          await other.add('memory', `competitor ${reads}`);
+        }
+        return events;
+      },
+    };
+    const memory = createMemoryLedger(racing, { maxAttempts: 3 });
+    await expect(memory.add('memory', 'mine')).rejects.toMatchObject({ type: 'wrong_expected_version' });
+    expect(reads).toBe(3);
+    expect((await other.list()).map((e) => e.content)).not.toContain('mine');
+  });
+
+  it('two writers on one SQLite file replacing different entries both commit with correct identities', async () => {
+    const file = tempFile();
+    const a = openSqliteStore(file);
+    const b = openSqliteStore(file);
+    try {
+      const setup = await createMemoryLedger(a).apply([
+        { op: 'add', target: 'memory', content: 'Uses vim' },
+        { op: 'add', target: 'memory', content: 'Deploys on Fridays' },
+      ]);
+      const [vim, fridays] = setup.receipts.map((r) => r.entryId);
+      // Both read the same revision before either appends (a barrier), so one of them must re-resolve.
+      let arrived = 0;
+      let release!: () => void;
+      const barrier = new Promise<void>((resolve) => (release = resolve));
+      const reads = { a: 0, b: 0 };
+      const gated = (store: EventStore, key: 'a' | 'b'): EventStore => ({
+        ...store,
+        async readStream(stream, options) {
+          const events = await store.readStream(stream, options);
+          if (options?.fromRevision === 'start' && ++reads[key] === 1) {
+            if (++arrived === 2) release();
+            await barrier;
+          }
+          return events;
+        },
+      });
+      const [ra, rb] = await Promise.all([
+        createMemoryLedger(gated(a, 'a')).replace('memory', 'vim', 'Uses neovim'),
+        createMemoryLedger(gated(b, 'b')).replace('memory', 'Fridays', 'Deploys on Mondays'),
+      ]);
+      expect(reads.a + reads.b).toBe(3);
+      expect(ra.receipts[0]).toMatchObject({ entryId: vim, previousContent: 'Uses vim', content: 'Uses neovim' });
+      expect(rb.receipts[0]).toMatchObject({ entryId: fridays, previousContent: 'Deploys on Fridays' });
+      expect(new Set([ra.revision, rb.revision])).toEqual(new Set([2n, 3n]));
+      expect(await createMemoryLedger(b).list()).toEqual([
+        { id: vim, target: 'memory', content: 'Uses neovim' },
+        { id: fridays, target: 'memory', content: 'Deploys on Mondays' },
+      ]);
+      expect((await createLedger(a).verify()).broken).toBeNull();
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('keeps memory when the session that caused it is deleted', async () => {
+    const store = createMemoryStore();
+    const ledger = createLedger(store);
+    await ledger.append(sessionStream('s-1'), [{ id: newId(), type: 'session.started', data: {} }]);
+    const memory = createMemoryLedger(store);
+    await memory.add('memory', 'Learned in s-1', { causation: { sessionId: 's-1' } });
+    await store.tombstoneStream(sessionStream('s-1'));
+    expect((await memory.list()).map((e) => e.content)).toEqual(['Learned in s-1']);
+  });
+
+  it('rejects a bad profile name', async () => {
+    await expect(createMemoryLedger(createMemoryStore()).list({ profile: '../x' })).rejects.toMatchObject({ type: 'invalid_input' });
+  });
+});

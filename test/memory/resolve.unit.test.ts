@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import * as E from 'fp-ts/lib/Either.js';
+import type { LedgerError } from '@session-ledger/core';
+import {
+  DEFAULT_BUDGETS,
+  foldMemoryEntries,
+  resolveBatch,
+  type MemoryEntry,
+  type MemoryOperation,
+  type Resolution,
+} from '@session-ledger/memory';
+
+const ctx = { stream: 'memory-default', baseRevision: 4n, budgets: DEFAULT_BUDGETS };
+const entry = (id: string, content: string, target: 'memory' | 'user' = 'memory'): MemoryEntry => ({ id, target, content });
+
+const ok = (entries: MemoryEntry[], ops: MemoryOperation[]): Resolution => {
+  const result = resolveBatch(entries, ops, ctx);
+  if (E.isLeft(result)) throw result.left;
+  return result.right;
+};
+const fail = (entries: MemoryEntry[], ops: MemoryOperation[]): LedgerError => {
+  const result = resolveBatch(entries, ops, ctx);
+  if (E.isRight(result)) throw new Error('expected the batch to be rejected');
+  return result.left;
+};
+
+describe('batch resolution', () => {
+  it('gives each operation the previous content the operations before it left (blue, green notebook)', () => {
+    const { receipts, entries } = ok(
+      [],
+      [
+        { op: 'add', target: 'memory', content: 'Uses the blue notebook' },
+        { op: 'replace', target: 'memory', old: 'blue notebook', content: 'Uses the green notebook' },
+        { op: 'remove', target: 'memory', old: 'green notebook' },
+      ],
+    );
+    expect(receipts.map((r) => [r.op, r.previousContent, r.content, r.selector])).toEqual([
+      ['add', null, 'Uses the blue notebook', null],
+      ['replace', 'Uses the blue notebook', 'Uses the green notebook', 'blue notebook'],
+      ['remove', 'Uses the green notebook', null, 'green notebook'],
+    ]);
+    expect(new Set(receipts.map((r) => r.entryId)).size).toBe(1);
+    expect(entries).toEqual([]);
+  });
+
+  it('prefers an exact match over substring matches', () => {
+    const state = [entry('a', 'tea'), entry('b', 'Prefers tea in the morning')];
+    const { receipts } = ok(state, [{ op: 'remove', target: 'memory', old: 'tea' }]);
+    expect(receipts[0]).toMatchObject({ entryId: 'a', previousContent: 'tea' });
+  });
+
+  it('rejects several different matches as ambiguous, listing the candidates', () => {
+    const state = [entry('a', 'Prefers tea'), entry('b', 'Prefers tea with milk')];
+    const error = fail(state, [{ op: 'replace', target: 'memory', old: 'Prefers t', content: 'Prefers coffee' }]);
+    expect(error.type).toBe('ambiguous');
+    expect(error.details).toEqual({ selector: 'Prefers t', candidates: ['Prefers tea', 'Prefers tea with milk'] });
+  });
+
+  it('selects the first of identical legacy duplicates', () => {
+    const state = [entry('a', 'same note'), entry('b', 'same note')];
+    expect(ok(state, [{ op: 'remove', target: 'memory', old: 'same' }]).receipts[0]!.entryId).toBe('a');
+  });
+
+  it('only matches entries of the operation target', () => {
+    const state = [entry('u', 'Name is Ada', 'user')];
+    expect(fail(state, [{ op: 'remove', target: 'memory', old: 'Ada' }]).type).toBe('not_found');
+  });
+
+  it('rejects an exact duplicate add, also inside one batch', () => {
+    expect(fail([entry('a', 'Likes jazz')], [{ op: 'add', target: 'memory', content: 'Likes jazz' }]).type).toBe('duplicate');
+    const error = fail([], [
+      { op: 'add', target: 'user', content: 'x' },
+      { op: 'add', target: 'user', content: ' x ' },
+    ]);
+    expect(error.type).toBe('duplicate');
+    expect(error.message).toMatch(/^operation 2 \(add\)/);
+  });
+
+  it('allows the same content in the other target', () => {
+    expect(ok([entry('a', 'Likes jazz')], [{ op: 'add', target: 'user', content: 'Likes jazz' }]).receipts).toHaveLength(1);
+  });
+
+  it('checks budgets on the final state only', () => {
+    const big = 'x'.repeat(2000);
+    const state = [entry('a', big)];
+    // Intermediate state is over 2200, the final one is not.
+    const { entries } = ok(state, [
+      { op: 'add', target: 'memory', content: 'y'.repeat(500) },
+      { op: 'remove', target: 'memory', old: big },
+    ]);
+    expect(entries.map((e) => e.content.length)).toEqual([500]);
+    const error = fail(state, [{ op: 'add', target: 'memory', content: 'z'.repeat(198) }]);
+    expect(error).toMatchObject({ type: 'over_budget', details: { target: 'memory', limit: 2200, used: 2201 } });
+  });
+
+  it('counts the § delimiters and code points like Hermes', () => {
+    const user = '😀'.repeat(1375); // 1375 code points, 2750 UTF-16 units: exactly at the limit
+    expect(ok([], [{ op: 'add', target: 'user', content: user }]).receipts).toHaveLength(1);
+    const error = fail([entry('a', user, 'user')], [{ op: 'add', target: 'user', content: 'a' }]);
+    expect(error.details).toEqual({ target: 'user', limit: 1375, used: 1375 + 3 + 1 });
+  });
+
+  it('rejects empty content, empty selectors and delimiter lines', () => {
+    expect(fail([], [{ op: 'add', target: 'memory', content: '   ' }]).type).toBe('invalid_input');
+    expect(fail([entry('a', 'n')], [{ op: 'remove', target: 'memory', old: ' ' }]).type).toBe('invalid_input');
+    expect(fail([], [{ op: 'add', target: 'memory', content: 'a\n§\nb' }]).type).toBe('invalid_input');
+  });
+
+  it('gives new entries ids from the base revision and operation index, matching the reducer', () => {
+    const ops: MemoryOperation[] = [
+      { op: 'add', target: 'memory', content: 'one' },
+      { op: 'add', target: 'user', content: 'two' },
+    ];
+    const first = ok([], ops);
+    expect(ok([], ops).receipts.map((r) => r.entryId)).toEqual(first.receipts.map((r) => r.entryId));
+    expect(resolveBatch([], ops, { ...ctx, baseRevision: 5n })).not.toEqual(E.right(first));
+    expect(foldMemoryEntries(first.events).entries).toEqual(first.entries);
+  });
+});
