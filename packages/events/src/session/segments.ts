@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { CHILD_LINKS, isoTime, safeId } from './common.js';
+
+/** history.compacted v1: in-place compaction; either every active item through a message, or listed messages. */
+export const historyCompactedV1 = z
+  .strictObject({
+    throughMessageId: safeId.optional(),
+    messageIds: z.array(safeId).min(1).optional(),
+    summary: z.string(),
+    summaryId: safeId,
+    compactedAt: isoTime,
+  })
+  .refine((data) => (data.throughMessageId === undefined) !== (data.messageIds === undefined), {
+    message: 'exactly one of throughMessageId and messageIds',
+    path: ['throughMessageId'],
+  });
+
+/** session.continued v1: the segment ends here (sealed) and names its compression child. */
+export const sessionContinuedV1 = z.strictObject({
+  childId: safeId,
+  summary: z.string(),
+  summaryId: safeId,
+  continuedAt: isoTime,
+});
+
+/** session.child_linked v1: a delegated or branched conversation starts from this segment. */
+export const sessionChildLinkedV1 = z.strictObject({ childId: safeId, link: z.enum(CHILD_LINKS), linkedAt: isoTime });
+
+export const sessionEndedV1 = z.strictObject({ reason: z.string().optional(), endedAt: isoTime });
+
+export type HistoryCompacted = z.infer<typeof historyCompactedV1>;
+export type SessionContinued = z.infer<typeof sessionContinuedV1>;
+export type SessionChildLinked = z.infer<typeof sessionChildLinkedV1>;
+export type SessionEnded = z.infer<typeof sessionEndedV1>;
