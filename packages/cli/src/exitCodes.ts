@@ -7,6 +7,7 @@ export const EXIT_CODES: Record<ErrorType, number> = {
   session_deleted: 1,
   session_active: 1,
   session_ended: 1,
+  session_sealed: 1,
   ambiguous: 1,
   duplicate: 1,
   over_budget: 1,

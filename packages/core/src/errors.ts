@@ -12,6 +12,7 @@ export interface ErrorDetails {
   session_deleted: { sessionId: string };
   session_active: { sessionId: string; turnId?: string; segment?: string };
   session_ended: { sessionId: string };
+  session_sealed: { sessionId: string; tipId: string };
   turn_not_found: { sessionId: string; turnId: string };
   ambiguous: { selector: string; candidates: string[] };
   duplicate: { what: string };

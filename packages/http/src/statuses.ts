@@ -14,6 +14,7 @@ export const HTTP_STATUSES: Record<ErrorType, number> = {
   session_deleted: 409,
   session_active: 409,
   session_ended: 409,
+  session_sealed: 409,
   ambiguous: 409,
   duplicate: 409,
   over_budget: 409,
