@@ -1,0 +1,45 @@
+import type { JsonObject, JsonValue } from '@session-ledger/core';
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * A SQLite cell as JSON, losslessly: integers read as bigint become numbers when they fit in a
+ * double exactly and strings otherwise; BLOBs become `{ "$base64": ... }`; REAL and TEXT pass through.
+ */
+export const cellToJson = (value: unknown): JsonValue => {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'bigint') return value <= MAX_SAFE && value >= -MAX_SAFE ? Number(value) : value.toString();
+  if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
+  if (typeof value === 'string') return value;
+  if (Buffer.isBuffer(value)) return { $base64: value.toString('base64') };
+  return String(value);
+};
+
+export const textOrNull = (value: unknown): string | null => {
+  if (value === null || value === undefined) return null;
+  if (Buffer.isBuffer(value)) return value.toString('utf8');
+  return String(value);
+};
+
+export const numberOrNull = (value: unknown): number | null => {
+  if (value === null || value === undefined) return null;
+  const n = typeof value === 'bigint' ? Number(value) : typeof value === 'number' ? value : Number(value);
+  return Number.isFinite(n) ? n : null;
+};
+
+/** The cells of `row` whose column is not in `known`, as JSON. */
+export const extraColumns = (row: Record<string, unknown>, known: ReadonlySet<string>): JsonObject => {
+  const out: JsonObject = {};
+  for (const [column, value] of Object.entries(row)) if (!known.has(column)) out[column] = cellToJson(value);
+  return out;
+};
+
+export const parseJsonObject = (text: string | null): JsonObject | null => {
+  if (!text) return null;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as JsonObject) : null;
+  } catch {
+    return null;
+  }
+};
