@@ -4,6 +4,7 @@ export * from './started.js';
 export * from './turns.js';
 export * from './messages.js';
 export * from './segments.js';
+export * from './rewound.js';
 export * from './types.js';
 export * from './registry.js';
 export * from './issues.js';

@@ -3,6 +3,7 @@ import { sessionStartedV1 } from './started.js';
 import { turnEndedV1, turnLeaseRenewedV1, turnStartedV1 } from './turns.js';
 import { messageAppendedV1, messageAppendedV2, messageRewrittenV1, upcastMessageV1 } from './messages.js';
 import { historyCompactedV1, sessionChildLinkedV1, sessionContinuedV1, sessionEndedV1 } from './segments.js';
+import { historyRewoundV1 } from './rewound.js';
 import type { SessionEventType } from './types.js';
 
 /** One stored version of an event type: its schema and the step that lifts it to the next version. */
@@ -32,6 +33,7 @@ export const SESSION_SCHEMAS: Record<SessionEventType, EventSchemas> = {
   },
   'message.rewritten': only(messageRewrittenV1),
   'history.compacted': only(historyCompactedV1),
+  'history.rewound': only(historyRewoundV1),
   'session.continued': only(sessionContinuedV1),
   'session.child_linked': only(sessionChildLinkedV1),
   'session.ended': only(sessionEndedV1),

@@ -2,6 +2,7 @@ import type { SessionStarted } from './started.js';
 import type { TurnEnded, TurnLeaseRenewed, TurnStarted } from './turns.js';
 import type { MessageAppended, MessageRewritten } from './messages.js';
 import type { HistoryCompacted, SessionChildLinked, SessionContinued, SessionEnded } from './segments.js';
+import type { HistoryRewound } from './rewound.js';
 
 /** Every session event type and the current shape of its data. */
 export interface SessionEventDataMap {
@@ -12,6 +13,7 @@ export interface SessionEventDataMap {
   'message.appended': MessageAppended;
   'message.rewritten': MessageRewritten;
   'history.compacted': HistoryCompacted;
+  'history.rewound': HistoryRewound;
   'session.continued': SessionContinued;
   'session.child_linked': SessionChildLinked;
   'session.ended': SessionEnded;
@@ -27,6 +29,7 @@ export const SESSION_EVENT_TYPES: readonly SessionEventType[] = [
   'message.appended',
   'message.rewritten',
   'history.compacted',
+  'history.rewound',
   'session.continued',
   'session.child_linked',
   'session.ended',
