@@ -8,3 +8,5 @@ export * from './select.js';
 export * from './resolve.js';
 export * from './readState.js';
 export * from './memoryLedger.js';
+export * from './providers/index.js';
+export * from './mirror/index.js';

@@ -1,0 +1,3 @@
+export * from './atomicWrite.js';
+export * from './mirrorState.js';
+export * from './markdownMirror.js';

@@ -1,0 +1,61 @@
+import { mkdirSync } from 'node:fs';
+import { notFound, type EventStore } from '@session-ledger/core';
+import { DEFAULT_PROFILE } from '../profile.js';
+import type { MemoryEntry } from '../projection/index.js';
+import type { MemoryMutation, MemoryProvider } from '../providers/index.js';
+import { readMemoryState } from '../readState.js';
+import { readMirrorState, writeMirrorState, type MirrorState } from './mirrorState.js';
+
+export interface MarkdownMirrorOptions {
+  dir: string;
+  profile?: string;
+  /** Provider name (checkpoint and status key). Default `markdown-mirror`. */
+  name?: string;
+}
+
+export interface MarkdownMirror extends MemoryProvider {
+  readonly dir: string;
+  readonly profile: string;
+  /** Rewrites the directory from the stream's current state (repair after drift or a lost directory). */
+  rebuild(store: EventStore): Promise<{ entries: number; position: bigint | null }>;
+}
+
+/** Applies one mutation by entry id; never searches by selector. */
+const applyById = (entries: readonly MemoryEntry[], mutation: MemoryMutation): MemoryEntry[] => {
+  const index = entries.findIndex((entry) => entry.id === mutation.entryId);
+  if (mutation.op === 'remove') return index < 0 ? [...entries] : entries.filter((_, at) => at !== index);
+  const content = mutation.content!;
+  if (index >= 0) return entries.map((entry, at) => (at === index ? { ...entry, content } : entry));
+  if (mutation.op === 'add') return [...entries, { id: mutation.entryId, target: mutation.target, content }];
+  // A replace of an entry the mirror never saw: refuse rather than guess a target.
+  throw notFound(`mirrored ${mutation.target} entry (rebuild the mirror)`, mutation.entryId);
+};
+
+/**
+ * The Markdown mirror: MEMORY.md and USER.md in a directory, in Hermes' format (entries joined by
+ * a line holding only §), written atomically. It keeps an entry id → content mapping and the last
+ * commit position it applied, so a redelivered mutation changes nothing.
+ */
+export const createMarkdownMirror = (options: MarkdownMirrorOptions): MarkdownMirror => {
+  const { dir } = options;
+  const profile = options.profile ?? DEFAULT_PROFILE;
+  return {
+    name: options.name ?? 'markdown-mirror',
+    dir,
+    profile,
+    apply(mutation) {
+      if (mutation.profile !== profile) return;
+      mkdirSync(dir, { recursive: true });
+      const state = readMirrorState(dir, profile);
+      if (mutation.position <= state.position) return;
+      const next: MirrorState = { profile, position: mutation.position, entries: applyById(state.entries, mutation) };
+      writeMirrorState(dir, next, [mutation.target]);
+    },
+    async rebuild(store) {
+      const current = await readMemoryState(store, profile);
+      mkdirSync(dir, { recursive: true });
+      writeMirrorState(dir, { profile, position: current.position ?? -1n, entries: current.entries }, ['memory', 'user']);
+      return { entries: current.entries.length, position: current.position };
+    },
+  };
+};

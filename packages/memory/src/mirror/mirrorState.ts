@@ -1,0 +1,67 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ledgerError } from '@session-ledger/core';
+import { z } from 'zod';
+import { ENTRY_DELIMITER } from '../budgets.js';
+import { memoryTargetSchema, type MemoryTarget } from '../events/index.js';
+import type { MemoryEntry } from '../projection/index.js';
+import { writeFileAtomic } from './atomicWrite.js';
+
+/** The mirror's own record: which entry id holds which content, and the last position applied. */
+export const MAPPING_FILE = '.session-ledger-mirror.json';
+export const TARGET_FILES: Record<MemoryTarget, string> = { memory: 'MEMORY.md', user: 'USER.md' };
+
+const mappingSchema = z.object({
+  format: z.literal('session-ledger-markdown-mirror'),
+  version: z.literal(1),
+  profile: z.string(),
+  /** Commit position of the last mutation applied, as a decimal string; "-1" before any. */
+  position: z.string().regex(/^-?\d+$/),
+  entries: z.array(z.object({ id: z.string(), target: memoryTargetSchema, content: z.string() })),
+});
+
+export interface MirrorState {
+  profile: string;
+  position: bigint;
+  entries: MemoryEntry[];
+}
+
+export const readMirrorState = (dir: string, profile: string): MirrorState => {
+  const path = join(dir, MAPPING_FILE);
+  if (!existsSync(path)) return { profile, position: -1n, entries: [] };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    raw = undefined;
+  }
+  const parsed = mappingSchema.safeParse(raw);
+  if (!parsed.success) throw ledgerError('invalid_input', `Unreadable mirror mapping ${path}; rebuild the mirror`, { field: 'mirror' });
+  if (parsed.data.profile !== profile) {
+    throw ledgerError('invalid_input', `${dir} mirrors profile ${parsed.data.profile}, not ${profile}`, { field: 'profile' });
+  }
+  return { profile, position: BigInt(parsed.data.position), entries: parsed.data.entries };
+};
+
+/** The file body Hermes reads: the target's entries joined by a line holding only §. */
+export const renderTarget = (entries: readonly MemoryEntry[], target: MemoryTarget): string =>
+  entries
+    .filter((entry) => entry.target === target)
+    .map((entry) => entry.content)
+    .join(ENTRY_DELIMITER);
+
+/**
+ * Writes the Markdown files first, the mapping last: a crash in between leaves the old
+ * position, so the mutation is applied again (idempotently) after the restart.
+ */
+export const writeMirrorState = (dir: string, state: MirrorState, targets: readonly MemoryTarget[]): void => {
+  for (const target of targets) writeFileAtomic(join(dir, TARGET_FILES[target]), renderTarget(state.entries, target));
+  const mapping = {
+    format: 'session-ledger-markdown-mirror',
+    version: 1,
+    profile: state.profile,
+    position: state.position.toString(),
+    entries: state.entries,
+  };
+  writeFileAtomic(join(dir, MAPPING_FILE), `${JSON.stringify(mapping, null, 2)}\n`);
+};

@@ -1,0 +1,124 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLedger, createMemoryStore, memoryStream, newId } from '@session-ledger/core';
+import {
+  createMarkdownMirror,
+  createMemoryLedger,
+  MAPPING_FILE,
+  readProviderStatus,
+  startMemoryFanOut,
+  type MemoryFanOut,
+  type MemoryMutation,
+} from '@session-ledger/memory';
+import { tempDirs, until } from './helpers.js';
+
+const temp = tempDirs();
+const running: MemoryFanOut[] = [];
+afterEach(async () => {
+  for (const fanOut of running.splice(0)) await fanOut.stop();
+  temp.cleanup();
+});
+const read = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8');
+const quiet = { onWarning: () => undefined, retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 } };
+
+describe('Markdown mirror provider', () => {
+  it('keeps MEMORY.md and USER.md in Hermes format, written atomically, rebuildable from the stream', async () => {
+    const store = createMemoryStore();
+    const dir = temp.make();
+    const mirror = createMarkdownMirror({ dir });
+    const fanOut = startMemoryFanOut(store, [mirror], quiet);
+    running.push(fanOut);
+    const memory = createMemoryLedger(store);
+    await memory.apply([
+      { op: 'add', target: 'memory', content: 'Project uses pnpm' },
+      { op: 'add', target: 'memory', content: 'CI runs on\nGitHub Actions' },
+      { op: 'add', target: 'user', content: 'Name is Ada' },
+    ]);
+    const last = await memory.replace('memory', 'pnpm', 'Project uses npm workspaces');
+    await until(() => {
+      try {
+        return read(dir, 'MEMORY.md').startsWith('Project uses npm');
+      } catch {
+        return false;
+      }
+    }, 'the mirror');
+    expect(read(dir, 'MEMORY.md')).toBe('Project uses npm workspaces\n§\nCI runs on\nGitHub Actions');
+    expect(read(dir, 'USER.md')).toBe('Name is Ada');
+    expect(readdirSync(dir).sort()).toEqual([MAPPING_FILE, 'MEMORY.md', 'USER.md']);
+    const mapping = JSON.parse(read(dir, MAPPING_FILE));
+    expect(mapping.position).toBe(last.position.toString());
+    expect(mapping.entries.map((entry: { id: string }) => entry.id)).toEqual((await memory.list()).map((entry) => entry.id));
+
+    const rebuilt = temp.make();
+    await createMarkdownMirror({ dir: rebuilt }).rebuild(store);
+    for (const file of ['MEMORY.md', 'USER.md', MAPPING_FILE]) expect(read(rebuilt, file)).toBe(read(dir, file));
+  });
+
+  it('mirrors by entry id, never by re-matching the selector', async () => {
+    const dir = temp.make();
+    const mirror = createMarkdownMirror({ dir });
+    const mutation = (over: Partial<MemoryMutation>): MemoryMutation => ({
+      op: 'add',
+      profile: 'default',
+      entryId: 'id-1',
+      target: 'memory',
+      previousContent: null,
+      content: null,
+      selector: null,
+      eventId: newId(),
+      stream: 'memory-default',
+      revision: 0n,
+      position: 1n,
+      causation: {},
+      ...over,
+    });
+    await mirror.apply(mutation({ entryId: 'tea', content: 'Likes green tea', position: 1n }));
+    await mirror.apply(mutation({ entryId: 'tea2', content: 'Likes tea', position: 2n }));
+    // The store selected "Likes tea" (exact match); a substring re-match would have hit the first entry.
+    await mirror.apply(
+      mutation({ op: 'replace', entryId: 'tea2', previousContent: 'Likes tea', content: 'Likes coffee', selector: 'tea', position: 3n }),
+    );
+    expect(read(dir, 'MEMORY.md')).toBe('Likes green tea\n§\nLikes coffee');
+    // Redelivery (at least once) changes nothing.
+    await mirror.apply(mutation({ op: 'remove', entryId: 'tea', previousContent: 'Likes green tea', selector: 'green', position: 4n }));
+    await mirror.apply(mutation({ op: 'remove', entryId: 'tea', previousContent: 'Likes green tea', selector: 'green', position: 4n }));
+    await mirror.apply(mutation({ entryId: 'tea', content: 'Likes green tea', position: 1n }));
+    expect(read(dir, 'MEMORY.md')).toBe('Likes coffee');
+    // An entry the mirror never saw is refused, not guessed.
+    expect(() => mirror.apply(mutation({ op: 'replace', entryId: 'unknown', previousContent: 'x', content: 'y', position: 5n }))).toThrow(
+      /mirrored memory entry/,
+    );
+    // Other profiles are not this mirror's business.
+    await mirror.apply(mutation({ profile: 'work', entryId: 'w', content: 'Work note', position: 6n }));
+    expect(read(dir, 'MEMORY.md')).toBe('Likes coffee');
+  });
+
+  it('leaves a skipped legacy replace unmirrored, and a rebuild repairs the drift', async () => {
+    const store = createMemoryStore();
+    const dir = temp.make();
+    const mirror = createMarkdownMirror({ dir });
+    running.push(startMemoryFanOut(store, [mirror], quiet));
+    const memory = createMemoryLedger(store);
+    const added = await memory.add('memory', 'Imported note');
+    await createLedger(store).append(memoryStream('default'), [
+      { id: newId(), type: 'memory.entry_replaced', data: { v: 1, entryId: added.receipts[0]!.entryId, target: 'memory', content: 'Edited' } },
+    ]);
+    await until(async () => (await readProviderStatus(store, 'markdown-mirror').catch(() => null))?.skipped === 1, 'the skip');
+    expect(read(dir, 'MEMORY.md')).toBe('Imported note');
+    await mirror.rebuild(store);
+    expect(read(dir, 'MEMORY.md')).toBe('Edited');
+  });
+
+  it('parks on an unreadable mapping instead of overwriting the files', async () => {
+    const store = createMemoryStore();
+    const dir = temp.make();
+    writeFileSync(join(dir, MAPPING_FILE), '{ not json');
+    writeFileSync(join(dir, 'MEMORY.md'), 'hand written');
+    running.push(startMemoryFanOut(store, [createMarkdownMirror({ dir })], quiet));
+    await createMemoryLedger(store).add('memory', 'New');
+    await until(async () => (await readProviderStatus(store, 'markdown-mirror').catch(() => null))?.state === 'parked', 'parked');
+    expect((await readProviderStatus(store, 'markdown-mirror')).reason).toMatch(/rebuild the mirror/);
+    expect(read(dir, 'MEMORY.md')).toBe('hand written');
+  });
+});
