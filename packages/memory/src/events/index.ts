@@ -1,3 +1,0 @@
-export * from './types.js';
-export * from './schemas.js';
-export * from './parse.js';

@@ -1,0 +1,1 @@
+export { startEsdbTestServer, type EsdbTestServer, type EsdbTestServerOptions } from './server.js';
