@@ -157,7 +157,7 @@ describe('memory fan-out to providers', () => {
     const added = await memory.add('memory', 'Imported note');
     // Imported legacy data: a replace that never recorded which entry it replaced.
     await createLedger(store).append(memoryStream('default'), [
-      { id: newId(), type: 'memory.entry_replaced', data: { v: 1, entryId: added.receipts[0]!.entryId, target: 'memory', content: 'Edited' } },
+      { id: newId(), type: 'memory.entry_replaced', data: { entryId: added.receipts[0]!.entryId, target: 'memory', content: 'Edited' } },
     ]);
     await memory.add('memory', 'After legacy');
     await until(() => seen.length === 2, 'deliveries around the legacy event');

@@ -102,7 +102,7 @@ describe('Markdown mirror provider', () => {
     const memory = createMemoryLedger(store);
     const added = await memory.add('memory', 'Imported note');
     await createLedger(store).append(memoryStream('default'), [
-      { id: newId(), type: 'memory.entry_replaced', data: { v: 1, entryId: added.receipts[0]!.entryId, target: 'memory', content: 'Edited' } },
+      { id: newId(), type: 'memory.entry_replaced', data: { entryId: added.receipts[0]!.entryId, target: 'memory', content: 'Edited' } },
     ]);
     await until(async () => (await readProviderStatus(store, 'markdown-mirror').catch(() => null))?.skipped === 1, 'the skip');
     expect(read(dir, 'MEMORY.md')).toBe('Imported note');

@@ -3,12 +3,12 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { LedgerError } from '@session-ledger/core';
 import {
   DEFAULT_BUDGETS,
-  foldMemoryEntries,
   resolveBatch,
   type MemoryEntry,
   type MemoryOperation,
   type Resolution,
 } from '@session-ledger/memory';
+import { foldMemoryEntries } from '@session-ledger/projections';
 
 const ctx = { stream: 'memory-default', baseRevision: 4n, budgets: DEFAULT_BUDGETS };
 const entry = (id: string, content: string, target: 'memory' | 'user' = 'memory'): MemoryEntry => ({ id, target, content });

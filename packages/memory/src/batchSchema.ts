@@ -1,6 +1,6 @@
 import { invalidInput } from '@session-ledger/core';
 import { z } from 'zod';
-import { memoryTargetSchema } from './events/index.js';
+import { memoryTarget } from '@session-ledger/events';
 import type { MemoryOperation } from './operations.js';
 
 const text = z.string();
@@ -9,9 +9,9 @@ const text = z.string();
 export const batchSchema = z
   .array(
     z.discriminatedUnion('op', [
-      z.strictObject({ op: z.literal('add'), target: memoryTargetSchema, content: text }),
-      z.strictObject({ op: z.literal('replace'), target: memoryTargetSchema, old: text, content: text }),
-      z.strictObject({ op: z.literal('remove'), target: memoryTargetSchema, old: text }),
+      z.strictObject({ op: z.literal('add'), target: memoryTarget, content: text }),
+      z.strictObject({ op: z.literal('replace'), target: memoryTarget, old: text, content: text }),
+      z.strictObject({ op: z.literal('remove'), target: memoryTarget, old: text }),
     ]),
   )
   .min(1, 'the batch is empty');

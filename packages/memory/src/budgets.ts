@@ -1,5 +1,5 @@
-import type { MemoryTarget } from './events/index.js';
-import type { MemoryEntry } from './projection/index.js';
+import type { MemoryTarget } from '@session-ledger/events';
+import type { MemoryEntry } from '@session-ledger/projections';
 
 export type Budgets = Record<MemoryTarget, number>;
 

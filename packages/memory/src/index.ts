@@ -1,5 +1,5 @@
-export * from './events/index.js';
-export * from './projection/index.js';
+export type { Causation, MemoryEvent, MemoryRecord, MemoryTarget } from '@session-ledger/events';
+export type { MemoryEntry } from '@session-ledger/projections';
 export * from './operations.js';
 export * from './batchSchema.js';
 export * from './budgets.js';

@@ -1,10 +1,11 @@
-import { createLedger, isLedgerError, memoryStream, newId, type EventStore, type JsonObject } from '@session-ledger/core';
+import { createLedger, isLedgerError, memoryStream, newId, type EventStore } from '@session-ledger/core';
+import { encodeMemoryEvent } from '@session-ledger/events';
 import * as E from 'fp-ts/lib/Either.js';
 import { DEFAULT_BUDGETS, type Budgets } from './budgets.js';
-import type { Causation, MemoryTarget } from './events/index.js';
+import type { Causation, MemoryTarget } from '@session-ledger/events';
 import type { MemoryOperation, Receipt } from './operations.js';
 import { checkProfile, DEFAULT_PROFILE } from './profile.js';
-import { entriesOf, type MemoryEntry } from './projection/index.js';
+import { entriesOf, type MemoryEntry } from '@session-ledger/projections';
 import { readMemoryState, type MemoryState } from './readState.js';
 import { resolveBatch } from './resolve.js';
 
@@ -39,13 +40,6 @@ export interface MemoryLedger {
   remove(target: MemoryTarget, old: string, options?: WriteOptions): Promise<BatchResult>;
 }
 
-const metadataOf = (causation: Causation | undefined, batchId: string, index: number, size: number): JsonObject => {
-  const cause: JsonObject = {};
-  if (causation?.sessionId) cause.sessionId = causation.sessionId;
-  if (causation?.turnId) cause.turnId = causation.turnId;
-  return { causation: cause, batch: { id: batchId, index, size } };
-};
-
 export const createMemoryLedger = (store: EventStore, options: MemoryLedgerOptions = {}): MemoryLedger => {
   const ledger = createLedger(store);
   const budgets: Budgets = { ...DEFAULT_BUDGETS, ...options.budgets };
@@ -66,9 +60,7 @@ export const createMemoryLedger = (store: EventStore, options: MemoryLedgerOptio
           stream,
           events.map((event, index) => ({
             id: newId(),
-            type: event.type,
-            data: { ...event.data },
-            metadata: metadataOf(write.causation, batchId, index, events.length),
+            ...encodeMemoryEvent(event, write.causation, { batch: { id: batchId, index, size: events.length } }),
           })),
           { expectedRevision: state.revision ?? 'no_stream' },
         );

@@ -1,4 +1,4 @@
-import type { MemoryTarget } from './events/index.js';
+import type { MemoryTarget } from '@session-ledger/events';
 
 /** One requested mutation. `old` is the caller's selector: intent, never identity. */
 export type MemoryOperation =

@@ -1,20 +1,14 @@
 import { isLedgerError, memoryStream, readWholeStream, type EventStore, type RecordedEvent } from '@session-ledger/core';
-import { parseMemoryEvent, type MemoryEvent } from './events/index.js';
-import { foldMemoryEntries, type MemoryEntriesState } from './projection/index.js';
+import { decodeMemoryEvents } from '@session-ledger/events';
+import { foldMemoryEntries, type MemoryEntriesView } from '@session-ledger/projections';
 
-export interface MemoryState extends MemoryEntriesState {
+export interface MemoryState extends MemoryEntriesView {
   profile: string;
   /** The stream revision the entries reflect; null when the stream does not exist. */
   revision: bigint | null;
   /** Commit position of the last event; null when none. */
   position: bigint | null;
 }
-
-export const memoryEventsOf = (events: readonly RecordedEvent[]): MemoryEvent[] =>
-  events.flatMap((event) => {
-    const parsed = parseMemoryEvent(event);
-    return parsed ? [parsed] : [];
-  });
 
 /** Reads a profile's stream and projects its entries, with the revision they were read at. */
 export const readMemoryState = async (store: EventStore, profile: string): Promise<MemoryState> => {
@@ -28,7 +22,7 @@ export const readMemoryState = async (store: EventStore, profile: string): Promi
   const last = events[events.length - 1];
   return {
     profile,
-    ...foldMemoryEntries(memoryEventsOf(events)),
+    ...foldMemoryEntries(decodeMemoryEvents(events)),
     revision: last?.revision ?? null,
     position: last?.position ?? null,
   };

@@ -2,9 +2,9 @@ import { deterministicId, ledgerError, LedgerError } from '@session-ledger/core'
 import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import { usedChars, type Budgets } from './budgets.js';
-import { MEMORY_TARGETS, type MemoryEvent, type MemoryTarget } from './events/index.js';
+import { MEMORY_TARGETS, type MemoryEvent, type MemoryTarget } from '@session-ledger/events';
 import type { MemoryOperation, Receipt } from './operations.js';
-import type { MemoryEntry } from './projection/index.js';
+import type { MemoryEntry } from '@session-ledger/projections';
 import { selectEntry } from './select.js';
 import { cleanContent, cleanSelector } from './validate.js';
 
@@ -37,7 +37,6 @@ const step = (ctx: ResolveContext, state: Resolution, op: MemoryOperation, index
   const where = `operation ${index + 1} (${op.op})`;
   const prefix = (error: LedgerError) =>
     error.message.startsWith('operation ') ? error : new LedgerError(error.type, `${where}: ${error.message}`, error.details);
-  const v = 1 as const;
   if (op.op === 'add') {
     return pipe(
       cleanContent(op.content, where),
@@ -45,7 +44,7 @@ const step = (ctx: ResolveContext, state: Resolution, op: MemoryOperation, index
       E.map((content) => {
         const entryId = deterministicId('memory-entry', ctx.stream, ctx.baseRevision, index);
         return {
-          events: [...state.events, { type: 'memory.entry_added' as const, data: { v, entryId, target: op.target, content } }],
+          events: [...state.events, { type: 'memory.entry_added' as const, data: { entryId, target: op.target, content } }],
           receipts: [...state.receipts, { op: 'add' as const, entryId, target: op.target, previousContent: null, content, selector: null }],
           entries: [...state.entries, { id: entryId, target: op.target, content }],
         };
@@ -60,7 +59,7 @@ const step = (ctx: ResolveContext, state: Resolution, op: MemoryOperation, index
       const { id: entryId, content: previousContent } = entry;
       if (op.op === 'remove') {
         return E.right({
-          events: [...state.events, { type: 'memory.entry_removed' as const, data: { v, entryId, target: op.target, previousContent, selector } }],
+          events: [...state.events, { type: 'memory.entry_removed' as const, data: { entryId, target: op.target, previousContent, selector } }],
           receipts: [...state.receipts, { op: 'remove' as const, entryId, target: op.target, previousContent, content: null, selector }],
           entries: state.entries.filter((candidate) => candidate.id !== entryId),
         });
@@ -71,7 +70,7 @@ const step = (ctx: ResolveContext, state: Resolution, op: MemoryOperation, index
         E.map((content) => ({
           events: [
             ...state.events,
-            { type: 'memory.entry_replaced' as const, data: { v, entryId, target: op.target, previousContent, content, selector } },
+            { type: 'memory.entry_replaced' as const, data: { entryId, target: op.target, previousContent, content, selector } },
           ],
           receipts: [...state.receipts, { op: 'replace' as const, entryId, target: op.target, previousContent, content, selector }],
           entries: state.entries.map((candidate) => (candidate.id === entryId ? { ...candidate, content } : candidate)),

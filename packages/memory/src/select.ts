@@ -1,7 +1,7 @@
 import { ledgerError, notFound, type LedgerError } from '@session-ledger/core';
 import * as E from 'fp-ts/lib/Either.js';
-import type { MemoryTarget } from './events/index.js';
-import type { MemoryEntry } from './projection/index.js';
+import type { MemoryTarget } from '@session-ledger/events';
+import type { MemoryEntry } from '@session-ledger/projections';
 
 /**
  * The one place a selector becomes an entry: exact match first, then a unique substring.

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { notFound, type EventStore } from '@session-ledger/core';
 import { DEFAULT_PROFILE } from '../profile.js';
-import type { MemoryEntry } from '../projection/index.js';
+import type { MemoryEntry } from '@session-ledger/projections';
 import type { MemoryMutation, MemoryProvider } from '../providers/index.js';
 import { readMemoryState } from '../readState.js';
 import { readMirrorState, writeMirrorState, type MirrorState } from './mirrorState.js';

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { ledgerError } from '@session-ledger/core';
 import { z } from 'zod';
 import { ENTRY_DELIMITER } from '../budgets.js';
-import { memoryTargetSchema, type MemoryTarget } from '../events/index.js';
-import type { MemoryEntry } from '../projection/index.js';
+import { memoryTarget, type MemoryTarget } from '@session-ledger/events';
+import type { MemoryEntry } from '@session-ledger/projections';
 import { writeFileAtomic } from './atomicWrite.js';
 
 /** The mirror's own record: which entry id holds which content, and the last position applied. */
@@ -17,7 +17,7 @@ const mappingSchema = z.object({
   profile: z.string(),
   /** Commit position of the last mutation applied, as a decimal string; "-1" before any. */
   position: z.string().regex(/^-?\d+$/),
-  entries: z.array(z.object({ id: z.string(), target: memoryTargetSchema, content: z.string() })),
+  entries: z.array(z.object({ id: z.string(), target: memoryTarget, content: z.string() })),
 });
 
 export interface MirrorState {

@@ -1,5 +1,5 @@
-import { MEMORY_PREFIX, type RecordedEvent } from '@session-ledger/core';
-import { causationSchema, parseMemoryEvent, type Causation, type MemoryTarget } from '../events/index.js';
+import type { RecordedEvent } from '@session-ledger/core';
+import { decodeMemoryEvent, isMemoryEventType, type Causation, type MemoryTarget } from '@session-ledger/events';
 import type { MemoryOp } from '../operations.js';
 
 /** One committed mutation as a provider receives it: the store's identity, never a selector to re-match. */
@@ -42,29 +42,30 @@ const OPS = {
   'memory.entry_removed': 'remove',
 } as const;
 
-/** What the fan-out does with a stored event; null when it is not a memory mutation. */
+/**
+ * What the fan-out does with a stored event; null when it is not a memory mutation. A malformed
+ * or newer-version memory event throws (the provider is parked with that reason, nothing guessed).
+ */
 export const deliveryOf = (event: RecordedEvent): Delivery | null => {
-  if (!event.streamName.startsWith(MEMORY_PREFIX)) return null;
-  const parsed = parseMemoryEvent(event);
-  if (!parsed) return null;
-  const data = parsed.data as { entryId: string; target: MemoryTarget; content?: string; previousContent?: string; selector?: string };
-  const cause = causationSchema.safeParse(event.metadata.causation);
+  if (!isMemoryEventType(event.type)) return null;
+  const record = decodeMemoryEvent(event);
+  const data: { content?: string; previousContent?: string; selector?: string } = record.data;
   const mutation: MemoryMutation = {
-    op: OPS[parsed.type],
-    profile: event.streamName.slice(MEMORY_PREFIX.length),
-    entryId: data.entryId,
-    target: data.target,
+    op: OPS[record.type],
+    profile: record.profile,
+    entryId: record.data.entryId,
+    target: record.data.target,
     previousContent: data.previousContent ?? null,
     content: data.content ?? null,
     selector: data.selector ?? null,
-    eventId: event.id,
+    eventId: record.eventId,
     stream: event.streamName,
-    revision: event.revision,
-    position: event.position,
-    causation: cause.success ? cause.data : {},
+    revision: record.revision,
+    position: record.position,
+    causation: record.causation,
   };
   if (mutation.op !== 'add' && mutation.previousContent === null) {
-    return { kind: 'skip', mutation, reason: `${parsed.type} without previousContent (legacy data): not mirrored destructively` };
+    return { kind: 'skip', mutation, reason: `${record.type} without previousContent (legacy data): not mirrored destructively` };
   }
   return { kind: 'deliver', mutation };
 };
