@@ -1,22 +1,36 @@
 import { afterAll } from 'vitest';
 import { openEventStoreDbStore } from '@session-ledger/store-eventstoredb';
-import { startEsdbTestServer, type EsdbTestServer } from '../esdb-server/index.js';
+import { startEsdbTestServer, type EsdbTestServer, type EsdbTestServerOptions } from '../esdb-server/index.js';
 import { describeEventStoreConformance } from './eventStoreConformance.js';
 
 /**
  * The suite through the real @eventstore/db-client. By default against the gRPC test double in
- * test/esdb-server (one server for the file, a new client per test); with
- * SESSION_LEDGER_TEST_ESDB=esdb://host:2113?tls=false against that server instead.
+ * test/esdb-server (one server per client path, a new client per test): once as an old server
+ * (the client appends through Streams.Append), once as a 21.10+ server (BatchAppend). With
+ * SESSION_LEDGER_TEST_ESDB=esdb://host:2113?tls=false it runs once, against that server.
  */
 const external = process.env.SESSION_LEDGER_TEST_ESDB;
-let server: Promise<EsdbTestServer> | undefined;
-const urlOf = async () => external ?? (await (server ??= startEsdbTestServer())).url;
+const servers: Array<Promise<EsdbTestServer>> = [];
 
 afterAll(async () => {
-  await (await server)?.close();
+  for (const server of servers) await (await server).close();
 });
 
-describeEventStoreConformance(external ? `eventstoredb (${external})` : 'eventstoredb (test double, real client)', async () => {
-  const store = openEventStoreDbStore(await urlOf());
-  return { store, cleanup: () => store.close() };
-});
+const suite = (name: string, options: EsdbTestServerOptions) => {
+  let server: Promise<EsdbTestServer> | undefined;
+  describeEventStoreConformance(name, async () => {
+    if (!server) servers.push((server = startEsdbTestServer(options)));
+    const store = openEventStoreDbStore((await server).url);
+    return { store, cleanup: () => store.close() };
+  });
+};
+
+if (external) {
+  describeEventStoreConformance(`eventstoredb (${external})`, async () => {
+    const store = openEventStoreDbStore(external);
+    return { store, cleanup: () => store.close() };
+  });
+} else {
+  suite('eventstoredb (test double, real client, Streams.Append)', {});
+  suite('eventstoredb (test double, real client, Streams.BatchAppend)', { serverFeatures: true });
+}
