@@ -1,0 +1,2 @@
+export * from './session/index.js';
+export * from './memory/index.js';

@@ -1,0 +1,74 @@
+import type { SessionRecordOf } from '@session-ledger/events';
+import { skip } from './skip.js';
+import type { ConversationState, SegmentState } from './state.js';
+
+type SegmentRecord = SessionRecordOf<'session.continued' | 'session.child_linked' | 'session.ended'>;
+
+/** A compression child opens a new active context: its summary replaces everything before it. */
+const openContext = (state: ConversationState, record: SessionRecordOf<'session.started'>): void => {
+  const { summary, summaryId, startedAt, openTurn } = record.data;
+  const anchor = state.messages.length;
+  state.activeStart = anchor;
+  state.compactedThrough = anchor;
+  for (const open of state.summaries) if (open.supersededBy === null) open.supersededBy = summaryId ?? record.sessionId;
+  if (summary !== undefined && summaryId !== undefined && !state.summaryIndex.has(summaryId)) {
+    state.summaryIndex.set(summaryId, state.summaries.length);
+    state.summaries.push({ summaryId, sessionId: record.sessionId, source: 'compression', summary, at: startedAt, anchor, replaced: 0, supersededBy: null });
+  }
+  if (openTurn && !state.turnIndex.has(openTurn.turnId)) {
+    state.turnIndex.set(openTurn.turnId, state.turns.length);
+    state.turns.push({ ...openTurn, sessionId: record.sessionId, startedAt, ended: null });
+  }
+};
+
+export const applyStarted = (state: ConversationState, record: SessionRecordOf<'session.started'>): void => {
+  const { data } = record;
+  if (state.segmentIndex.has(record.sessionId)) return skip(state, record, 'segment already started');
+  const segment: SegmentState = {
+    sessionId: record.sessionId,
+    parentId: data.parentId,
+    link: data.link,
+    startedAt: data.startedAt,
+    revision: record.revision,
+    firstMessage: state.messages.length,
+    continuedIn: null,
+    ended: null,
+    children: [],
+  };
+  if (data.model !== undefined) segment.model = data.model;
+  if (data.source !== undefined) segment.source = data.source;
+  if (data.title !== undefined) segment.title = data.title;
+  state.segmentIndex.set(record.sessionId, state.segments.length);
+  state.segments.push(segment);
+  state.rootId ??= record.sessionId;
+  state.tipId = record.sessionId;
+  if (data.link === 'compression' && state.segments.length > 1) openContext(state, record);
+};
+
+export const applySegmentEvent = (state: ConversationState, segment: SegmentState, record: SegmentRecord): void => {
+  const index = state.messages.length;
+  const { sessionId } = record;
+  switch (record.type) {
+    case 'session.continued': {
+      const { childId, summary, summaryId, continuedAt } = record.data;
+      if (segment.continuedIn !== null) return skip(state, record, `segment already continued in ${segment.continuedIn}`);
+      segment.continuedIn = childId;
+      state.markers.push({ kind: 'compression', index, sessionId, childId, summaryId, summary, at: continuedAt });
+      return;
+    }
+    case 'session.child_linked': {
+      const { childId, link, linkedAt } = record.data;
+      if (segment.children.some((child) => child.childId === childId)) return skip(state, record, `child ${childId} already linked`);
+      segment.children.push({ childId, link, linkedAt });
+      state.markers.push({ kind: 'child', index, sessionId, childId, link, at: linkedAt });
+      return;
+    }
+    case 'session.ended': {
+      if (segment.ended !== null) return skip(state, record, 'segment already ended');
+      const { reason, endedAt } = record.data;
+      segment.ended = reason === undefined ? { endedAt } : { reason, endedAt };
+      state.markers.push(reason === undefined ? { kind: 'ended', index, sessionId, at: endedAt } : { kind: 'ended', index, sessionId, reason, at: endedAt });
+      return;
+    }
+  }
+};

@@ -1,0 +1,121 @@
+import type { ChildLink, Link, MessageAppended, TurnOutcome } from '@session-ledger/events';
+
+/** One segment (stream `session-<id>`) of a logical conversation, as folded so far. */
+export interface SegmentState {
+  sessionId: string;
+  parentId: string | null;
+  link: Link | null;
+  startedAt: string;
+  /** The last revision folded: what a conditional write or an ETag names. */
+  revision: bigint;
+  /** How many messages of the conversation precede this segment's first one. */
+  firstMessage: number;
+  model?: string;
+  source?: string;
+  title?: string;
+  /** The compression child named by `session.continued` (set even while that child is not started). */
+  continuedIn: string | null;
+  ended: { reason?: string; endedAt: string } | null;
+  /** Delegated and branched conversations started from this segment. */
+  children: Array<{ childId: string; link: ChildLink; linkedAt: string }>;
+}
+
+/** A content a rewrite replaced: it stays reachable. */
+export interface MessageVersion {
+  content: string | null;
+  /** When the next version replaced it. */
+  replacedAt: string;
+  /** The segment holding the rewrite (a rewrite of an older message lands in the tip). */
+  rewrittenIn: string;
+}
+
+/** A message with its rewrites applied; `versions` are the earlier contents, oldest first. */
+export type MessageState = Omit<MessageAppended, 'messageId'> & {
+  id: string;
+  sessionId: string;
+  revision: bigint;
+  versions: MessageVersion[];
+  /** The compaction summary that took it out of the active view, or null. */
+  compactedBy: string | null;
+  /** Taken back (rewind, undo, superseded by a copy): out of the active and display views, kept in raw. */
+  rewound: { reason?: string; rewoundAt: string } | null;
+};
+
+/** A summary that stands in the active view for what it replaced. */
+export interface SummaryState {
+  summaryId: string;
+  sessionId: string;
+  source: 'compaction' | 'compression';
+  summary: string;
+  at: string;
+  /** The message index it stands at in the active view. */
+  anchor: number;
+  /** How many messages it took out of the active view. */
+  replaced: number;
+  /** A later compaction or compression that replaced this summary in turn. */
+  supersededBy: string | null;
+}
+
+/** Where something happened between messages, for a person reading the display view. */
+export type Marker =
+  | { kind: 'compaction'; index: number; sessionId: string; summaryId: string; summary: string; replaced: number; at: string }
+  | { kind: 'compression'; index: number; sessionId: string; childId: string; summaryId: string; summary: string; at: string }
+  | { kind: 'child'; index: number; sessionId: string; childId: string; link: ChildLink; at: string }
+  | { kind: 'ended'; index: number; sessionId: string; reason?: string; at: string };
+
+export interface TurnState {
+  turnId: string;
+  /** The segment where it began. */
+  sessionId: string;
+  owner: string;
+  startedAt: string;
+  leaseExpiresAt: string;
+  ended: { outcome: TurnOutcome; endedAt: string } | null;
+}
+
+/** An event that could not apply (unknown message, duplicate id, ...): kept, never fatal. */
+export interface SkippedEvent {
+  sessionId: string;
+  revision: bigint;
+  type: string;
+  reason: string;
+}
+
+/** The fold of one logical conversation, root segment first. Views are derived from it. */
+export interface ConversationState {
+  rootId: string | null;
+  tipId: string | null;
+  segments: SegmentState[];
+  segmentIndex: Map<string, number>;
+  messages: MessageState[];
+  messageIndex: Map<string, number>;
+  summaries: SummaryState[];
+  summaryIndex: Map<string, number>;
+  markers: Marker[];
+  turns: TurnState[];
+  turnIndex: Map<string, number>;
+  /** Index of the first message of the active context (the tip's first message after a compression). */
+  activeStart: number;
+  /** Messages below this index are compacted by a through-compaction (never below activeStart). */
+  compactedThrough: number;
+  lastActivity: string | null;
+  skipped: SkippedEvent[];
+}
+
+export const emptyConversation = (): ConversationState => ({
+  rootId: null,
+  tipId: null,
+  segments: [],
+  segmentIndex: new Map(),
+  messages: [],
+  messageIndex: new Map(),
+  summaries: [],
+  summaryIndex: new Map(),
+  markers: [],
+  turns: [],
+  turnIndex: new Map(),
+  activeStart: 0,
+  compactedThrough: 0,
+  lastActivity: null,
+  skipped: [],
+});

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { advanceConversation, displayView, foldConversation } from '@session-ledger/projections';
+import { history, only } from './given.js';
+
+describe('display view', () => {
+  it('given a compression chain with messages only in a later segment, when folded, then it shows the whole conversation root to tip', () => {
+    const given = history().start('root');
+    given.compress('root', 's1', 'root').compress('s1', 's2', 'root').compress('s2', 's3', 'root');
+    given.message('s3', 'm1', 'hello').message('s3', 'm2', 'hi', 'assistant').compress('s3', 's4', 'root');
+
+    const view = displayView(foldConversation(given.records));
+
+    expect(view.rootId).toBe('root');
+    expect(view.tipId).toBe('s4');
+    expect(view.segments.map((segment) => segment.sessionId)).toEqual(['root', 's1', 's2', 's3', 's4']);
+    expect(view.messages.map((message) => [message.id, message.sessionId, message.content])).toEqual([
+      ['m1', 's3', 'hello'],
+      ['m2', 's3', 'hi'],
+    ]);
+    expect(view.markers.filter((marker) => marker.kind === 'compression')).toHaveLength(4);
+  });
+
+  it('given an in-place compaction, when folded, then compacted originals stay and are marked', () => {
+    const given = history().start('a').message('a', 'm1', 'one').message('a', 'm2', 'two').message('a', 'm3', 'three');
+    given.compactThrough('a', 'm2', 'sum1', 'one and two');
+
+    const view = displayView(foldConversation(given.records));
+
+    expect(view.messages.map((message) => [message.id, message.compacted])).toEqual([
+      ['m1', true],
+      ['m2', true],
+      ['m3', false],
+    ]);
+    expect(view.messages[0]!.compactedBy).toBe('sum1');
+    expect(view.markers).toEqual([expect.objectContaining({ kind: 'compaction', index: 3, summaryId: 'sum1', replaced: 2 })]);
+  });
+
+  it('given a rewrite, when folded, then the count is unchanged, the latest content shows and earlier versions stay reachable', () => {
+    const given = history().start('a').message('a', 'm1', 'draft').message('a', 'm2', 'reply', 'assistant');
+    given.rewrite('a', 'm1', 'second').rewrite('a', 'm1', 'final');
+
+    const view = displayView(foldConversation(given.records));
+
+    expect(view.messages).toHaveLength(2);
+    expect(view.messages[0]).toMatchObject({ id: 'm1', content: 'final', rewritten: true });
+    expect(view.messages[0]!.versions.map((version) => version.content)).toEqual(['draft', 'second']);
+  });
+
+  it('given a rewrite of an older segment message written in the tip, when folded, then the older message changes', () => {
+    const given = history().start('a').message('a', 'm1', 'old').compress('a', 'b', 'a').rewrite('b', 'm1', 'fixed');
+
+    const view = displayView(foldConversation(given.records));
+
+    expect(view.messages[0]).toMatchObject({ id: 'm1', sessionId: 'a', content: 'fixed' });
+    expect(view.messages[0]!.versions).toEqual([expect.objectContaining({ content: 'old', rewrittenIn: 'b' })]);
+  });
+
+  it('given rewound messages, when folded, then they leave display and later markers keep their place', () => {
+    const given = history().start('a').message('a', 'm1', 'keep').message('a', 'm2', 'take back').rewind('a', ['m2']);
+    given.message('a', 'm3', 'after').compactThrough('a', 'm3', 'sum');
+
+    const view = displayView(foldConversation(given.records));
+
+    expect(view.messages.map((message) => message.id)).toEqual(['m1', 'm3']);
+    expect(view.markers[0]).toMatchObject({ kind: 'compaction', index: 2, replaced: 2 });
+    expect(view.segments[0]!.messages).toBe(2);
+  });
+
+  it('given a delegated child, when the parent conversation is folded, then the link is a marker and the child is not part of it', () => {
+    const given = history().start('a').message('a', 'm1', 'go').delegate('a', 'sub').message('sub', 'x1', 'child work');
+
+    const view = displayView(foldConversation(only(given.records, 'a')));
+
+    expect(view.messages.map((message) => message.id)).toEqual(['m1']);
+    expect(view.segments[0]!.children).toEqual([expect.objectContaining({ childId: 'sub', link: 'delegation' })]);
+    expect(view.markers).toEqual([expect.objectContaining({ kind: 'child', childId: 'sub', index: 1 })]);
+  });
+
+  it('given duplicate or unknown ids, when folded, then those events are skipped and reported, never fatal', () => {
+    const given = history().start('a').message('a', 'm1', 'one').message('a', 'm1', 'again').rewrite('a', 'nope', 'x');
+
+    const state = foldConversation(given.records);
+
+    expect(displayView(state).messages.map((message) => message.content)).toEqual(['one']);
+    expect(state.skipped.map((skipped) => skipped.reason)).toEqual(['duplicate message id m1', 'unknown message nope']);
+  });
+
+  it('given a folded state, when newer events are applied in one draft, then the base is unchanged and the result matches a full fold', () => {
+    const given = history().start('a').message('a', 'm1', 'one');
+    const base = foldConversation(given.records);
+    const before = given.records.length;
+    given.rewrite('a', 'm1', 'uno').message('a', 'm2', 'two').compactThrough('a', 'm1', 'sum');
+
+    const next = advanceConversation(base, given.records.slice(before));
+
+    expect(displayView(base).messages.map((message) => message.content)).toEqual(['one']);
+    expect(displayView(next)).toEqual(displayView(foldConversation(given.records)));
+  });
+});
