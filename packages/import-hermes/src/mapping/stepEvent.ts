@@ -1,0 +1,131 @@
+import { canonicalJson, deterministicId, sha256Hex, type JsonObject } from '@session-ledger/core';
+import { encodeSessionEvent, type SessionEvent } from '@session-ledger/events';
+import type { HermesMessage, HermesSession } from '../model.js';
+import type { PlanStep } from '../plan/steps.js';
+import { hermesRowExtra, messageData } from './messageData.js';
+import { isoOf } from './time.js';
+
+/** An event ready for the ledger, with the deterministic id that makes a repeated import write nothing. */
+export interface PlannedEvent {
+  id: string;
+  type: string;
+  data: SessionEvent['data'];
+  metadata: JsonObject;
+  /** For reports: which Hermes rows the event carries. */
+  rowIds: number[];
+}
+
+const fingerprint = (value: unknown): string => sha256Hex(canonicalJson(value)).slice(0, 32);
+
+const rowFingerprint = (row: HermesMessage) =>
+  fingerprint([row.role, row.content, row.toolCalls, row.toolCallId, row.toolName, row.timestamp]);
+
+const startData = (step: Extract<PlanStep, { kind: 'start' }>): SessionEvent => {
+  const s: HermesSession = step.session;
+  const hermes: JsonObject = { kind: step.hermesKind, startedAt: s.startedAt, endedAt: s.endedAt, endReason: s.endReason };
+  if (s.parentSessionId !== null) hermes.parentSessionId = s.parentSessionId;
+  if (Object.keys(s.extra).length > 0) hermes.columns = s.extra;
+  return {
+    type: 'session.started',
+    data: {
+      sessionId: s.id,
+      rootId: step.rootId,
+      parentId: step.parentId,
+      link: step.link,
+      startedAt: isoOf(s.startedAt),
+      ...(step.summary ? { summary: step.summary.row?.content ?? '', summaryId: step.summary.id } : {}),
+      ...(s.model !== null ? { model: s.model } : {}),
+      ...(s.source !== null ? { source: s.source } : {}),
+      ...(s.title !== null ? { title: s.title } : {}),
+      extra: { hermes },
+    },
+  };
+};
+
+const summaryMetadata = (row: HermesMessage | null): JsonObject => (row ? { summaryRow: { role: row.role, state: row.state, ...hermesRowExtra(row) } } : {});
+
+/**
+ * The ledger event for one plan step, or null when the step writes nothing. Ids hash the step's
+ * identity (and a message's content), so the same source gives the same ids and a changed row
+ * gives a different one.
+ */
+export const stepEvent = (stream: string, step: PlanStep, session: HermesSession): PlannedEvent | null => {
+  const idFor = (...parts: Array<string | number>) => deterministicId('hermes-import', stream, ...parts);
+  const make = (event: SessionEvent, key: string, hermes: JsonObject, rowIds: number[]): PlannedEvent => {
+    const encoded = encodeSessionEvent(event);
+    return {
+      id: idFor(key),
+      type: encoded.type,
+      data: encoded.data as SessionEvent['data'],
+      metadata: { ...encoded.metadata, importedFrom: 'hermes', hermes },
+      rowIds,
+    };
+  };
+  switch (step.kind) {
+    case 'start': {
+      const s = step.session;
+      const key = `start|${s.id}|${s.startedAt}|${step.link}|${step.parentId}|${step.summary?.id ?? ''}`;
+      return make(startData(step), key, summaryMetadata(step.summary?.row ?? null), step.summary?.row ? [step.summary.row.rowId] : []);
+    }
+    case 'message':
+      return make(
+        { type: 'message.appended', data: messageData(step.row, step.messageId, session.startedAt) },
+        `m|${step.row.rowId}|${rowFingerprint(step.row)}`,
+        {},
+        [step.row.rowId],
+      );
+    case 'compaction': {
+      const summary = step.summaryRow?.content ?? '';
+      const copies = step.copies.map((c) => ({ of: c.of, state: c.row.state, ...hermesRowExtra(c.row) }));
+      const hermes: JsonObject = { rowIds: step.rowIds, ...summaryMetadata(step.summaryRow), ...(copies.length > 0 ? { copies } : {}) };
+      const rowIds = [...(step.summaryRow ? [step.summaryRow.rowId] : []), ...step.copies.map((c) => c.row.rowId)];
+      if (step.messageIds.length === 0) {
+        // Everything it archived was carried over: only its summary row is new.
+        if (!step.summaryRow) return null;
+        const data = messageData(step.summaryRow, step.summaryId, session.startedAt);
+        return make({ type: 'message.appended', data }, `m|${step.summaryRow.rowId}|${rowFingerprint(step.summaryRow)}`, hermes, rowIds);
+      }
+      const at = step.summaryRow?.timestamp ?? step.copies[0]?.row.timestamp ?? null;
+      return make(
+        {
+          type: 'history.compacted',
+          data: { messageIds: step.messageIds, summary, summaryId: step.summaryId, compactedAt: isoOf(at, session.startedAt) },
+        },
+        `c|${step.summaryId}|${fingerprint([step.messageIds, summary])}`,
+        hermes,
+        rowIds,
+      );
+    }
+    case 'rewind':
+      return make(
+        { type: 'history.rewound', data: { messageIds: step.messageIds, reason: step.reason, rewoundAt: isoOf(step.at, session.endedAt, session.startedAt) } },
+        `r|${step.messageIds.join(',')}`,
+        { rowIds: step.rowIds },
+        [],
+      );
+    case 'child':
+      return make(
+        { type: 'session.child_linked', data: { childId: step.childId, link: step.link, linkedAt: isoOf(step.at, session.startedAt) } },
+        `l|${step.childId}`,
+        {},
+        [],
+      );
+    case 'continued':
+      return make(
+        {
+          type: 'session.continued',
+          data: { childId: step.childId, summary: step.summaryRow?.content ?? '', summaryId: step.summaryId, continuedAt: isoOf(step.at, session.startedAt) },
+        },
+        `n|${step.childId}|${step.summaryId}`,
+        { endReason: session.endReason, endedAt: session.endedAt },
+        [],
+      );
+    case 'end':
+      return make(
+        { type: 'session.ended', data: { ...(step.endReason !== null ? { reason: step.endReason } : {}), endedAt: isoOf(step.endedAt) } },
+        `e|${step.endedAt}|${step.endReason ?? ''}`,
+        {},
+        [],
+      );
+  }
+};

@@ -1,0 +1,32 @@
+import { invalidInput, memoryStream, type Ledger } from '@session-ledger/core';
+import { readIds } from '../ledger/readIds.js';
+import { memoryEvents } from './memoryEvents.js';
+import { readMemoryDir } from './readMemoryDir.js';
+
+const PROFILE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+export interface MemoryImport {
+  /** Entries in the files. */
+  found: number;
+  /** Entries this run wrote (or would write, in a dry run). */
+  written: number;
+  skipped: Array<{ reason: string }>;
+}
+
+/**
+ * Adds the entries of a Hermes memories directory that the profile's memory stream does not hold
+ * yet (by event id), at the end, conditional on the revision read. Entries are never removed here.
+ */
+export const importMemory = async (ledger: Ledger, dir: string, profile: string, dryRun: boolean): Promise<MemoryImport> => {
+  if (!PROFILE.test(profile)) throw invalidInput(`Invalid memory profile: ${JSON.stringify(profile)}`, 'profile');
+  const planned = memoryEvents(profile, readMemoryDir(dir));
+  const stream = memoryStream(profile);
+  const held = await readIds(ledger.store, stream);
+  if (held.kind === 'deleted') return { found: planned.length, written: 0, skipped: [{ reason: `${stream} was deleted in the ledger` }] };
+  const have = new Set(held.kind === 'present' ? held.ids : []);
+  const fresh = planned.filter((event) => !have.has(event.id));
+  if (!dryRun && fresh.length > 0) {
+    await ledger.append(stream, fresh, { expectedRevision: held.kind === 'present' ? held.lastRevision : 'no_stream' });
+  }
+  return { found: planned.length, written: fresh.length, skipped: [] };
+};

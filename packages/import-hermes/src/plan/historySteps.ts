@@ -1,0 +1,102 @@
+import type { HermesMessage } from '../model.js';
+import { displayKey } from './displayHistory.js';
+import { compactionSummaryId, messageIdOf } from './ids.js';
+import type { CopyRow, PlanStep } from './steps.js';
+
+interface Pending {
+  /** Ledger id → row, for rows archived since the last compaction (display key → ledger id for pairing). */
+  archived: Map<string, HermesMessage>;
+  rewound: Map<string, HermesMessage>;
+}
+
+/**
+ * The rows a compaction wrote, starting at `start`: summary rows and copies of rows it archived or
+ * carried over (same display identity). Stops at the first row that is neither: the next turn.
+ */
+const compactionRun = (rows: HermesMessage[], start: number, pending: Pending) => {
+  const byKey = new Map<string, string>();
+  for (const map of [pending.archived, pending.rewound]) {
+    for (const [id, row] of map) if (!byKey.has(displayKey(row))) byKey.set(displayKey(row), id);
+  }
+  const summaries: HermesMessage[] = [];
+  const copies: CopyRow[] = [];
+  let end = start;
+  for (; end < rows.length; end += 1) {
+    const row = rows[end]!;
+    const of = byKey.get(displayKey(row));
+    if (of !== undefined && !row.summary) {
+      copies.push({ row, of });
+      byKey.delete(displayKey(row));
+    } else if (row.summary) summaries.push(row);
+    else break;
+  }
+  return { summaries, copies, end };
+};
+
+/**
+ * One session's rows as message, compaction and rewind steps. A compaction is placed where its first
+ * written row (summary or copy) stands; copies are one logical message with their original, which
+ * stays in the active view; rows taken back are rewound before the next row that is not.
+ * `skip`: a leading row consumed elsewhere (a compression child's summary).
+ */
+export const historySteps = (sessionId: string, rows: HermesMessage[], skip: HermesMessage | null = null): PlanStep[] => {
+  const steps: PlanStep[] = [];
+  const alias = new Map<number, string>();
+  const idOf = (row: HermesMessage) => alias.get(row.rowId) ?? messageIdOf(row.rowId);
+  const pending: Pending = { archived: new Map(), rewound: new Map() };
+  const track = (row: HermesMessage) => {
+    const id = idOf(row);
+    if (row.state === 'compacted') pending.archived.set(id, row);
+    else if (row.state === 'rewound') pending.rewound.set(id, row);
+  };
+  const flushRewound = (at: number | null) => {
+    if (pending.rewound.size === 0) return;
+    const rowsOut = [...pending.rewound.values()];
+    steps.push({ kind: 'rewind', messageIds: [...pending.rewound.keys()], rowIds: rowsOut.map((r) => r.rowId), reason: 'rewound', at });
+    pending.rewound.clear();
+  };
+  const compaction = (summaryRow: HermesMessage | null, triggerRowId: number, copies: CopyRow[]) => {
+    const archivedRows = [...pending.archived.values()];
+    steps.push({
+      kind: 'compaction',
+      messageIds: [...pending.archived.keys()],
+      summaryId: summaryRow ? messageIdOf(summaryRow.rowId) : compactionSummaryId(sessionId, triggerRowId),
+      summaryRow,
+      copies,
+      rowIds: archivedRows.map((r) => r.rowId),
+    });
+    pending.archived.clear();
+  };
+  let index = 0;
+  while (index < rows.length) {
+    const row = rows[index]!;
+    if (row === skip) {
+      index += 1;
+      track(row);
+      continue;
+    }
+    if (pending.archived.size > 0 && (row.summary || row.state === 'active')) {
+      const run = compactionRun(rows, index, pending);
+      for (const copy of run.copies) {
+        pending.archived.delete(copy.of);
+        pending.rewound.delete(copy.of);
+        alias.set(copy.row.rowId, copy.of);
+      }
+      const [summaryRow = null, ...extraSummaries] = run.summaries;
+      flushRewound(row.timestamp);
+      compaction(summaryRow, row.rowId, run.copies);
+      for (const extra of extraSummaries) steps.push({ kind: 'message', row: extra, messageId: messageIdOf(extra.rowId) });
+      for (const done of rows.slice(index, run.end)) track(done);
+      index = run.end;
+      continue;
+    }
+    if (row.state !== 'rewound') flushRewound(row.timestamp);
+    steps.push({ kind: 'message', row, messageId: idOf(row) });
+    track(row);
+    index += 1;
+  }
+  flushRewound(null);
+  // Archived rows with nothing written after them (their summary was taken back): still a compaction.
+  if (pending.archived.size > 0) compaction(null, rows[rows.length - 1]!.rowId, []);
+  return steps;
+};

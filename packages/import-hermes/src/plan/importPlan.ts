@@ -1,0 +1,106 @@
+import { sessionStream } from '@session-ledger/core';
+import type { HermesMessage, HermesSession, HermesSnapshot } from '../model.js';
+import { historySteps } from './historySteps.js';
+import { compressionSummaryId, messageIdOf } from './ids.js';
+import { childKind, type ChildKind } from './lineage.js';
+import type { LedgerLink, PlanStep } from './steps.js';
+
+/** Something the import left out, and why. */
+export interface Skipped {
+  session?: string;
+  rows?: number;
+  reason: string;
+}
+
+export interface SessionImport {
+  session: HermesSession;
+  stream: string;
+  rows: HermesMessage[];
+  steps: PlanStep[];
+  hermesKind: ChildKind;
+  link: LedgerLink | null;
+  rootId: string;
+}
+
+export interface ImportPlan {
+  /** Parents before children. */
+  sessions: SessionImport[];
+  skipped: Skipped[];
+}
+
+const SAFE_ID = /^[A-Za-z0-9_.:-]{1,200}$/;
+
+const LINKS: Partial<Record<ChildKind, LedgerLink>> = { compression: 'compression', branch: 'branch', delegate: 'delegation' };
+
+/** Child links go before the first row written after the child started (or at the end). */
+const withChildren = (steps: PlanStep[], children: Array<{ id: string; link: 'delegation' | 'branch'; at: number | null }>): PlanStep[] => {
+  const queue = [...children].sort((a, b) => (a.at ?? -Infinity) - (b.at ?? -Infinity));
+  const out: PlanStep[] = [];
+  for (const step of steps) {
+    if (step.kind === 'message' && step.row.timestamp !== null) {
+      while (queue.length > 0 && (queue[0]!.at ?? -Infinity) < step.row.timestamp) {
+        const child = queue.shift()!;
+        out.push({ kind: 'child', childId: child.id, link: child.link, at: child.at });
+      }
+    }
+    out.push(step);
+  }
+  for (const child of queue) out.push({ kind: 'child', childId: child.id, link: child.link, at: child.at });
+  return out;
+};
+
+/** Decides every session's link, root and steps; pure. */
+export const buildImportPlan = (snapshot: HermesSnapshot): ImportPlan => {
+  const skipped: Skipped[] = [];
+  const byId = new Map(snapshot.sessions.map((s) => [s.id, s]));
+  const kept = snapshot.sessions.filter((s) => {
+    if (SAFE_ID.test(s.id)) return true;
+    skipped.push({ session: s.id, rows: snapshot.messages.get(s.id)?.length ?? 0, reason: 'session id is not a valid ledger id (letters, digits, _ - . :)' });
+    return false;
+  });
+  const keptIds = new Set(kept.map((s) => s.id));
+  for (const [sessionId, rows] of snapshot.messages) {
+    if (!byId.has(sessionId)) skipped.push({ session: sessionId, rows: rows.length, reason: 'messages whose session row is missing' });
+  }
+  const decided = new Map<string, { kind: ChildKind; link: LedgerLink | null; parentId: string | null; rootId: string }>();
+  const continuationOf = new Map<string, string>();
+  const children = new Map<string, Array<{ id: string; link: 'delegation' | 'branch'; at: number | null }>>();
+  for (const session of kept) {
+    const parent = session.parentSessionId && keptIds.has(session.parentSessionId) ? byId.get(session.parentSessionId) : undefined;
+    const kind = childKind(session, parent);
+    let link = LINKS[kind] ?? null;
+    if (link === 'compression' && continuationOf.has(parent!.id)) link = null;
+    const rootId = link === 'compression' ? decided.get(parent!.id)?.rootId ?? parent!.id : session.id;
+    decided.set(session.id, { kind, link, parentId: link ? parent!.id : null, rootId });
+    if (link === 'compression') continuationOf.set(parent!.id, session.id);
+    else if (link) children.set(parent!.id, [...(children.get(parent!.id) ?? []), { id: session.id, link, at: session.startedAt }]);
+  }
+  const summaryOf = (childId: string) => {
+    const first = snapshot.messages.get(childId)?.[0];
+    return first?.summary ? { id: messageIdOf(first.rowId), row: first } : { id: compressionSummaryId(childId), row: null };
+  };
+  const sessions = kept.map((session): SessionImport => {
+    const rows = snapshot.messages.get(session.id) ?? [];
+    const d = decided.get(session.id)!;
+    const summary = d.link === 'compression' ? summaryOf(session.id) : undefined;
+    const start: PlanStep = { kind: 'start', session, link: d.link, parentId: d.parentId, rootId: d.rootId, hermesKind: d.kind, ...(summary ? { summary } : {}) };
+    const history = withChildren(historySteps(session.id, rows, summary?.row ?? null), children.get(session.id) ?? []);
+    const childId = continuationOf.get(session.id);
+    const tail: PlanStep[] = [];
+    if (childId) {
+      const child = summaryOf(childId);
+      const at = session.endedAt ?? byId.get(childId)?.startedAt ?? null;
+      tail.push({ kind: 'continued', childId, summaryId: child.id, summaryRow: child.row, at });
+    } else if (session.endedAt !== null) tail.push({ kind: 'end', endedAt: session.endedAt, endReason: session.endReason });
+    return {
+      session,
+      stream: sessionStream(session.id),
+      rows,
+      steps: [start, ...history, ...tail],
+      hermesKind: d.kind,
+      link: d.link,
+      rootId: d.rootId,
+    };
+  });
+  return { sessions, skipped };
+};

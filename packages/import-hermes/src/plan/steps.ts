@@ -1,0 +1,44 @@
+import type { HermesMessage, HermesSession } from '../model.js';
+
+export type LedgerLink = 'compression' | 'delegation' | 'branch';
+
+/** A row recorded as a copy of an earlier row (a carried-over tail or head): one logical message. */
+export interface CopyRow {
+  row: HermesMessage;
+  /** The ledger message id of the row it copies. */
+  of: string;
+}
+
+/**
+ * One session's history as ordered steps, independent of the ledger's encoding. The order is Hermes'
+ * insertion order (messages.id), with compaction and rewind steps where Hermes made them, so the
+ * plan of a newer copy of the file extends the plan of an older copy.
+ */
+export type PlanStep =
+  | {
+      kind: 'start';
+      session: HermesSession;
+      link: LedgerLink | null;
+      parentId: string | null;
+      rootId: string;
+      /** Hermes' own relation to the parent (root, compression, branch, delegate, reset, child). */
+      hermesKind: string;
+      /** For a compression child: the summary it starts from. */
+      summary?: { id: string; row: HermesMessage | null };
+    }
+  | { kind: 'message'; row: HermesMessage; messageId: string }
+  | {
+      kind: 'compaction';
+      /** Ledger ids (messages and earlier summaries) the compaction took out of the active view. */
+      messageIds: string[];
+      summaryId: string;
+      /** The summary row, or null when Hermes left none (then the summary is empty). */
+      summaryRow: HermesMessage | null;
+      copies: CopyRow[];
+      /** Hermes rows (ids) archived by this compaction. */
+      rowIds: number[];
+    }
+  | { kind: 'rewind'; messageIds: string[]; rowIds: number[]; reason: 'rewound'; at: number | null }
+  | { kind: 'child'; childId: string; link: 'delegation' | 'branch'; at: number | null }
+  | { kind: 'continued'; childId: string; summaryId: string; summaryRow: HermesMessage | null; at: number | null }
+  | { kind: 'end'; endedAt: number; endReason: string | null };

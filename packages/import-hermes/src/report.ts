@@ -1,0 +1,76 @@
+import type { Skipped } from './plan/importPlan.js';
+import type { PlannedEvent } from './mapping/stepEvent.js';
+
+/** What one run of the import did (or, in a dry run, would do). Counts are of what this run wrote. */
+export interface ImportReport {
+  source: { path: string; schemaVersion: number | null; sessions: number; messages: number };
+  dryRun: boolean;
+  /** Session streams started by this run. */
+  sessions: number;
+  /** Of those, compression segments (continuations of another session). */
+  segments: number;
+  /** Hermes rows written as messages. */
+  messages: number;
+  /** Hermes rows archived by in-place compaction, as compaction events written. */
+  compacted: number;
+  /** Hermes rows taken back (active = 0, compacted = 0), as rewind events written. */
+  rewound: number;
+  memoryEntries: number;
+  /** Events written in all. */
+  events: number;
+  /** Sessions that were already imported and received new events. */
+  updated: number;
+  /** Already in the ledger from an earlier run: sessions complete, events and memory entries held. */
+  unchanged: { sessions: number; events: number; memoryEntries: number };
+  skipped: Skipped[];
+}
+
+export const emptyReport = (path: string, dryRun: boolean): ImportReport => ({
+  source: { path, schemaVersion: null, sessions: 0, messages: 0 },
+  dryRun,
+  sessions: 0,
+  segments: 0,
+  messages: 0,
+  compacted: 0,
+  rewound: 0,
+  memoryEntries: 0,
+  events: 0,
+  updated: 0,
+  unchanged: { sessions: 0, events: 0, memoryEntries: 0 },
+  skipped: [],
+});
+
+const hermesRowIds = (event: PlannedEvent): number => {
+  const hermes = event.metadata.hermes;
+  const ids = hermes && typeof hermes === 'object' && !Array.isArray(hermes) ? hermes.rowIds : undefined;
+  return Array.isArray(ids) ? ids.length : 0;
+};
+
+/** Adds the events one session wrote to the counts. */
+export const countWritten = (report: ImportReport, written: PlannedEvent[]): void => {
+  for (const event of written) {
+    report.events += 1;
+    const data = event.data as Record<string, unknown>;
+    if (event.type === 'session.started') {
+      report.sessions += 1;
+      if (data.link === 'compression') report.segments += 1;
+    } else if (event.type === 'message.appended') report.messages += 1;
+    else if (event.type === 'history.compacted') report.compacted += hermesRowIds(event);
+    else if (event.type === 'history.rewound') report.rewound += hermesRowIds(event);
+  }
+};
+
+/** The report as text: one line of counts, then one line per skipped item. */
+export const formatReport = (report: ImportReport): string => {
+  const verb = report.dryRun ? 'would import' : 'imported';
+  const lines = [
+    `${verb} ${report.sessions} sessions (${report.segments} compression segments), ${report.messages} messages, ` +
+      `${report.compacted} compacted and ${report.rewound} rewound rows, ${report.memoryEntries} memory entries ` +
+      `(${report.events} events; already present: ${report.unchanged.sessions} sessions, ${report.unchanged.events} events, ` +
+      `${report.unchanged.memoryEntries} memory entries)`,
+  ];
+  for (const skip of report.skipped) {
+    lines.push(`skipped${skip.session ? ` ${skip.session}` : ''}${skip.rows ? ` (${skip.rows} rows)` : ''}: ${skip.reason}`);
+  }
+  return lines.join('\n');
+};

@@ -1,0 +1,81 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMemoryStore, readWholeStream, sessionStream, streamNames, verifyStreamChain, type EventStore } from '@session-ledger/core';
+import { decodeSessionEvents } from '@session-ledger/events';
+import { openSqliteStore } from '@session-ledger/store-sqlite';
+import { importHermes } from '@session-ledger/import-hermes';
+import type { HermesFixture } from './fixtures/hermesDb.js';
+import { buildCurrentEra, buildV2Era, tempDir, writeMemories } from './fixtures/scenarios.js';
+
+const open: HermesFixture[] = [];
+const stores: EventStore[] = [];
+afterEach(async () => {
+  for (const h of open.splice(0)) h.close();
+  for (const s of stores.splice(0)) await s.close();
+});
+
+const fixture = (build: (path: string) => HermesFixture) => {
+  const dir = tempDir();
+  const h = build(join(dir, 'state.db'));
+  open.push(h);
+  return { h, dir, path: h.path };
+};
+
+const sqliteStore = (dir: string) => {
+  const store = openSqliteStore(join(dir, 'ledger.sqlite'));
+  stores.push(store);
+  return store;
+};
+
+describe('importing a Hermes state.db', () => {
+  it('writes every session as a valid, hash-chained stream with the same id', async () => {
+    const { path, dir } = fixture(buildCurrentEra);
+    const store = sqliteStore(dir);
+    const report = await importHermes(store, { path });
+    expect(report.skipped).toEqual([]);
+    expect(report).toMatchObject({ sessions: 7, segments: 2, source: { schemaVersion: 30, sessions: 7 } });
+    const names = (await streamNames(store)).sort();
+    expect(names).toContain(sessionStream('20260424_143733_1abb38'));
+    for (const name of names) {
+      const events = await readWholeStream(store, name);
+      expect(verifyStreamChain(events)).toBeNull();
+      expect(() => decodeSessionEvents(events)).not.toThrow();
+    }
+  });
+
+  it('adds nothing when the same file is imported twice', async () => {
+    const { path, dir } = fixture(buildCurrentEra);
+    const store = sqliteStore(dir);
+    const first = await importHermes(store, { path });
+    const second = await importHermes(store, { path });
+    expect(first.events).toBeGreaterThan(0);
+    expect(second).toMatchObject({ sessions: 0, messages: 0, events: 0, compacted: 0, skipped: [] });
+    expect(second.unchanged).toMatchObject({ sessions: 7, events: first.events });
+  });
+
+  it('imports a version-2 file', async () => {
+    const { path } = fixture(buildV2Era);
+    const store = createMemoryStore();
+    const report = await importHermes(store, { path });
+    expect(report).toMatchObject({ sessions: 3, segments: 1, messages: 14, compacted: 0, skipped: [] });
+  });
+
+  it('imports memory entries once, as legacy entries', async () => {
+    const { path, dir } = fixture(buildV2Era);
+    const memories = writeMemories(join(dir, 'memories'), ['User prefers tabs', 'Project uses pnpm\nand vitest'], ['Name: Ada', 'Ünïcode ✓']);
+    const store = createMemoryStore();
+    const first = await importHermes(store, { path, memoriesDir: memories });
+    const second = await importHermes(store, { path, memoriesDir: memories });
+    expect(first.memoryEntries).toBe(4);
+    expect(second.memoryEntries).toBe(0);
+    expect(second.unchanged.memoryEntries).toBe(4);
+    const events = await readWholeStream(store, 'memory-default');
+    expect(events.map((e) => (e.data as { content: string }).content)).toEqual([
+      'User prefers tabs',
+      'Project uses pnpm\nand vitest',
+      'Name: Ada',
+      'Ünïcode ✓',
+    ]);
+    expect(events.every((e) => e.metadata.legacy === true)).toBe(true);
+  });
+});
