@@ -12,3 +12,4 @@ export { parseEntries } from './memory/parseEntries.js';
 export { readMemoryDir, type MemoryFileEntries, type MemoryTarget } from './memory/readMemoryDir.js';
 export { importHermes, type ImportOptions } from './importHermes.js';
 export { formatReport, type ImportReport } from './report.js';
+export { verifyHermes, formatVerify, type VerifyReport, type VerifyDifference } from './verify/verifyHermes.js';

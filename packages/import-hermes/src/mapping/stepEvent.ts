@@ -77,7 +77,12 @@ export const stepEvent = (stream: string, step: PlanStep, session: HermesSession
     case 'compaction': {
       const summary = step.summaryRow?.content ?? '';
       const copies = step.copies.map((c) => ({ of: c.of, state: c.row.state, ...hermesRowExtra(c.row) }));
-      const hermes: JsonObject = { rowIds: step.rowIds, ...summaryMetadata(step.summaryRow), ...(copies.length > 0 ? { copies } : {}) };
+      const hermes: JsonObject = {
+        rowIds: step.rowIds,
+        ...summaryMetadata(step.summaryRow),
+        ...(copies.length > 0 ? { copies } : {}),
+        ...(step.summaryIds.length > 0 ? { summaryIds: step.summaryIds } : {}),
+      };
       const rowIds = [...(step.summaryRow ? [step.summaryRow.rowId] : []), ...step.copies.map((c) => c.row.rowId)];
       if (step.messageIds.length === 0) {
         // Everything it archived was carried over: only its summary row is new.
@@ -89,7 +94,12 @@ export const stepEvent = (stream: string, step: PlanStep, session: HermesSession
       return make(
         {
           type: 'history.compacted',
-          data: { messageIds: step.messageIds, summary, summaryId: step.summaryId, compactedAt: isoOf(at, session.startedAt) },
+          data: {
+            ...(step.through !== null ? { throughMessageId: step.through } : { messageIds: step.messageIds }),
+            summary,
+            summaryId: step.summaryId,
+            compactedAt: isoOf(at, session.startedAt),
+          },
         },
         `c|${step.summaryId}|${fingerprint([step.messageIds, summary])}`,
         hermes,

@@ -42,6 +42,10 @@ const compactionRun = (rows: HermesMessage[], start: number, pending: Pending) =
 export const historySteps = (sessionId: string, rows: HermesMessage[], skip: HermesMessage | null = null): PlanStep[] => {
   const steps: PlanStep[] = [];
   const alias = new Map<number, string>();
+  /** The ledger's view as the steps so far leave it: message positions, live messages, summary ids. */
+  const position = new Map<string, number>();
+  const live = new Set<string>();
+  const summaries = new Set<string>(skip ? [messageIdOf(skip.rowId)] : []);
   const idOf = (row: HermesMessage) => alias.get(row.rowId) ?? messageIdOf(row.rowId);
   const pending: Pending = { archived: new Map(), rewound: new Map() };
   const track = (row: HermesMessage) => {
@@ -53,19 +57,35 @@ export const historySteps = (sessionId: string, rows: HermesMessage[], skip: Her
     if (pending.rewound.size === 0) return;
     const rowsOut = [...pending.rewound.values()];
     steps.push({ kind: 'rewind', messageIds: [...pending.rewound.keys()], rowIds: rowsOut.map((r) => r.rowId), reason: 'rewound', at });
+    for (const id of pending.rewound.keys()) live.delete(id);
     pending.rewound.clear();
   };
   const compaction = (summaryRow: HermesMessage | null, triggerRowId: number, copies: CopyRow[]) => {
     const archivedRows = [...pending.archived.values()];
+    const ids = [...pending.archived.keys()];
+    const messageIds = ids.filter((id) => !summaries.has(id));
+    const last = messageIds.reduce<string | null>((best, id) => (best === null || position.get(id)! > position.get(best)! ? id : best), null);
+    const taken = new Set(messageIds);
+    const contiguous = last !== null && [...live].every((id) => taken.has(id) || position.get(id)! > position.get(last)!);
+    const summaryId = summaryRow ? messageIdOf(summaryRow.rowId) : compactionSummaryId(sessionId, triggerRowId);
+    summaries.add(summaryId);
+    for (const id of messageIds) live.delete(id);
     steps.push({
       kind: 'compaction',
-      messageIds: [...pending.archived.keys()],
-      summaryId: summaryRow ? messageIdOf(summaryRow.rowId) : compactionSummaryId(sessionId, triggerRowId),
+      messageIds,
+      through: contiguous ? last : null,
+      summaryIds: ids.filter((id) => summaries.has(id) && id !== summaryId),
+      summaryId,
       summaryRow,
       copies,
       rowIds: archivedRows.map((r) => r.rowId),
     });
     pending.archived.clear();
+  };
+  const message = (row: HermesMessage, messageId: string) => {
+    position.set(messageId, position.size);
+    live.add(messageId);
+    steps.push({ kind: 'message', row, messageId });
   };
   let index = 0;
   while (index < rows.length) {
@@ -85,13 +105,13 @@ export const historySteps = (sessionId: string, rows: HermesMessage[], skip: Her
       const [summaryRow = null, ...extraSummaries] = run.summaries;
       flushRewound(row.timestamp);
       compaction(summaryRow, row.rowId, run.copies);
-      for (const extra of extraSummaries) steps.push({ kind: 'message', row: extra, messageId: messageIdOf(extra.rowId) });
+      for (const extra of extraSummaries) message(extra, messageIdOf(extra.rowId));
       for (const done of rows.slice(index, run.end)) track(done);
       index = run.end;
       continue;
     }
     if (row.state !== 'rewound') flushRewound(row.timestamp);
-    steps.push({ kind: 'message', row, messageId: idOf(row) });
+    message(row, idOf(row));
     track(row);
     index += 1;
   }

@@ -29,8 +29,15 @@ export type PlanStep =
   | { kind: 'message'; row: HermesMessage; messageId: string }
   | {
       kind: 'compaction';
-      /** Ledger ids (messages and earlier summaries) the compaction took out of the active view. */
+      /** Ledger message ids the compaction took out of the active view. */
       messageIds: string[];
+      /**
+       * The last of them, when they are every message still active up to it: then the compaction
+       * also retires the summaries before it, as Hermes archives every active row, summaries included.
+       */
+      through: string | null;
+      /** Earlier summaries it archived. */
+      summaryIds: string[];
       summaryId: string;
       /** The summary row, or null when Hermes left none (then the summary is empty). */
       summaryRow: HermesMessage | null;
