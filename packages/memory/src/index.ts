@@ -10,3 +10,4 @@ export * from './readState.js';
 export * from './memoryLedger.js';
 export * from './providers/index.js';
 export * from './mirror/index.js';
+export * from './surface.js';

@@ -67,6 +67,8 @@ export const createMemoryLedger = (store: EventStore, options: MemoryLedgerOptio
         return { profile, stream, revision: result.nextExpectedRevision, position: result.position, receipts };
       } catch (error) {
         if (!isLedgerError(error, 'wrong_expected_version') || attempt >= maxAttempts) throw error;
+        // Another writer committed first: a short random pause spreads out writers that keep colliding.
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
       }
     }
   };

@@ -3,6 +3,9 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { MemoryTarget } from '@session-ledger/events';
 import type { MemoryEntry } from '@session-ledger/projections';
 
+/** A one-line preview of a candidate for messages (the full text is in the error details). */
+const preview = (content: string): string => JSON.stringify(content.length > 80 ? `${content.slice(0, 80)}…` : content);
+
 /**
  * The one place a selector becomes an entry: exact match first, then a unique substring.
  * Several matches with the same content (legacy duplicates) select the first; several
@@ -21,7 +24,7 @@ export const selectEntry = (
   const distinct = [...new Set(matches.map((entry) => entry.content))];
   if (distinct.length > 1) {
     return E.left(
-      ledgerError('ambiguous', `Selector "${selector}" matches ${distinct.length} different ${target} entries`, {
+      ledgerError('ambiguous', `Selector ${JSON.stringify(selector)} matches ${distinct.length} different ${target} entries: ${distinct.map(preview).join(', ')}`, {
         selector,
         candidates: distinct,
       }),

@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { registerAudit } from './audit.js';
 import { registerEvents } from './events.js';
+import { registerImport } from './import.js';
+import { registerMemory } from './memory.js';
 import { registerServe } from './serve.js';
 
 /** Every command group, one file each. A new group adds one line here. */
-export const COMMAND_GROUPS: Array<(program: Command) => void> = [registerEvents, registerAudit, registerServe];
+export const COMMAND_GROUPS: Array<(program: Command) => void> = [registerEvents, registerAudit, registerServe, registerMemory, registerImport];

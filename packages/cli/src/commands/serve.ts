@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { createLedger, invalidInput } from '@session-ledger/core';
 import { createHttpService, isLoopback } from '@session-ledger/http';
+import { MEMORY_SETTINGS, startConfiguredFanOut } from '@session-ledger/memory';
 import { action } from '../action.js';
 import { openStore } from '../openStore.js';
 import { emit } from '../output.js';
@@ -14,8 +15,9 @@ export const registerServe = (program: Command): void => {
       .description('run the HTTP service (loopback by default; a bearer token is required for any other address)')
       .option('--host <host>', 'address to bind', '127.0.0.1')
       .option('--port <port>', 'port (0: any free port)', '4780')
-      .option('--token <token>', 'bearer token required on every request (env SESSION_LEDGER_TOKEN)'),
-    async (context, options: { host: string; port: string; token?: string }) => {
+      .option('--token <token>', 'bearer token required on every request (env SESSION_LEDGER_TOKEN)')
+      .option('--mirror <dir>', `keep a Markdown mirror of memory (MEMORY.md, USER.md) in this directory (env ${MEMORY_SETTINGS.mirror})`),
+    async (context, options: { host: string; port: string; token?: string; mirror?: string }) => {
       const port = parseCountOption('port', options.port);
       const token = options.token ?? process.env.SESSION_LEDGER_TOKEN;
       if (!isLoopback(options.host) && !token) {
@@ -23,6 +25,7 @@ export const registerServe = (program: Command): void => {
       }
       const store = await openStore(context.storeUrl, { write: true });
       const settings: Record<string, string | undefined> = { ...process.env };
+      if (options.mirror) settings[MEMORY_SETTINGS.mirror] = options.mirror;
       const server = createHttpService({ ledger: createLedger(store), store, now: context.now, token, settings });
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
@@ -34,6 +37,9 @@ export const registerServe = (program: Command): void => {
       const address = server.address();
       const actualPort = typeof address === 'object' && address ? address.port : port;
       const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${actualPort}`;
+      const fanOut = startConfiguredFanOut(store, settings, (warning) =>
+        context.io.err(`session-ledger: memory provider ${warning.provider}: ${warning.message}`),
+      );
       emit(context.io, context.json, { url, store: store.name }, () => `session-ledger listening on ${url} (store ${store.name})`);
       await new Promise<void>((resolve) => {
         const stop = () => {
@@ -43,6 +49,7 @@ export const registerServe = (program: Command): void => {
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);
       });
+      await fanOut?.stop();
       await store.close();
     },
   );

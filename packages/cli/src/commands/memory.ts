@@ -1,0 +1,251 @@
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { invalidInput, type EventStore } from '@session-ledger/core';
+import {
+  batchResultToJson,
+  budgetsFromSettings,
+  createMarkdownMirror,
+  createMemoryLedger,
+  entryToJson,
+  MEMORY_SETTINGS,
+  parseBatch,
+  readProviderStatus,
+  readProviderStatuses,
+  resumeProviders,
+  startMemoryFanOut,
+  type BatchResult,
+  type Causation,
+  type MemoryOperation,
+  type MemoryTarget,
+  type ProviderStatus,
+} from '@session-ledger/memory';
+import { action } from '../action.js';
+import { withLedger, type CommandContext } from '../context.js';
+import { emit } from '../output.js';
+import { parseCountOption } from '../parse.js';
+
+interface WriteFlags {
+  profile?: string;
+  target?: string;
+  content?: string;
+  old?: string;
+  session?: string;
+  turn?: string;
+  memoryBudget?: string;
+  userBudget?: string;
+}
+
+const oneLine = (text: string | null) => (text === null ? '-' : JSON.stringify(text));
+
+const parseTarget = (text: string | undefined): MemoryTarget => {
+  if (text !== 'memory' && text !== 'user') throw invalidInput(`--target must be memory or user: ${text ?? '(missing)'}`, 'target');
+  return text;
+};
+
+const required = (name: string, value: string | undefined): string => {
+  if (value === undefined) throw invalidInput(`--${name} is required`, name);
+  return value;
+};
+
+const budgetsOf = (flags: WriteFlags) =>
+  budgetsFromSettings({
+    ...process.env,
+    ...(flags.memoryBudget === undefined ? {} : { [MEMORY_SETTINGS.memoryBudget]: flags.memoryBudget }),
+    ...(flags.userBudget === undefined ? {} : { [MEMORY_SETTINGS.userBudget]: flags.userBudget }),
+  });
+
+const causationOf = (flags: WriteFlags): Causation => ({
+  ...(flags.session ? { sessionId: flags.session } : {}),
+  ...(flags.turn ? { turnId: flags.turn } : {}),
+});
+
+const writeOptions = (command: Command): Command =>
+  command
+    .option('--profile <profile>', 'memory profile (stream memory-<profile>)', 'default')
+    .option('--session <id>', 'the session that caused the change (causation metadata)')
+    .option('--turn <id>', 'the turn that caused the change (causation metadata)')
+    .option('--memory-budget <chars>', `character budget of the memory target (env ${MEMORY_SETTINGS.memoryBudget}, default 2200)`)
+    .option('--user-budget <chars>', `character budget of the user target (env ${MEMORY_SETTINGS.userBudget}, default 1375)`);
+
+const commit = async (context: CommandContext, flags: WriteFlags, operations: () => MemoryOperation[]) => {
+  const ops = operations();
+  const budgets = budgetsOf(flags);
+  const result = await withLedger(context, { write: true }, (_ledger, store) =>
+    createMemoryLedger(store, { budgets }).apply(ops, { profile: flags.profile, causation: causationOf(flags) }),
+  );
+  emit(context.io, context.json, batchResultToJson(result), () => receiptLines(result));
+};
+
+const receiptLines = (result: BatchResult) =>
+  result.receipts
+    .map((r) => `${r.op}\t${r.target}\t${r.entryId}\t${oneLine(r.previousContent)} -> ${oneLine(r.content)}`)
+    .concat(`memory-${result.profile}@${result.revision}`)
+    .join('\n');
+
+const statusLine = (status: ProviderStatus) => {
+  const where = status.failed ? ` at ${status.failed.stream}@${status.failed.revision}` : '';
+  const parked = status.state === 'parked' ? `: ${status.reason ?? ''}${where}` : '';
+  const skipped = status.skipped > 0 ? ` (${status.skipped} legacy mutation(s) skipped)` : '';
+  return `${status.name}\t${status.state}${parked}\tcheckpoint ${status.checkpoint ?? '-'}${skipped}`;
+};
+
+/** `memory`: the memory ledger (entries, ordered batches, providers, the Markdown mirror). */
+export const registerMemory = (program: Command): void => {
+  const memory = program.command('memory').description('the memory ledger: entries, batches, providers');
+
+  action(
+    memory
+      .command('list')
+      .description('entries of a profile, in order')
+      .option('--profile <profile>', 'memory profile', 'default')
+      .option('--target <target>', 'memory or user (default: both)'),
+    async (context, flags: { profile: string; target?: string }) => {
+      const target = flags.target === undefined ? undefined : parseTarget(flags.target);
+      const entries = await withLedger(context, { write: false }, (_ledger, store) =>
+        createMemoryLedger(store).list({ profile: flags.profile, target }),
+      );
+      emit(context.io, context.json, entries.map(entryToJson), () =>
+        entries.map((entry) => `${entry.target}\t${entry.id}\t${JSON.stringify(entry.content)}`).join('\n'),
+      );
+    },
+  );
+
+  action(
+    writeOptions(memory.command('add').description('add an entry').option('--target <target>', 'memory or user').option('--content <text>', 'the entry')),
+    async (context, flags: WriteFlags) =>
+      commit(context, flags, () => [{ op: 'add', target: parseTarget(flags.target), content: required('content', flags.content) }]),
+  );
+
+  action(
+    writeOptions(
+      memory
+        .command('replace')
+        .description('replace the entry a selector picks (exact match, else a unique substring)')
+        .option('--target <target>', 'memory or user')
+        .option('--old <selector>', 'text of the entry to replace')
+        .option('--content <text>', 'the new entry'),
+    ),
+    async (context, flags: WriteFlags) =>
+      commit(context, flags, () => [
+        { op: 'replace', target: parseTarget(flags.target), old: required('old', flags.old), content: required('content', flags.content) },
+      ]),
+  );
+
+  action(
+    writeOptions(
+      memory
+        .command('remove')
+        .description('remove the entry a selector picks')
+        .option('--target <target>', 'memory or user')
+        .option('--old <selector>', 'text of the entry to remove'),
+    ),
+    async (context, flags: WriteFlags) =>
+      commit(context, flags, () => [{ op: 'remove', target: parseTarget(flags.target), old: required('old', flags.old) }]),
+  );
+
+  action(
+    writeOptions(
+      memory
+        .command('apply')
+        .description('apply an ordered batch as one commit: [{"op","target","content"?,"old"?}, ...]')
+        .option('--file <path>', 'the batch as JSON ("-": standard input)'),
+    ),
+    async (context, flags: WriteFlags & { file?: string }) =>
+      commit(context, flags, () => {
+        const path = required('file', flags.file);
+        let text: string;
+        try {
+          text = readFileSync(path === '-' ? 0 : path, 'utf8');
+        } catch (error) {
+          throw invalidInput(`Cannot read the batch file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'file');
+        }
+        let json: unknown;
+        try {
+          json = JSON.parse(text);
+        } catch (error) {
+          throw invalidInput(`Malformed batch: ${path} is not valid JSON: ${(error as Error).message}`, 'file');
+        }
+        return parseBatch(json);
+      }),
+  );
+
+  const providers = memory.command('providers').description('memory providers and their fan-out');
+
+  action(
+    providers.command('status [name]').description('state, parking reason and checkpoint of each provider'),
+    async (context, name: string | undefined) => {
+      const statuses = await withLedger(context, { write: false }, async (_ledger, store) =>
+        name === undefined ? readProviderStatuses(store) : [await readProviderStatus(store, name)],
+      );
+      emit(context.io, context.json, name === undefined ? statuses : statuses[0], () =>
+        statuses.length === 0 ? 'no memory providers registered' : statuses.map(statusLine).join('\n'),
+      );
+    },
+  );
+
+  action(
+    providers.command('resume [name]').description('un-park a provider (or every parked one); it gets the failed mutation again first'),
+    async (context, name: string | undefined) => {
+      const resumed = await withLedger(context, { write: true }, (_ledger, store) => resumeProviders(store, name));
+      emit(context.io, context.json, { resumed }, () => (resumed.length === 0 ? 'nothing parked' : resumed.map((n) => `resumed ${n}`).join('\n')));
+    },
+  );
+
+  action(
+    providers
+      .command('run')
+      .description('run the fan-out to the Markdown mirror until SIGINT/SIGTERM (or, with --once, until caught up)')
+      .option('--mirror <dir>', `directory of MEMORY.md and USER.md (env ${MEMORY_SETTINGS.mirror})`)
+      .option('--mirror-profile <profile>', `profile the mirror follows (env ${MEMORY_SETTINGS.mirrorProfile})`, undefined)
+      .option('--once', 'stop once everything stored has been delivered (or the provider is parked)')
+      .option('--attempts <n>', 'attempts per mutation before parking', '5'),
+    async (context, flags: { mirror?: string; mirrorProfile?: string; once?: boolean; attempts: string }) => {
+      const dir = flags.mirror ?? process.env[MEMORY_SETTINGS.mirror];
+      if (!dir) throw invalidInput(`--mirror DIR (or ${MEMORY_SETTINGS.mirror}) is required`, 'mirror');
+      const attempts = parseCountOption('attempts', flags.attempts);
+      if (attempts < 1) throw invalidInput('--attempts must be at least 1', 'attempts');
+      const mirror = createMarkdownMirror({ dir, profile: flags.mirrorProfile ?? (process.env[MEMORY_SETTINGS.mirrorProfile] || undefined) });
+      return withLedger(context, { write: true }, async (_ledger, store) => {
+        const fanOut = startMemoryFanOut(store, [mirror], {
+          retry: { attempts },
+          onWarning: (warning) => context.io.err(`session-ledger: provider ${warning.provider}: ${warning.message}`),
+        });
+        await fanOut.caughtUp;
+        if (!flags.once) {
+          if (!context.json) context.io.err(`session-ledger: mirroring profile ${mirror.profile} to ${dir}`);
+          await new Promise<void>((resolve) => {
+            process.once('SIGINT', resolve);
+            process.once('SIGTERM', resolve);
+          });
+        }
+        await fanOut.stop();
+        return reportStatus(context, store, mirror.name);
+      });
+    },
+  );
+
+  action(
+    memory
+      .command('mirror')
+      .description('the Markdown mirror')
+      .command('rebuild')
+      .description('rewrite MEMORY.md and USER.md from the stream (repair)')
+      .option('--dir <dir>', `mirror directory (env ${MEMORY_SETTINGS.mirror})`)
+      .option('--profile <profile>', 'memory profile', 'default'),
+    async (context, flags: { dir?: string; profile: string }) => {
+      const dir = flags.dir ?? process.env[MEMORY_SETTINGS.mirror];
+      if (!dir) throw invalidInput(`--dir DIR (or ${MEMORY_SETTINGS.mirror}) is required`, 'dir');
+      const result = await withLedger(context, { write: false }, (_ledger, store) => createMarkdownMirror({ dir, profile: flags.profile }).rebuild(store));
+      emit(context.io, context.json, { dir, profile: flags.profile, entries: result.entries, position: result.position }, () =>
+        `rebuilt ${dir}: ${result.entries} entries`,
+      );
+    },
+  );
+};
+
+/** After a run: print the provider's status; exit 1 when it ended parked. */
+const reportStatus = async (context: CommandContext, store: EventStore, name: string): Promise<number> => {
+  const status = await readProviderStatus(store, name);
+  emit(context.io, context.json, status, () => statusLine(status));
+  return status.state === 'parked' ? 1 : 0;
+};

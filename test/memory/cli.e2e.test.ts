@@ -1,0 +1,200 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLI, runCli, startCli, tempDir } from '../support/cli.js';
+
+const storeIn = (dir: string) => ({ SESSION_LEDGER_STORE: `sqlite:${join(dir, 'ledger.sqlite')}` });
+
+/** Runs the CLI without blocking, so two processes really overlap. */
+const runAsync = (args: string[], env: Record<string, string>) =>
+  new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+
+// Each case runs the built CLI several times; on a busy 2-core machine that takes a while.
+describe('session-ledger memory (CLI)', { timeout: 180_000 }, () => {
+  it('adds, lists, replaces and removes with the documented JSON shapes', () => {
+    const env = storeIn(tempDir());
+    const added = runCli(['memory', 'add', '--target', 'user', '--content', 'Name is Ada', '--session', 's-1', '--json'], { env });
+    expect(added.code).toBe(0);
+    const [receipt] = added.json().receipts;
+    expect(added.json()).toMatchObject({ revision: 0 });
+    expect(receipt).toEqual({ op: 'add', entryId: expect.any(String), target: 'user', previousContent: null, content: 'Name is Ada', selector: null });
+    runCli(['memory', 'add', '--target', 'memory', '--content', 'Project uses pnpm'], { env });
+    expect(runCli(['memory', 'list', '--json'], { env }).json()).toEqual([
+      { id: receipt.entryId, target: 'user', content: 'Name is Ada' },
+      { id: expect.any(String), target: 'memory', content: 'Project uses pnpm' },
+    ]);
+    const replaced = runCli(['memory', 'replace', '--target', 'user', '--old', 'Ada', '--content', 'Name is Ada Lovelace', '--json'], { env });
+    expect(replaced.json().receipts[0]).toMatchObject({ entryId: receipt.entryId, previousContent: 'Name is Ada', selector: 'Ada' });
+    expect(runCli(['memory', 'list', '--target', 'user', '--json'], { env }).json()).toEqual([
+      { id: receipt.entryId, target: 'user', content: 'Name is Ada Lovelace' },
+    ]);
+    const removed = runCli(['memory', 'remove', '--target', 'memory', '--old', 'pnpm', '--json'], { env });
+    expect(removed.json()).toMatchObject({ revision: 3, receipts: [{ op: 'remove', previousContent: 'Project uses pnpm', content: null }] });
+    expect(runCli(['memory', 'list', '--profile', 'other', '--json'], { env }).json()).toEqual([]);
+  });
+
+  it('applies a batch file in order and prints revision and receipts', () => {
+    const dir = tempDir();
+    const env = storeIn(dir);
+    const batch = join(dir, 'batch.json');
+    writeFileSync(
+      batch,
+      JSON.stringify([
+        { op: 'add', target: 'memory', content: 'Uses the blue notebook' },
+        { op: 'replace', target: 'memory', old: 'blue notebook', content: 'Uses the green notebook' },
+        { op: 'remove', target: 'memory', old: 'green notebook' },
+      ]),
+    );
+    const result = runCli(['memory', 'apply', '--file', batch, '--json'], { env });
+    expect(result.code).toBe(0);
+    const json = result.json();
+    expect(json.revision).toBe(2);
+    expect(json.receipts.map((r: { op: string; previousContent: string | null }) => [r.op, r.previousContent])).toEqual([
+      ['add', null],
+      ['replace', 'Uses the blue notebook'],
+      ['remove', 'Uses the green notebook'],
+    ]);
+    expect(Object.keys(json.receipts[1]).sort()).toEqual(['content', 'entryId', 'op', 'previousContent', 'selector', 'target']);
+    const stdin = runCli(['memory', 'apply', '--file', '-', '--profile', 'p2'], {
+      env,
+      input: JSON.stringify([{ op: 'add', target: 'user', content: 'From stdin' }]),
+    });
+    expect(stdin.code).toBe(0);
+    expect(runCli(['memory', 'list', '--profile', 'p2', '--json'], { env }).json()).toHaveLength(1);
+  });
+
+  it('exits 3 on no match, 1 on ambiguous (listing candidates), duplicate and over budget, 2 on a malformed batch; nothing changes', () => {
+    const dir = tempDir();
+    const env = storeIn(dir);
+    runCli(['memory', 'add', '--target', 'memory', '--content', 'Prefers tea'], { env });
+    runCli(['memory', 'add', '--target', 'memory', '--content', 'Prefers tea with milk'], { env });
+    const before = runCli(['events', 'all'], { env }).stdout;
+    const file = (name: string, text: string) => {
+      writeFileSync(join(dir, name), text);
+      return join(dir, name);
+    };
+    const cases: Array<[string[], number]> = [
+      [['memory', 'remove', '--target', 'memory', '--old', 'coffee'], 3],
+      [['memory', 'replace', '--target', 'memory', '--old', 'Prefers', '--content', 'x'], 1],
+      [['memory', 'add', '--target', 'memory', '--content', 'Prefers tea'], 1],
+      [['memory', 'add', '--target', 'memory', '--content', 'x'.repeat(2200)], 1],
+      [['memory', 'add', '--target', 'user', '--content', 'twelve chars', '--user-budget', '10'], 1],
+      [['memory', 'apply', '--file', file('bad.json', '[{"op": "add", "target": "memory"')], 2],
+      [['memory', 'apply', '--file', file('op.json', '[{"op": "rename", "target": "memory", "content": "x"}]')], 2],
+      [['memory', 'apply', '--file', file('empty.json', '[]')], 2],
+      [['memory', 'apply', '--file', file('noold.json', '[{"op": "remove", "target": "memory"}]')], 2],
+      [['memory', 'apply', '--file', join(dir, 'missing.json')], 2],
+      [['memory', 'add', '--target', 'notes', '--content', 'x'], 2],
+      [['memory', 'add', '--target', 'memory'], 2],
+      [['memory', 'add', '--target', 'memory', '--content', 'ok', '--profile', '../etc'], 2],
+      [['memory', 'providers', 'status', 'nobody'], 3],
+    ];
+    for (const [args, code] of cases) {
+      const result = runCli(args, { env });
+      expect({ args, code: result.code }).toEqual({ args, code });
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    }
+    const ambiguous = runCli(['memory', 'remove', '--target', 'memory', '--old', 'Prefers', '--json'], { env });
+    expect(ambiguous.stderr).toContain('"Prefers tea", "Prefers tea with milk"');
+    expect(ambiguous.json().error).toMatchObject({ type: 'ambiguous', details: { candidates: ['Prefers tea', 'Prefers tea with milk'] } });
+    expect(runCli(['events', 'all'], { env }).stdout).toBe(before);
+  });
+
+  it('two processes replacing different entries at once both commit with the right identities', async () => {
+    const env = storeIn(tempDir());
+    const setup = runCli(['memory', 'apply', '--file', '-', '--json'], {
+      env,
+      input: JSON.stringify(
+        Array.from({ length: 4 }, (_, i) => ({ op: 'add', target: 'memory', content: `Fact number ${i} is old` })),
+      ),
+    }).json();
+    const ids: string[] = setup.receipts.map((r: { entryId: string }) => r.entryId);
+    const results = await Promise.all(
+      ids.map((_, i) =>
+        runAsync(['memory', 'replace', '--target', 'memory', '--old', `number ${i} is`, '--content', `Fact number ${i} is new`, '--json'], env),
+      ),
+    );
+    results.forEach((result, i) => {
+      expect(result.code).toBe(0);
+      expect(JSON.parse(result.stdout).receipts[0]).toMatchObject({ entryId: ids[i], previousContent: `Fact number ${i} is old` });
+    });
+    expect(new Set(results.map((result) => JSON.parse(result.stdout).revision)).size).toBe(4);
+    expect(runCli(['memory', 'list', '--json'], { env }).json()).toEqual(
+      ids.map((id, i) => ({ id, target: 'memory', content: `Fact number ${i} is new` })),
+    );
+    expect(runCli(['audit', 'verify'], { env }).code).toBe(0);
+  });
+
+  it('mirrors to Markdown, parks a failing mirror with a visible status, resumes it, and rebuilds', () => {
+    const dir = tempDir();
+    const env = storeIn(dir);
+    const mirror = join(dir, 'mirror');
+    runCli(['memory', 'add', '--target', 'memory', '--content', 'First note'], { env });
+    runCli(['memory', 'add', '--target', 'user', '--content', 'Name is Ada'], { env });
+    runCli(['memory', 'add', '--target', 'memory', '--content', 'Second note'], { env });
+    const run = runCli(['memory', 'providers', 'run', '--mirror', mirror, '--once', '--json'], { env });
+    expect(run.code).toBe(0);
+    expect(run.json()).toMatchObject({ name: 'markdown-mirror', state: 'active' });
+    expect(readFileSync(join(mirror, 'MEMORY.md'), 'utf8')).toBe('First note\n§\nSecond note');
+    expect(readFileSync(join(mirror, 'USER.md'), 'utf8')).toBe('Name is Ada');
+
+    // Break the mirror: USER.md becomes a directory, so the atomic rename fails.
+    rmSync(join(mirror, 'USER.md'));
+    mkdirSync(join(mirror, 'USER.md'));
+    runCli(['memory', 'replace', '--target', 'user', '--old', 'Ada', '--content', 'Name is Grace'], { env });
+    runCli(['memory', 'add', '--target', 'memory', '--content', 'Third note'], { env });
+    const failing = runCli(['memory', 'providers', 'run', '--mirror', mirror, '--once', '--attempts', '2'], { env });
+    expect(failing.code).toBe(1);
+    expect(failing.stderr).toMatch(/parked after 2 attempts/);
+    const status = runCli(['memory', 'providers', 'status', '--json'], { env }).json();
+    expect(status).toEqual([expect.objectContaining({ name: 'markdown-mirror', state: 'parked', failed: expect.objectContaining({ revision: 3 }) })]);
+    expect(runCli(['memory', 'providers', 'status'], { env }).stdout).toMatch(/markdown-mirror\tparked: .+ at memory-default@3/);
+    // Parked: a new run delivers nothing until it is resumed; writers are not blocked.
+    expect(runCli(['memory', 'add', '--target', 'memory', '--content', 'Fourth note'], { env }).code).toBe(0);
+    expect(runCli(['memory', 'providers', 'run', '--mirror', mirror, '--once'], { env }).code).toBe(1);
+    expect(readFileSync(join(mirror, 'MEMORY.md'), 'utf8')).toBe('First note\n§\nSecond note');
+
+    rmSync(join(mirror, 'USER.md'), { recursive: true });
+    expect(runCli(['memory', 'providers', 'resume', 'markdown-mirror', '--json'], { env }).json()).toEqual({ resumed: ['markdown-mirror'] });
+    expect(runCli(['memory', 'providers', 'run', '--mirror', mirror, '--once'], { env }).code).toBe(0);
+    expect(readFileSync(join(mirror, 'USER.md'), 'utf8')).toBe('Name is Grace');
+    expect(readFileSync(join(mirror, 'MEMORY.md'), 'utf8')).toBe('First note\n§\nSecond note\n§\nThird note\n§\nFourth note');
+
+    const rebuilt = join(dir, 'rebuilt');
+    expect(runCli(['memory', 'mirror', 'rebuild', '--dir', rebuilt, '--json'], { env }).json()).toMatchObject({ entries: 5 });
+    expect(readFileSync(join(rebuilt, 'MEMORY.md'), 'utf8')).toBe(readFileSync(join(mirror, 'MEMORY.md'), 'utf8'));
+  });
+
+  it('a fan-out killed with SIGKILL resumes after restart with nothing lost', async () => {
+    const dir = tempDir();
+    const env = storeIn(dir);
+    const mirror = join(dir, 'mirror');
+    runCli(['memory', 'add', '--target', 'memory', '--content', 'Before start'], { env });
+    const runner = startCli(['memory', 'providers', 'run', '--mirror', mirror], env);
+    const memoryFile = join(mirror, 'MEMORY.md');
+    const waitFile = async (text: string) => {
+      for (let i = 0; i < 2000 && !(existsSync(memoryFile) && readFileSync(memoryFile, 'utf8') === text); i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(readFileSync(memoryFile, 'utf8')).toBe(text);
+    };
+    await waitFile('Before start');
+    runCli(['memory', 'add', '--target', 'memory', '--content', 'While running'], { env });
+    await waitFile('Before start\n§\nWhile running');
+    runner.child.kill('SIGKILL');
+    await new Promise((resolve) => runner.child.once('exit', resolve));
+    runCli(['memory', 'add', '--target', 'memory', '--content', 'While down'], { env });
+    runCli(['memory', 'replace', '--target', 'memory', '--old', 'Before', '--content', 'Before start (edited)'], { env });
+    expect(runCli(['memory', 'providers', 'run', '--mirror', mirror, '--once'], { env }).code).toBe(0);
+    expect(readFileSync(memoryFile, 'utf8')).toBe('Before start (edited)\n§\nWhile running\n§\nWhile down');
+  });
+});

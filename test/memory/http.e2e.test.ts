@@ -1,0 +1,85 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../support/cli.js';
+import { startServer } from '../support/http.js';
+
+describe('HTTP service: memory', { timeout: 60_000 }, () => {
+  const dir = tempDir();
+  const mirror = join(dir, 'mirror');
+  const env = { SESSION_LEDGER_STORE: `sqlite:${join(dir, 'ledger.sqlite')}`, SESSION_LEDGER_USER_BUDGET: '60' };
+  let service: Awaited<ReturnType<typeof startServer>>;
+  beforeAll(async () => {
+    service = await startServer(env, ['--mirror', mirror]);
+  });
+  afterAll(async () => service?.stop());
+
+  const post = (path: string, body: unknown) =>
+    fetch(`${service.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const get = async (path: string) => (await fetch(`${service.url}${path}`)).json();
+  const waitFor = async (check: () => boolean) => {
+    for (let i = 0; i < 2000 && !check(); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+  };
+
+  it('adds, replaces, removes and applies batches with the CLI JSON shapes; the mirror follows', async () => {
+    const added = await post('/memory/add', { target: 'memory', content: 'Project uses pnpm', causation: { sessionId: 's-1', turnId: 't-1' } });
+    expect(added.status).toBe(200);
+    const { receipts, revision } = await added.json();
+    expect(revision).toBe(0);
+    const batch = await post('/memory/apply', [
+      { op: 'add', target: 'memory', content: 'Uses the blue notebook' },
+      { op: 'replace', target: 'memory', old: 'blue notebook', content: 'Uses the green notebook' },
+      { op: 'replace', target: 'memory', old: 'pnpm', content: 'Project uses npm' },
+    ]);
+    expect((await batch.json()).receipts.map((r: { previousContent: string | null }) => r.previousContent)).toEqual([
+      null,
+      'Uses the blue notebook',
+      'Project uses pnpm',
+    ]);
+    const removed = await (await post('/memory/remove', { target: 'memory', old: 'green' })).json();
+    expect(removed).toMatchObject({ revision: 4, receipts: [{ op: 'remove', previousContent: 'Uses the green notebook' }] });
+    await post('/memory/add', { profile: 'work', target: 'user', content: 'Works at ACME' });
+    expect(await get('/memory/entries')).toEqual([{ id: receipts[0].entryId, target: 'memory', content: 'Project uses npm' }]);
+    expect(await get('/memory/entries?profile=work&target=user')).toEqual([expect.objectContaining({ content: 'Works at ACME' })]);
+    const metadata = runCli(['events', 'read', 'memory-default', '--json'], { env }).json()[0].metadata;
+    expect(metadata.causation).toEqual({ sessionId: 's-1', turnId: 't-1' });
+
+    const file = join(mirror, 'MEMORY.md');
+    await waitFor(() => existsSync(file) && readFileSync(file, 'utf8') === 'Project uses npm');
+    expect(readFileSync(file, 'utf8')).toBe('Project uses npm');
+    const providers = await get('/memory/providers');
+    expect(providers).toEqual([expect.objectContaining({ name: 'markdown-mirror', state: 'active' })]);
+    expect(await get('/memory/providers/markdown-mirror')).toMatchObject({ state: 'active', skipped: 0 });
+    expect(await (await post('/memory/providers/resume', {})).json()).toEqual({ resumed: [] });
+    const rebuilt = await (await post('/memory/mirror/rebuild', null)).json();
+    expect(rebuilt).toMatchObject({ dir: mirror, profile: 'default', entries: 1 });
+  });
+
+  it('answers selection and batch errors with 4xx JSON and changes nothing', async () => {
+    await post('/memory/add', { target: 'user', content: 'Prefers tea' });
+    await post('/memory/add', { target: 'user', content: 'Prefers tea with milk' });
+    const before = await get('/memory/entries');
+    const cases: Array<[string, unknown, number, string]> = [
+      ['/memory/remove', { target: 'user', old: 'coffee' }, 404, 'not_found'],
+      ['/memory/remove', { target: 'user', old: 'Prefers' }, 409, 'ambiguous'],
+      ['/memory/add', { target: 'user', content: 'Prefers tea' }, 409, 'duplicate'],
+      ['/memory/add', { target: 'user', content: 'A long entry that does not fit in sixty characters' }, 409, 'over_budget'],
+      ['/memory/apply', [{ op: 'add', target: 'user' }], 400, 'invalid_input'],
+      ['/memory/apply', { operations: [] }, 400, 'invalid_input'],
+      ['/memory/add', { target: 'notes', content: 'x' }, 400, 'invalid_input'],
+      ['/memory/add', { target: 'user', content: 'x', extra: true }, 400, 'invalid_input'],
+      ['/memory/add', { target: 'user', content: 'x', profile: '../x' }, 400, 'invalid_input'],
+      ['/memory/providers/resume', { name: 'nobody' }, 404, 'not_found'],
+    ];
+    for (const [path, body, status, type] of cases) {
+      const response = await post(path, body);
+      const json = await response.json();
+      expect({ path, body, status: response.status, type: json.error?.type }).toEqual({ path, body, status, type });
+    }
+    const ambiguous = await (await post('/memory/remove', { target: 'user', old: 'Prefers' })).json();
+    expect(ambiguous.error.details.candidates).toEqual(['Prefers tea', 'Prefers tea with milk']);
+    expect((await fetch(`${service.url}/memory/entries?target=notes`)).status).toBe(400);
+    expect((await fetch(`${service.url}/memory/providers/nobody`)).status).toBe(404);
+    expect(await get('/memory/entries')).toEqual(before);
+  });
+});
