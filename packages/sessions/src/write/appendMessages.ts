@@ -1,0 +1,68 @@
+import { deterministicId, type JsonObject } from '@session-ledger/core';
+import { checkSafeId, type MessageAppended, type Role } from '@session-ledger/events';
+import { nowOf, type Conditional, type WriteResult, type WriterContext } from '../context.js';
+import { appendToSegment } from './appendToSegment.js';
+
+/** A message as a harness hands it over; everything but role and content is optional. */
+export interface MessageInput {
+  /** Caller-given, or deterministic from (segment, expected revision, place in the batch). */
+  id?: string;
+  role: Role;
+  /** null: a tool-call-only reply. */
+  content: string | null;
+  toolCalls?: JsonObject[];
+  toolCallId?: string;
+  toolName?: string;
+  tokenCounts?: Record<string, number>;
+  /** ISO time; default: the writer clock. */
+  timestamp?: string;
+  turnId?: string;
+  finishReason?: string;
+  reasoning?: string;
+  /** Anything else the harness keeps (e.g. unknown columns of an import). */
+  extra?: JsonObject;
+}
+
+export type AppendMessagesResult = WriteResult & { messageIds: string[] };
+
+const toData = (input: MessageInput, messageId: string, at: string, turnId: string | undefined): MessageAppended => {
+  const { id: _id, timestamp, turnId: own, ...rest } = input;
+  const data: MessageAppended = { ...rest, messageId, timestamp: timestamp ?? at };
+  const turn = own ?? turnId;
+  if (turn !== undefined) data.turnId = turn;
+  for (const key of Object.keys(data) as Array<keyof MessageAppended>) if (data[key] === undefined) delete data[key];
+  return data;
+};
+
+/**
+ * Appends messages in one conditional append. The event id derives from the message id, so a retry
+ * with the same ids and expected revision never duplicates a message.
+ */
+export const appendMessages = async (
+  context: WriterContext,
+  sessionId: string,
+  messages: MessageInput[],
+  input: Conditional & { turnId?: string } = {},
+): Promise<AppendMessagesResult> => {
+  const at = nowOf(context).toISOString();
+  let messageIds: string[] = [];
+  const result = await appendToSegment(context.ledger, sessionId, input, (expected) => {
+    messageIds = messages.map((message, index) => checkSafeId(message.id ?? deterministicId(sessionId, 'message', expected, index), 'messageId'));
+    return messages.map((message, index) => ({
+      id: deterministicId(sessionId, 'message.appended', messageIds[index]!),
+      type: 'message.appended' as const,
+      data: toData(message, messageIds[index]!, at, input.turnId),
+    }));
+  });
+  return { ...result, messageIds };
+};
+
+export const appendMessage = async (
+  context: WriterContext,
+  sessionId: string,
+  message: MessageInput,
+  input: Conditional & { turnId?: string } = {},
+): Promise<WriteResult & { messageId: string }> => {
+  const { messageIds, ...result } = await appendMessages(context, sessionId, [message], input);
+  return { ...result, messageId: messageIds[0]! };
+};
