@@ -1,0 +1,108 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isLedgerError, type EventData, type EventStore, type ExpectedRevision } from '@session-ledger/core';
+import type { ConformanceContext } from '../context.js';
+import { makeEvents, readAllOf, readOrError, uniquePrefix, uniqueStream } from '../helpers.js';
+import { emptyStream, modelAppend, modelRead, modelRemove, type ModelOutcome, type ModelStream } from '../model.js';
+
+const STREAMS = 3;
+const NUM_RUNS = 60;
+
+type ExpectedSpec = 'any' | 'no_stream' | 'stream_exists' | 'current' | { exact: number };
+type Op =
+  | { op: 'append'; stream: number; source: 'new' | 'retry' | 'overlap'; batch: number; size: number; expected: ExpectedSpec }
+  | { op: 'delete' | 'tombstone'; stream: number; expected: ExpectedSpec }
+  | { op: 'read'; stream: number };
+
+const expectedSpec = fc.oneof(
+  fc.constantFrom<ExpectedSpec>('any', 'no_stream', 'stream_exists', 'current', 'current'),
+  fc.record({ exact: fc.integer({ min: 0, max: 6 }) }),
+);
+const streamIndex = fc.integer({ min: 0, max: STREAMS - 1 });
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 6, arbitrary: fc.record({ op: fc.constant('append' as const), stream: streamIndex, source: fc.constantFrom('new', 'new', 'retry', 'overlap') as fc.Arbitrary<'new' | 'retry' | 'overlap'>, batch: fc.nat(), size: fc.integer({ min: 1, max: 3 }), expected: expectedSpec }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('delete' as const), stream: streamIndex, expected: expectedSpec }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('tombstone' as const), stream: streamIndex, expected: expectedSpec }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('read' as const), stream: streamIndex }) },
+);
+
+const resolve = (spec: ExpectedSpec, s: ModelStream): ExpectedRevision => {
+  if (spec === 'current') return s.ids.length - 1 >= s.firstLive ? BigInt(s.ids.length - 1) : 'no_stream';
+  return typeof spec === 'string' ? spec : BigInt(spec.exact);
+};
+
+const outcomeOfCall = async (call: Promise<{ nextExpectedRevision?: bigint; written?: boolean }>) => {
+  try {
+    const result = await call;
+    return { ok: true as const, next: result.nextExpectedRevision, written: result.written };
+  } catch (error) {
+    if (!isLedgerError(error)) throw error;
+    return { ok: false as const, type: error.type, actual: (error.details as { actual?: string }).actual };
+  }
+};
+
+const expectSame = (actual: Awaited<ReturnType<typeof outcomeOfCall>>, model: ModelOutcome | null, label: string) => {
+  if (model === null) return expect(actual, label).toMatchObject({ ok: true });
+  if (model.kind === 'error') {
+    expect(actual, label).toMatchObject({ ok: false, type: model.type });
+    if (model.actual !== undefined && !actual.ok) expect(actual.actual, label).toBe(model.actual);
+    return;
+  }
+  expect(actual, label).toMatchObject({ ok: true, next: BigInt(model.next) });
+  if (actual.ok && actual.written !== undefined) expect(actual.written, label).toBe(model.kind === 'written');
+};
+
+/** Runs one random sequence against the store and the model, comparing every outcome and read. */
+const runSequence = async (store: EventStore, ops: Op[]) => {
+  const prefix = uniquePrefix('prop');
+  const names = Array.from({ length: STREAMS }, (_, index) => `${prefix}${index}`);
+  const models = names.map(() => emptyStream());
+  const batches: EventData[][] = [];
+  const committed: Array<{ stream: number; revision: number; id: string }> = [];
+  const start = (await store.appendToStream(uniqueStream('marker'), makeEvents(1, 'marker'))).position;
+  for (const [step, op] of ops.entries()) {
+    const label = `step ${step}: ${JSON.stringify(op)}`;
+    const model = models[op.stream]!;
+    const name = names[op.stream]!;
+    if (op.op === 'append') {
+      const earlier = batches.length > 0 ? batches[op.batch % batches.length]! : undefined;
+      const fresh = makeEvents(op.size, `t${step}`);
+      const events = op.source === 'retry' && earlier ? earlier : op.source === 'overlap' && earlier ? [earlier[0]!, ...fresh] : fresh;
+      batches.push(events);
+      const expected = resolve(op.expected, model);
+      const before = model.ids.length;
+      const expectedOutcome = modelAppend(model, events.map((event) => event.id), expected);
+      if (expectedOutcome.kind === 'written') {
+        events.forEach((event, index) => committed.push({ stream: op.stream, revision: before + index, id: event.id }));
+      }
+      expectSame(await outcomeOfCall(store.appendToStream(name, events, { expectedRevision: expected })), expectedOutcome, label);
+    } else if (op.op === 'read') {
+      expect(await readOrError(store, name).then((r) => (typeof r === 'string' ? r : r.map((e) => e.id))), label).toEqual(modelRead(model));
+    } else {
+      const expected = resolve(op.expected, model);
+      const expectedOutcome = modelRemove(model, expected, op.op === 'tombstone');
+      const call = op.op === 'delete' ? store.deleteStream(name, { expectedRevision: expected }) : store.tombstoneStream(name, { expectedRevision: expected });
+      expectSame(await outcomeOfCall(call.then(() => ({}))), expectedOutcome, label);
+    }
+  }
+  for (const [index, name] of names.entries()) {
+    const read = await readOrError(store, name);
+    expect(typeof read === 'string' ? read : read.map((event) => event.id), `final read of ${name}`).toEqual(modelRead(models[index]!));
+  }
+  const live = committed.filter((entry) => models[entry.stream]!.ids[entry.revision] !== undefined);
+  const all = await readAllOf(store, prefix, start);
+  expect(all.map((event) => [event.streamName, event.revision, event.id]), 'readAll').toEqual(
+    live.map((entry) => [names[entry.stream], BigInt(entry.revision), entry.id]),
+  );
+};
+
+export const propertySection = ({ store }: ConformanceContext): void => {
+  describe('property: random append/delete/tombstone/read sequences match the model', () => {
+    it(`agrees with the model on ${NUM_RUNS} random sequences`, async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 25 }), (ops) => runSequence(store(), ops)),
+        { numRuns: NUM_RUNS },
+      );
+    }, 120_000);
+  });
+};
