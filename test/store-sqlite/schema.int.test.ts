@@ -1,0 +1,102 @@
+import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { newId } from '@session-ledger/core';
+import { openSqliteStore, SCHEMA_VERSION } from '@session-ledger/store-sqlite';
+import { expectLedgerError } from '../conformance/helpers.js';
+import { tempLedger } from './tempLedger.js';
+
+const digest = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+const expectRefused = (file: string, message: RegExp) => {
+  let caught: unknown;
+  try {
+    openSqliteStore(file);
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught).toMatchObject({ type: 'store_unavailable' });
+  expect((caught as Error).message).toMatch(message);
+  expect((caught as Error).message).not.toContain('\n');
+};
+
+describe('SQLite schema versions and migrations', () => {
+  let temp: ReturnType<typeof tempLedger>;
+  beforeEach(() => {
+    temp = tempLedger('schema');
+  });
+  afterEach(() => temp.remove());
+
+  it('a new file is created at the current schema version, in WAL mode', async () => {
+    const store = openSqliteStore(temp.file);
+    await store.close();
+    const db = new Database(temp.file, { readonly: true });
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.prepare(`SELECT value FROM ledger_meta WHERE key = 'format'`).pluck().get()).toBe('session-ledger');
+    db.close();
+  });
+
+  it('reopening a current file keeps its events and its version', async () => {
+    const id = newId();
+    const first = openSqliteStore(temp.file);
+    await first.appendToStream('kept', [{ id, type: 't', data: { n: 1 } }]);
+    await first.close();
+    const second = openSqliteStore(temp.file);
+    expect((await second.readStream('kept')).map((event) => event.id)).toEqual([id]);
+    await second.close();
+    const db = new Database(temp.file, { readonly: true });
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    db.close();
+  });
+
+  it('a file from a newer session-ledger is refused and left unchanged', async () => {
+    const store = openSqliteStore(temp.file);
+    await store.appendToStream('s', [{ id: newId(), type: 't', data: {} }]);
+    await store.close();
+    const db = new Database(temp.file);
+    db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    db.close();
+    const before = digest(temp.file);
+    expectRefused(temp.file, /newer/);
+    expect(digest(temp.file)).toBe(before);
+  });
+
+  it('a SQLite file of another program is refused and left unchanged', () => {
+    const db = new Database(temp.file);
+    db.exec(`CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine');`);
+    db.close();
+    const before = digest(temp.file);
+    expectRefused(temp.file, /not a session-ledger store/);
+    expect(digest(temp.file)).toBe(before);
+    expect(existsSync(`${temp.file}-wal`)).toBe(false);
+    const check = new Database(temp.file, { readonly: true });
+    expect(check.pragma('journal_mode', { simple: true })).toBe('delete');
+    expect(check.prepare('SELECT body FROM notes').pluck().all()).toEqual(['mine']);
+    check.close();
+  });
+
+  it('a file that is not SQLite is refused and left unchanged', () => {
+    writeFileSync(temp.file, 'these are my notes, not a database\n'.repeat(200));
+    const before = digest(temp.file);
+    expectRefused(temp.file, /Cannot open ledger/);
+    expect(digest(temp.file)).toBe(before);
+  });
+
+  it('with create: false a missing file is refused and not created', async () => {
+    let caught: unknown;
+    try {
+      openSqliteStore(temp.file, { create: false });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toMatchObject({ type: 'store_unavailable' });
+    expect(existsSync(temp.file)).toBe(false);
+    const created = openSqliteStore(temp.file);
+    await created.close();
+    const reopened = openSqliteStore(temp.file, { create: false });
+    await expectLedgerError(reopened.readStream('nothing'), 'stream_not_found');
+    await reopened.close();
+  });
+});
