@@ -1,4 +1,11 @@
-import { createLedger, MEMORY_PREFIX, startDurableSubscriber, type EventStore, type JsonObject } from '@session-ledger/core';
+import {
+  createLedger,
+  MEMORY_PREFIX,
+  startDurableSubscriber,
+  type EventStore,
+  type JsonObject,
+  type RecordedEvent,
+} from '@session-ledger/core';
 import { backoffDelay, DEFAULT_PROVIDER_RETRY, sleep, type RetryOptions } from './backoff.js';
 import { checkProviderNames } from './names.js';
 import { deliveryOf, type MemoryMutation, type MemoryProvider } from './mutation.js';
@@ -79,7 +86,7 @@ export const startMemoryFanOut = (store: EventStore, providers: readonly MemoryP
     }
   };
 
-  const handle = (provider: MemoryProvider) => async (event: Parameters<Parameters<typeof startDurableSubscriber>[2]>[0]) => {
+  const handle = (provider: MemoryProvider) => async (event: RecordedEvent) => {
     const delivery = deliveryOf(event);
     if (!delivery) return;
     if (delivery.kind === 'skip') {
