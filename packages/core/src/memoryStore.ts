@@ -141,6 +141,16 @@ export const createMemoryStore = (options: { name?: string } = {}): EventStore =
     async storeCheckpoint(name, position) {
       checkpoints.set(name, position);
     },
+    async listStreams() {
+      return [...streams]
+        .filter(([, stream]) => stream.lastRevision >= 0n || stream.tombstoned)
+        .map(([name, stream]) => ({
+          name,
+          lastRevision: stream.lastRevision,
+          firstLive: stream.firstLive,
+          tombstoned: stream.tombstoned,
+        }));
+    },
     async close() {
       closed = true;
       void closed;

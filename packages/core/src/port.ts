@@ -7,6 +7,7 @@ import type {
   RecordedEvent,
 } from './envelope.js';
 import type { Subscription } from './subscription.js';
+import type { StreamState } from './appendRules.js';
 
 /** Which events a subscription to $all delivers. Both lists empty or absent: every event. */
 export interface EventFilter {
@@ -27,6 +28,11 @@ export interface SubscribeToAllOptions {
 
 export interface DeleteResult {
   position: bigint | null;
+}
+
+/** A stream as a store keeps it, deleted or not (see EventStore.listStreams). */
+export interface StreamInfo extends StreamState {
+  name: string;
 }
 
 /**
@@ -52,6 +58,12 @@ export interface EventStore {
   /** Named durable checkpoints, kept in the store itself. */
   readCheckpoint(name: string): Promise<bigint | null>;
   storeCheckpoint(name: string, position: bigint): Promise<void>;
+  /**
+   * Optional: every stream the store knows, soft-deleted and tombstoned ones included, which
+   * readAll cannot show (migration carries deleted states with it). Stores that cannot list
+   * streams (EventStoreDB) leave it out.
+   */
+  listStreams?(): Promise<StreamInfo[]>;
   close(): Promise<void>;
 }
 

@@ -224,6 +224,16 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     async storeCheckpoint(name, position) {
       mapped(() => sql.storeCheckpoint.run(name, position));
     },
+    async listStreams() {
+      return mapped(() =>
+        (sql.listStreams.all() as Array<StreamRow & { name: string }>).map((row) => ({
+          name: row.name,
+          lastRevision: row.last_revision,
+          firstLive: row.first_live,
+          tombstoned: row.tombstoned !== 0n,
+        })),
+      );
+    },
     async close() {
       if (db.open) db.close();
     },

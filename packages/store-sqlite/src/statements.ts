@@ -36,6 +36,7 @@ const SQL = {
   allBackwards: `SELECT ${COLUMNS} FROM events WHERE position <= ? ORDER BY position DESC LIMIT ?`,
   lastPosition: 'SELECT max(position) FROM events',
   lastRevision: 'SELECT last_revision FROM streams WHERE name = ?',
+  listStreams: 'SELECT name, last_revision, first_live, tombstoned FROM streams WHERE last_revision >= 0 OR tombstoned = 1 ORDER BY name',
   readCheckpoint: 'SELECT position FROM checkpoints WHERE name = ?',
   storeCheckpoint:
     'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position',
