@@ -1,0 +1,45 @@
+import { isLedgerError, type EventStore, type StreamInfo } from '@session-ledger/core';
+import { rebuildDeletedPrefix, type PrefixContext } from './prefix.js';
+
+type TargetState = { kind: 'live'; last: bigint } | { kind: 'missing' } | { kind: 'tombstoned' };
+
+export const targetState = async (store: EventStore, stream: string): Promise<TargetState> => {
+  try {
+    const [last] = await store.readStream(stream, { direction: 'backwards', maxCount: 1 });
+    return last ? { kind: 'live', last: last.revision } : { kind: 'missing' };
+  } catch (error) {
+    if (isLedgerError(error, 'stream_not_found')) return { kind: 'missing' };
+    if (isLedgerError(error, 'stream_deleted')) return { kind: 'tombstoned' };
+    throw error;
+  }
+};
+
+/** A stream with no readable events left: tombstoned, or soft-deleted to its last revision. */
+export const isDeleted = (info: StreamInfo): boolean => info.tombstoned || info.lastRevision < info.firstLive;
+
+/**
+ * Carries one deleted stream, which $all cannot show: a tombstone is tombstoned in the target
+ * (never recreated there), a soft-deleted stream is rebuilt deleted up to the same revision.
+ * A target stream that is live is reported, not deleted: the copy never destroys target data.
+ */
+export const carryDeletion = async (context: PrefixContext, info: StreamInfo): Promise<boolean> => {
+  const state = await targetState(context.to, info.name);
+  if (info.tombstoned) {
+    if (state.kind === 'tombstoned') return true;
+    if (state.kind === 'live') {
+      context.mismatches.report(info.name, 'the source tombstoned a stream the target holds live', 'tombstoned', `live up to ${state.last}`);
+      return false;
+    }
+    try {
+      await context.to.tombstoneStream(info.name, { expectedRevision: 'no_stream' });
+    } catch (error) {
+      if (!isLedgerError(error, 'stream_deleted')) throw error;
+    }
+    return true;
+  }
+  if (state.kind === 'tombstoned') {
+    context.mismatches.report(info.name, 'the target stream is tombstoned', `deleted up to ${info.lastRevision}`, 'tombstoned');
+    return false;
+  }
+  return rebuildDeletedPrefix(context, info.name, info.lastRevision);
+};

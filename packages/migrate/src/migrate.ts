@@ -1,0 +1,96 @@
+import { streamNames, type EventStore, type StreamInfo } from '@session-ledger/core';
+import { copyRun, runsOf } from './copyRun.js';
+import { carryDeletion, isDeleted } from './deletions.js';
+import { mismatchLog } from './mismatches.js';
+import { migrationNames } from './names.js';
+import type { PrefixContext } from './prefix.js';
+import type { MigrationOptions, MigrationSummary } from './types.js';
+import { verifyStream } from './verify.js';
+
+const listing = async (store: EventStore): Promise<StreamInfo[] | null> => (store.listStreams ? store.listStreams() : null);
+
+/**
+ * Copies every stream of `from` into `to` in $all order: event ids, revisions, data and metadata
+ * (hash chains included) unchanged, soft-deleted prefixes and deleted streams carried (the latter
+ * only when the source can list them: SQLite and memory can, EventStoreDB cannot). The position
+ * reached is a checkpoint in the target after every page, so a second call resumes after it;
+ * appends carry the source revisions as expected revisions and the source event ids, so nothing
+ * is written twice. Ends with a per-stream verification. Mismatches are reported in the summary,
+ * never repaired by overwriting target data.
+ */
+export const migrateStores = async (options: MigrationOptions): Promise<MigrationSummary> => {
+  const { from, to, onProgress } = options;
+  const pageSize = options.pageSize ?? 500;
+  const names = migrationNames(from.name);
+  const mismatches = mismatchLog();
+  let targetListing: Promise<Map<string, StreamInfo> | null> | undefined;
+  const context: PrefixContext = {
+    to,
+    names,
+    mismatches,
+    checked: new Set(),
+    targetStreams: () =>
+      (targetListing ??= listing(to).then((infos) => (infos ? new Map(infos.map((info) => [info.name, info])) : null))),
+  };
+
+  const resumedAfter = await to.readCheckpoint(names.position);
+  let position = resumedAfter;
+  let cursor: bigint | 'start' = resumedAfter === null ? 'start' : resumedAfter + 1n;
+  let eventsRead = 0;
+  let eventsCopied = 0;
+  let complete = false;
+  for (let pages = 0; options.maxPages === undefined || pages < options.maxPages; pages += 1) {
+    const page = await from.readAll({ fromPosition: cursor, maxCount: pageSize });
+    for (const run of runsOf(page)) eventsCopied += await copyRun(context, run.stream, run.events);
+    eventsRead += page.length;
+    const last = page[page.length - 1];
+    if (last) {
+      position = last.position;
+      await to.storeCheckpoint(names.position, position);
+      cursor = position + 1n;
+    }
+    onProgress?.({ phase: 'copy', done: eventsRead });
+    if (page.length < pageSize) {
+      complete = true;
+      break;
+    }
+  }
+  const summary: MigrationSummary = {
+    ok: false,
+    resumedAfter,
+    position,
+    eventsRead,
+    eventsCopied,
+    complete,
+    streams: 0,
+    softDeleted: 0,
+    tombstoned: 0,
+    verified: 0,
+    mismatches: [],
+  };
+  if (!complete) {
+    summary.mismatches = mismatches.list();
+    return summary;
+  }
+
+  const infos = await listing(from);
+  const deleted = (infos ?? []).filter(isDeleted);
+  for (const [index, info] of deleted.entries()) {
+    if (await carryDeletion(context, info)) {
+      if (info.tombstoned) summary.tombstoned += 1;
+      else summary.softDeleted += 1;
+    }
+    onProgress?.({ phase: 'deletions', done: index + 1, total: deleted.length });
+  }
+
+  const live = infos ? infos.filter((info) => !isDeleted(info)).map((info) => info.name) : await streamNames(from);
+  const all = [...live, ...deleted.map((info) => info.name)];
+  summary.streams = all.length;
+  for (const [index, stream] of all.entries()) {
+    if (await verifyStream(from, to, stream, mismatches)) summary.verified += 1;
+    onProgress?.({ phase: 'verify', done: index + 1, total: all.length });
+  }
+  summary.mismatches = mismatches.list();
+  summary.ok = summary.mismatches.length === 0 && summary.verified === summary.streams;
+  return summary;
+};
