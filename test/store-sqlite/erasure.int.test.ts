@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { newId, type EventStore } from '@session-ledger/core';
+import { openSqliteStore } from '@session-ledger/store-sqlite';
+import { tempLedger } from './tempLedger.js';
+
+/** Whether any of the ledger's files (the database, its WAL) still hold the text. */
+const filesHold = (file: string, text: string): string[] =>
+  [file, `${file}-wal`].filter((path) => existsSync(path) && readFileSync(path).includes(Buffer.from(text)));
+
+describe('SQLite erasure on tombstone', () => {
+  let temp: ReturnType<typeof tempLedger>;
+  let stores: EventStore[];
+  beforeEach(() => {
+    temp = tempLedger('erasure');
+    stores = [];
+  });
+  afterEach(async () => {
+    for (const store of stores) await store.close();
+    temp.remove();
+  });
+  const open = () => {
+    const store = openSqliteStore(temp.file);
+    stores.push(store);
+    return store;
+  };
+
+  /** A secret written in small events and in one large enough to spill into overflow pages. */
+  const writeSecret = async (store: EventStore, stream: string) => {
+    const secret = `secret-${randomUUID()}`;
+    const events = [
+      { id: newId(), type: 'turn', data: { text: `my password is ${secret}` }, metadata: { note: secret } },
+      { id: newId(), type: 'turn', data: { text: `${secret} `.repeat(2000) } },
+    ];
+    await store.appendToStream(stream, events);
+    await store.appendToStream(`kept-${randomUUID()}`, [{ id: newId(), type: 'turn', data: { text: 'still here' } }]);
+    expect(filesHold(temp.file, secret)).not.toEqual([]);
+    return secret;
+  };
+
+  it('after tombstoneStream the content is in neither the .sqlite nor the -wal file', async () => {
+    const store = open();
+    const secret = await writeSecret(store, 'session-secret');
+    await store.tombstoneStream('session-secret');
+    expect(filesHold(temp.file, secret)).toEqual([]);
+  });
+
+  it('the content is gone even while another connection has the file open', async () => {
+    const store = open();
+    const other = open();
+    const secret = await writeSecret(store, 'session-secret');
+    expect((await other.readAll({ maxCount: 10 })).length).toBeGreaterThan(0);
+    await store.tombstoneStream('session-secret');
+    expect(filesHold(temp.file, secret)).toEqual([]);
+  });
+
+  it('the content is gone after the store is closed and reopened', async () => {
+    const store = open();
+    const secret = await writeSecret(store, 'session-secret');
+    await store.tombstoneStream('session-secret');
+    await store.close();
+    const reopened = open();
+    await expect(reopened.readStream('session-secret')).rejects.toMatchObject({ type: 'stream_deleted' });
+    expect(filesHold(temp.file, secret)).toEqual([]);
+  });
+});
