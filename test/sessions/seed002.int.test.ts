@@ -24,7 +24,9 @@ describe.each(STORES)('resume by any id after 4 compressions (%s)', (_name, open
     const { store, ids, last } = await build();
     expect(last.rootId).toBe(ids[0]);
 
-    const [fromRoot, fromMiddle, fromTip] = await Promise.all([ids[0]!, ids[2]!, ids[4]!].map((id) => loadConversation(store, id)));
+    const fromRoot = await loadConversation(store, ids[0]!);
+    const fromMiddle = await loadConversation(store, ids[2]!);
+    const fromTip = await loadConversation(store, ids[4]!);
 
     expect(fromRoot.rootId).toBe(ids[0]);
     expect(fromRoot.tipId).toBe(ids[4]);

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { sessionStream } from '@session-ledger/core';
+import { appendMessage, beginTurn, compressSession, endSession, loadConversation, startSession } from '@session-ledger/sessions';
+import { STORES, writerOn } from './stores.js';
+
+describe.each(STORES)('deleted and ended sessions (%s)', (_name, open) => {
+  it('an append to a tombstoned session raises session_deleted and never recreates it', async () => {
+    const { context, store } = writerOn(open());
+    await startSession(context, { id: 's' });
+    const { revision } = await appendMessage(context, 's', { id: 'm1', role: 'user', content: 'secret' });
+    await store.tombstoneStream(sessionStream('s'));
+
+    await expect(appendMessage(context, 's', { role: 'user', content: 'late flush' }, { expectedRevision: revision })).rejects.toMatchObject({
+      type: 'session_deleted',
+      details: { sessionId: 's' },
+    });
+    await expect(appendMessage(context, 's', { role: 'user', content: 'late flush' })).rejects.toMatchObject({ type: 'session_deleted' });
+    await expect(startSession(context, { id: 's' })).rejects.toMatchObject({ type: 'session_deleted' });
+    await expect(loadConversation(store, 's')).rejects.toMatchObject({ type: 'session_deleted' });
+    await expect(store.readStream(sessionStream('s'))).rejects.toMatchObject({ type: 'stream_deleted' });
+  });
+
+  it('an unknown session is not_found, and a bad id is invalid_input', async () => {
+    const { context, store } = writerOn(open());
+
+    await expect(appendMessage(context, 'nobody', { role: 'user', content: 'x' })).rejects.toMatchObject({ type: 'not_found' });
+    await expect(appendMessage(context, 'nobody', { role: 'user', content: 'x' }, { expectedRevision: 0n })).rejects.toMatchObject({ type: 'not_found' });
+    await expect(loadConversation(store, 'nobody')).rejects.toMatchObject({ type: 'not_found' });
+    await expect(loadConversation(store, '../etc/passwd')).rejects.toMatchObject({ type: 'invalid_input' });
+    await expect(startSession(context, { id: 'has space' })).rejects.toMatchObject({ type: 'invalid_input' });
+  });
+
+  it('after the end, writes are refused with session_ended; ending twice is a no-op', async () => {
+    const { context } = writerOn(open());
+    await startSession(context, { id: 's' });
+    const ended = await endSession(context, 's', { reason: 'user quit' });
+
+    await expect(appendMessage(context, 's', { role: 'user', content: 'x' })).rejects.toMatchObject({ type: 'session_ended' });
+    await expect(appendMessage(context, 's', { role: 'user', content: 'x' }, { expectedRevision: ended.revision })).rejects.toMatchObject({
+      type: 'session_ended',
+    });
+    await expect(beginTurn(context, 's', { ttlMs: 1000 })).rejects.toMatchObject({ type: 'session_ended' });
+    await expect(compressSession(context, 's', { summary: 'S' })).rejects.toMatchObject({ type: 'session_ended' });
+    expect(await endSession(context, 's')).toMatchObject({ written: false, revision: ended.revision });
+  });
+});

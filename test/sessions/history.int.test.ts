@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { appendMessages, compactHistory, loadConversation, rewindMessages, rewriteMessage, startSession } from '@session-ledger/sessions';
+import { STORES, writerOn } from './stores.js';
+
+describe.each(STORES)('compaction, rewrites and rewinds (%s)', (_name, open) => {
+  const conversation = async () => {
+    const writer = writerOn(open());
+    const { sessionId } = await startSession(writer.context, { id: 'chat' });
+    await appendMessages(writer.context, sessionId, [
+      { id: 'sys', role: 'system', content: 'be brief' },
+      { id: 'u1', role: 'user', content: 'first question' },
+      { id: 'a1', role: 'assistant', content: 'first answer' },
+      { id: 'u2', role: 'user', content: 'second question' },
+    ]);
+    return { ...writer, sessionId };
+  };
+
+  it('in-place compaction keeps compacted messages in display and takes them out of active', async () => {
+    const { context, store, sessionId } = await conversation();
+
+    const { summaryId } = await compactHistory(context, sessionId, { throughMessageId: 'a1', summary: 'asked and answered once' });
+
+    const display = await loadConversation(store, sessionId);
+    const active = await loadConversation(store, sessionId, { view: 'active' });
+    expect(display.messages.map((message) => [message.id, message.compacted])).toEqual([
+      ['sys', true],
+      ['u1', true],
+      ['a1', true],
+      ['u2', false],
+    ]);
+    expect(active.messages.map((item) => item.id)).toEqual([summaryId, 'u2']);
+    expect(active.messages[0]).toMatchObject({ kind: 'summary', content: 'asked and answered once' });
+  });
+
+  it('a listed compaction leaves other messages active and refuses messages already compacted', async () => {
+    const { context, store, sessionId } = await conversation();
+
+    await compactHistory(context, sessionId, { messageIds: ['u1', 'a1'], summary: 'S', summaryId: 'sum-1' });
+
+    const active = await loadConversation(store, sessionId, { view: 'active' });
+    expect(active.messages.map((item) => item.id)).toEqual(['sys', 'sum-1', 'u2']);
+    await expect(compactHistory(context, sessionId, { messageIds: ['a1'], summary: 'again' })).rejects.toMatchObject({ type: 'invalid_input' });
+    await expect(compactHistory(context, sessionId, { throughMessageId: 'nope', summary: 'x' })).rejects.toMatchObject({ type: 'not_found' });
+  });
+
+  it('a rewrite keeps the message count and id, changes display and keeps the earlier version', async () => {
+    const { context, store, sessionId } = await conversation();
+    const before = await loadConversation(store, sessionId);
+
+    await rewriteMessage(context, sessionId, 'a1', 'corrected answer');
+
+    const after = await loadConversation(store, sessionId);
+    expect(after.messages).toHaveLength(before.messages.length);
+    expect(after.messages[2]).toMatchObject({ id: 'a1', content: 'corrected answer', rewritten: true });
+    expect(after.messages[2]!.versions.map((version) => version.content)).toEqual(['first answer']);
+    const active = await loadConversation(store, sessionId, { view: 'active' });
+    expect(active.messages.find((item) => item.id === 'a1')!.content).toBe('corrected answer');
+  });
+
+  it('rewriting an unknown message is not_found and writes nothing', async () => {
+    const { context, store, sessionId } = await conversation();
+    const before = await loadConversation(store, sessionId, { view: 'raw' });
+
+    await expect(rewriteMessage(context, sessionId, 'missing', 'x')).rejects.toMatchObject({ type: 'not_found' });
+
+    expect((await loadConversation(store, sessionId, { view: 'raw' })).events).toHaveLength(before.events.length);
+  });
+
+  it('rewound messages leave display and active but stay in raw', async () => {
+    const { context, store, sessionId } = await conversation();
+
+    await rewindMessages(context, sessionId, ['u2'], { reason: 'regenerate' });
+
+    expect((await loadConversation(store, sessionId)).messages.map((message) => message.id)).toEqual(['sys', 'u1', 'a1']);
+    expect((await loadConversation(store, sessionId, { view: 'active' })).messages.map((item) => item.id)).toEqual(['sys', 'u1', 'a1']);
+    const raw = await loadConversation(store, sessionId, { view: 'raw' });
+    expect(raw.events.filter((event) => event.type === 'message.appended')).toHaveLength(4);
+  });
+});

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { appendMessage, appendMessages, loadConversation, startSession } from '@session-ledger/sessions';
+import { STORES, writerOn } from './stores.js';
+
+describe.each(STORES)('retried appends (%s)', (_name, open) => {
+  it('an append retried with the same ids and expected revision does not duplicate', async () => {
+    const { context, store } = writerOn(open());
+    const started = await startSession(context, { id: 's' });
+    const batch = [
+      { id: 'm1', role: 'user' as const, content: 'hello' },
+      { id: 'm2', role: 'assistant' as const, content: 'hi' },
+    ];
+
+    const first = await appendMessages(context, 's', batch, { expectedRevision: started.revision });
+    const retry = await appendMessages(context, 's', batch, { expectedRevision: started.revision });
+
+    expect(first).toMatchObject({ written: true, revision: 2n, messageIds: ['m1', 'm2'] });
+    expect(retry).toMatchObject({ written: false, revision: 2n, messageIds: ['m1', 'm2'] });
+    expect((await loadConversation(store, 's', { view: 'raw' })).events).toHaveLength(3);
+    expect((await loadConversation(store, 's')).messages.map((message) => message.id)).toEqual(['m1', 'm2']);
+  });
+
+  it('a retry without a message id still does not duplicate: the id is deterministic from the expected revision', async () => {
+    const { context, store } = writerOn(open());
+    await startSession(context, { id: 's' });
+
+    const first = await appendMessage(context, 's', { role: 'user', content: 'hello' }, { expectedRevision: 0n });
+    const retry = await appendMessage(context, 's', { role: 'user', content: 'hello' }, { expectedRevision: 0n });
+
+    expect(retry.messageId).toBe(first.messageId);
+    expect((await loadConversation(store, 's')).messages).toHaveLength(1);
+  });
+
+  it('a stateless retry (no expected revision) with the same message id is recognized', async () => {
+    const { context, store } = writerOn(open());
+    await startSession(context, { id: 's' });
+
+    await appendMessage(context, 's', { id: 'm1', role: 'user', content: 'hello' });
+    const retry = await appendMessage(context, 's', { id: 'm1', role: 'user', content: 'hello' });
+
+    expect(retry.written).toBe(false);
+    expect((await loadConversation(store, 's', { view: 'raw' })).events).toHaveLength(2);
+  });
+
+  it('a stale expected revision with new ids is refused with wrong_expected_version and writes nothing', async () => {
+    const { context, store } = writerOn(open());
+    await startSession(context, { id: 's' });
+    await appendMessage(context, 's', { id: 'm1', role: 'user', content: 'a' }, { expectedRevision: 0n });
+
+    await expect(appendMessage(context, 's', { id: 'm2', role: 'user', content: 'b' }, { expectedRevision: 0n })).rejects.toMatchObject({
+      type: 'wrong_expected_version',
+    });
+    expect((await loadConversation(store, 's')).messages.map((message) => message.id)).toEqual(['m1']);
+  });
+
+  it('a retried start with the same id is a no-op; another parent for that id is a duplicate', async () => {
+    const { context } = writerOn(open());
+    await startSession(context, { id: 'p' });
+
+    expect(await startSession(context, { id: 's' })).toMatchObject({ created: true });
+    expect(await startSession(context, { id: 's' })).toMatchObject({ created: false });
+    await expect(startSession(context, { id: 's', parentId: 'p', link: 'delegation' })).rejects.toMatchObject({ type: 'duplicate' });
+  });
+});
