@@ -32,20 +32,22 @@ const SAFE_ID = /^[A-Za-z0-9_.:-]{1,200}$/;
 
 const LINKS: Partial<Record<ChildKind, LedgerLink>> = { compression: 'compression', branch: 'branch', delegate: 'delegation' };
 
-/** Child links go before the first row written after the child started (or at the end). */
-const withChildren = (steps: PlanStep[], children: Array<{ id: string; link: 'delegation' | 'branch'; at: number | null }>): PlanStep[] => {
-  const queue = [...children].sort((a, b) => (a.at ?? -Infinity) - (b.at ?? -Infinity));
+type Timed = { step: PlanStep; at: number | null };
+
+/**
+ * Child links and the end go before the first row written after them (or at the end), so a newer
+ * copy of the file, with rows written since, extends the same steps.
+ */
+const withTimed = (steps: PlanStep[], timed: Timed[]): PlanStep[] => {
+  const queue = [...timed].sort((a, b) => (a.at ?? -Infinity) - (b.at ?? -Infinity));
   const out: PlanStep[] = [];
   for (const step of steps) {
     if (step.kind === 'message' && step.row.timestamp !== null) {
-      while (queue.length > 0 && (queue[0]!.at ?? -Infinity) < step.row.timestamp) {
-        const child = queue.shift()!;
-        out.push({ kind: 'child', childId: child.id, link: child.link, at: child.at });
-      }
+      while (queue.length > 0 && (queue[0]!.at ?? -Infinity) < step.row.timestamp) out.push(queue.shift()!.step);
     }
     out.push(step);
   }
-  for (const child of queue) out.push({ kind: 'child', childId: child.id, link: child.link, at: child.at });
+  for (const item of queue) out.push(item.step);
   return out;
 };
 
@@ -84,14 +86,20 @@ export const buildImportPlan = (snapshot: HermesSnapshot): ImportPlan => {
     const d = decided.get(session.id)!;
     const summary = d.link === 'compression' ? summaryOf(session.id) : undefined;
     const start: PlanStep = { kind: 'start', session, link: d.link, parentId: d.parentId, rootId: d.rootId, hermesKind: d.kind, ...(summary ? { summary } : {}) };
-    const history = withChildren(historySteps(session.id, rows, summary?.row ?? null), children.get(session.id) ?? []);
+    const timed: Timed[] = (children.get(session.id) ?? []).map((child) => ({
+      step: { kind: 'child', childId: child.id, link: child.link, at: child.at },
+      at: child.at,
+    }));
     const childId = continuationOf.get(session.id);
     const tail: PlanStep[] = [];
     if (childId) {
       const child = summaryOf(childId);
       const at = session.endedAt ?? byId.get(childId)?.startedAt ?? null;
       tail.push({ kind: 'continued', childId, summaryId: child.id, summaryRow: child.row, at });
-    } else if (session.endedAt !== null) tail.push({ kind: 'end', endedAt: session.endedAt, endReason: session.endReason });
+    } else if (session.endedAt !== null) {
+      timed.push({ step: { kind: 'end', endedAt: session.endedAt, endReason: session.endReason }, at: session.endedAt });
+    }
+    const history = withTimed(historySteps(session.id, rows, summary?.row ?? null), timed);
     return {
       session,
       stream: sessionStream(session.id),

@@ -1,0 +1,71 @@
+import type { Command } from 'commander';
+import { createMemoryStore, isLedgerError, type EventStore } from '@session-ledger/core';
+import { formatReport, formatVerify, importHermes, verifyHermes, type ImportReport, type VerifyReport } from '@session-ledger/import-hermes';
+import { action } from '../action.js';
+import { withLedger, type CommandContext } from '../context.js';
+import { emit } from '../output.js';
+import { parseCountOption } from '../parse.js';
+import { progressFor } from '../progress.js';
+
+interface HermesOptions {
+  memories?: string;
+  profile: string;
+  dryRun?: boolean;
+  verify?: boolean;
+  busyTimeout: string;
+}
+
+/** A dry run against a ledger that does not exist yet compares with an empty one. */
+const withStore = async <T>(context: CommandContext, dryRun: boolean, run: (store: EventStore) => Promise<T>): Promise<T> => {
+  try {
+    return await withLedger(context, { write: !dryRun }, (_ledger, store) => run(store));
+  } catch (error) {
+    if (!dryRun || !isLedgerError(error, 'store_unavailable') || error.details.cause !== 'ENOENT') throw error;
+    return run(createMemoryStore());
+  }
+};
+
+/** `import`: bring sessions from another harness into the ledger. */
+export const registerImport = (program: Command): void => {
+  const group = program.command('import').description('import sessions and memory from another harness');
+
+  action(
+    group
+      .command('hermes <path>')
+      .description("import a Hermes Agent state.db (opened read-only) and, with --memories, its MEMORY.md and USER.md")
+      .option('--memories <dir>', 'a Hermes memories directory (MEMORY.md, USER.md)')
+      .option('--profile <name>', 'the memory profile the entries go to', 'default')
+      .option('--dry-run', 'read and plan, write nothing; report what would be imported')
+      .option('--verify', 'compare every conversation’s display history with the source afterwards; exit 1 on any difference')
+      .option('--busy-timeout <ms>', 'how long to wait for a Hermes writer holding a lock', '5000'),
+    async (context, path: string, options: HermesOptions) => {
+      const busyTimeoutMs = parseCountOption('busy-timeout', options.busyTimeout);
+      const progress = progressFor(context, 'importing', 'rows');
+      let started = false;
+      const { report, verify } = await withStore(context, Boolean(options.dryRun), async (store) => {
+        try {
+          const imported: ImportReport = await importHermes(store, {
+            path,
+            memoriesDir: options.memories,
+            profile: options.profile,
+            dryRun: options.dryRun,
+            busyTimeoutMs,
+            onProgress: (done, total) => {
+              if (!started) progress.start(total), (started = true);
+              progress.update(done);
+            },
+          });
+          progress.stop();
+          const checked: VerifyReport | undefined = options.verify ? await verifyHermes(store, path, { busyTimeoutMs }) : undefined;
+          return { report: imported, verify: checked };
+        } finally {
+          progress.stop();
+        }
+      });
+      emit(context.io, context.json, verify ? { ...report, verify } : report, () =>
+        [formatReport(report), ...(verify ? [formatVerify(verify)] : [])].join('\n'),
+      );
+      return verify && verify.differences.length > 0 ? 1 : 0;
+    },
+  );
+};

@@ -1,0 +1,91 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLedger, newId, readWholeStream, sessionStream } from '@session-ledger/core';
+import { openSqliteStore } from '@session-ledger/store-sqlite';
+import { runCli } from '../support/cli.js';
+import type { HermesFixture } from './fixtures/hermesDb.js';
+import { buildCurrentEra, buildV2Era, tempDir, writeMemories } from './fixtures/scenarios.js';
+
+const open: HermesFixture[] = [];
+afterEach(() => {
+  for (const h of open.splice(0)) h.close();
+});
+
+const setup = (build: (path: string) => HermesFixture = buildCurrentEra) => {
+  const dir = tempDir();
+  const h = build(join(dir, 'state.db'));
+  open.push(h);
+  const ledger = join(dir, 'ledger.sqlite');
+  return { dir, h, ledger, env: { SESSION_LEDGER_STORE: `sqlite:${ledger}` } };
+};
+
+describe('session-ledger import hermes', () => {
+  it('imports with --json, then a second run adds nothing', () => {
+    const { h, env, dir } = setup();
+    const memories = writeMemories(join(dir, 'memories'), ['Prefers short answers'], ['Lives in Zürich']);
+    const first = runCli(['import', 'hermes', h.path, '--memories', memories, '--json'], { env });
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.json()).toMatchObject({ sessions: 7, segments: 2, messages: 55, compacted: 17, memoryEntries: 2, skipped: [] });
+    const second = runCli(['import', 'hermes', h.path, '--memories', memories, '--json'], { env });
+    expect(second.code).toBe(0);
+    expect(second.json()).toMatchObject({ sessions: 0, segments: 0, messages: 0, compacted: 0, memoryEntries: 0, skipped: [] });
+  });
+
+  it('--dry-run reports what it would import and creates no ledger', () => {
+    const { h, env, ledger } = setup(buildV2Era);
+    const result = runCli(['import', 'hermes', h.path, '--dry-run', '--json'], { env });
+    expect(result.code).toBe(0);
+    expect(result.json()).toMatchObject({ dryRun: true, sessions: 3, messages: 14 });
+    expect(existsSync(ledger)).toBe(false);
+  });
+
+  it('--verify exits 0 when every conversation matches and 1, naming it, when one differs', async () => {
+    const { h, env, ledger } = setup();
+    const ok = runCli(['import', 'hermes', h.path, '--verify'], { env });
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain('5 match, 0 differ');
+    const store = openSqliteStore(ledger);
+    const events = await readWholeStream(store, sessionStream('rewound'));
+    const first = events.find((e) => e.type === 'message.appended')!.data as { messageId: string };
+    await createLedger(store).append(
+      sessionStream('rewound'),
+      [{ id: newId(), type: 'message.rewritten', data: { messageId: first.messageId, content: 'changed', rewrittenAt: new Date().toISOString() } }],
+      { expectedRevision: events.at(-1)!.revision },
+    );
+    await store.close();
+    const bad = runCli(['import', 'hermes', h.path, '--verify'], { env });
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toMatch(/rewound: messages \(source \d+, ledger \d+\): first difference at #1/);
+  });
+
+  it('refuses a missing file, a non-database and another program’s database with one line and exit 2', () => {
+    const { dir, env } = setup(buildV2Era);
+    writeFileSync(join(dir, 'notes.txt'), 'hello '.repeat(200));
+    const cases: Array<[string[], RegExp]> = [
+      [['import', 'hermes', join(dir, 'absent.db')], /no such file/],
+      [['import', 'hermes', join(dir, 'notes.txt')], /not a SQLite database/],
+    ];
+    for (const [args, message] of cases) {
+      const result = runCli(args, { env });
+      expect(result.code).toBe(2);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toMatch(message);
+    }
+    runCli(['events', 'append', 'x', '--type', 't', '--data', '{}'], { env });
+    const other = runCli(['import', 'hermes', env.SESSION_LEDGER_STORE.slice('sqlite:'.length)], { env: { SESSION_LEDGER_STORE: 'memory:' } });
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/not a Hermes state.db/);
+  });
+
+  it('reports a rollback-journal file held by a writer as locked', () => {
+    const { h, env } = setup(buildV2Era);
+    h.db.exec('BEGIN EXCLUSIVE');
+    h.db.prepare("INSERT INTO sessions (id, source, started_at) VALUES ('held', 'cli', 1)").run();
+    const result = runCli(['import', 'hermes', h.path, '--busy-timeout', '100'], { env });
+    h.db.exec('ROLLBACK');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/locked/);
+  });
+});
