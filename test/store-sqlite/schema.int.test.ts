@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '@session-ledger/core';
 import { openSqliteStore, SCHEMA_VERSION } from '@session-ledger/store-sqlite';
@@ -20,6 +20,16 @@ const expectRefused = (file: string, message: RegExp) => {
   expect((caught as Error).message).toMatch(message);
   expect((caught as Error).message).not.toContain('\n');
 };
+
+/** Files this process holds open (Linux: /proc/self/fd). */
+const openFiles = (): string[] =>
+  readdirSync('/proc/self/fd').flatMap((fd) => {
+    try {
+      return [readlinkSync(`/proc/self/fd/${fd}`)];
+    } catch {
+      return [];
+    }
+  });
 
 describe('SQLite schema versions and migrations', () => {
   let temp: ReturnType<typeof tempLedger>;
@@ -71,6 +81,7 @@ describe('SQLite schema versions and migrations', () => {
     expectRefused(temp.file, /not a session-ledger store/);
     expect(digest(temp.file)).toBe(before);
     expect(existsSync(`${temp.file}-wal`)).toBe(false);
+    if (existsSync('/proc/self/fd')) expect(openFiles()).not.toContain(temp.file);
     const check = new Database(temp.file, { readonly: true });
     expect(check.pragma('journal_mode', { simple: true })).toBe('delete');
     expect(check.prepare('SELECT body FROM notes').pluck().all()).toEqual(['mine']);

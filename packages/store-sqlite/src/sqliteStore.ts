@@ -44,8 +44,9 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     throw storeUnavailable(`No ledger at ${path}`, 'ENOENT');
   }
   let db: Database.Database;
+  let opened: Database.Database | undefined;
   try {
-    db = new Database(path, { fileMustExist: options.create === false });
+    db = opened = new Database(path, { fileMustExist: options.create === false });
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     assertLedgerFile(db);
     db.pragma('journal_mode = WAL');
@@ -54,6 +55,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     db.pragma('foreign_keys = ON');
     migrate(db);
   } catch (error) {
+    opened?.close(); // a refused file is not held open
     throw storeUnavailable(`Cannot open ledger at ${path}: ${(error as Error).message}`, (error as { code?: string }).code);
   }
   const sql = prepareStatements(db);
