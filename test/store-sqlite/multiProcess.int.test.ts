@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLedger, newId, type EventStore } from '@session-ledger/core';
-import { openSqliteStore } from '@session-ledger/store-sqlite';
+import { openSqliteStore, SCHEMA_VERSION } from '@session-ledger/store-sqlite';
 import { eventsIn, iteratorOf, pullUntil } from '../conformance/helpers.js';
 import { tempLedger } from './tempLedger.js';
 import { buildStore, startWriter, type WriterProcess, type WriterReply } from './writerProcess.js';
@@ -116,6 +116,26 @@ describe('SQLite store shared by several processes on one file', () => {
       expect(delivered.map((event) => event.id)).toEqual(stored.map((event) => event.id));
     } finally {
       await subscription.close();
+    }
+  });
+});
+
+describe('SQLite store: several processes creating one new file at once', () => {
+  const temp = tempLedger('create');
+  beforeAll(() => buildStore(), 120_000);
+  afterAll(() => temp.remove());
+
+  it('every process opens it, the schema is created once, and all of them can write', async () => {
+    const writers = await Promise.all([startWriter(temp.file), startWriter(temp.file), startWriter(temp.file)]);
+    try {
+      const replies = await Promise.all(writers.map((writer, index) => writer.send({ cmd: 'append', stream: `w-${index}`, ids: [newId()] })));
+      expect(replies.map((reply) => reply.ok)).toEqual([true, true, true]);
+      const db = new Database(temp.file, { readonly: true });
+      expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+      expect(db.prepare(`SELECT count(*) FROM ledger_meta WHERE key = 'format'`).pluck().get()).toBe(1);
+      db.close();
+    } finally {
+      await Promise.all(writers.map((writer) => writer.stop()));
     }
   });
 });
