@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { createMemoryStore, invalidInput, type EventStore } from '@session-ledger/core';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
+import { openEventStoreDbStore } from '@session-ledger/store-eventstoredb';
 
 export interface OpenOptions {
   /** The command writes: a missing SQLite file may be created. Read-only commands never create one. */
@@ -22,10 +23,20 @@ const sqliteOpener: Opener = async (rest, _url, options) => {
   return openSqliteStore(file, { durability: durability.toLowerCase() as 'normal' | 'full', create: options.write });
 };
 
+/** EventStoreDB/KurrentDB: the whole URL goes to the client as its connection string (TLS options included). */
+const eventStoreDbOpener =
+  (scheme: string): Opener =>
+  async (rest) =>
+    openEventStoreDbStore(`${scheme}:${rest}`);
+
 /** Store URL schemes. An adapter package adds its scheme here. */
 const OPENERS: Record<string, Opener> = {
   sqlite: sqliteOpener,
   memory: async () => createMemoryStore(),
+  esdb: eventStoreDbOpener('esdb'),
+  'esdb+discover': eventStoreDbOpener('esdb+discover'),
+  kurrentdb: eventStoreDbOpener('kurrentdb'),
+  'kurrentdb+discover': eventStoreDbOpener('kurrentdb+discover'),
 };
 
 export const defaultStoreUrl = (env: NodeJS.ProcessEnv = process.env): string => {

@@ -3,7 +3,8 @@ import { registerAudit } from './audit.js';
 import { registerEvents } from './events.js';
 import { registerImport } from './import.js';
 import { registerMemory } from './memory.js';
+import { registerMigrate } from './migrate.js';
 import { registerServe } from './serve.js';
 
 /** Every command group, one file each. A new group adds one line here. */
-export const COMMAND_GROUPS: Array<(program: Command) => void> = [registerEvents, registerAudit, registerServe, registerMemory, registerImport];
+export const COMMAND_GROUPS: Array<(program: Command) => void> = [registerEvents, registerAudit, registerServe, registerMemory, registerImport, registerMigrate];
