@@ -1,13 +1,36 @@
-import type { SessionRecordOf } from '@session-ledger/events';
+import type { MessageAppended, SessionRecordOf } from '@session-ledger/events';
 import { skip } from './skip.js';
-import type { ConversationState, MessageState } from './state.js';
+import type { ConversationState, MessageState, MessageVersion } from './state.js';
+
+/** Shared by every message never rewritten (a rewrite replaces it with the message's own array). */
+const NO_VERSIONS: MessageVersion[] = Object.freeze([]) as unknown as MessageVersion[];
+
+/** The message fields, copied one by one: one object shape for every message, no rest/spread on the hot path. */
+const messageOf = (data: MessageAppended, sessionId: string, revision: bigint): MessageState => ({
+  id: data.messageId,
+  sessionId,
+  revision,
+  role: data.role,
+  content: data.content,
+  toolCalls: data.toolCalls,
+  toolCallId: data.toolCallId,
+  toolName: data.toolName,
+  tokenCounts: data.tokenCounts,
+  timestamp: data.timestamp,
+  turnId: data.turnId,
+  finishReason: data.finishReason,
+  reasoning: data.reasoning,
+  extra: data.extra,
+  versions: NO_VERSIONS,
+  compactedBy: null,
+  rewound: null,
+});
 
 export const applyAppended = (state: ConversationState, record: SessionRecordOf<'message.appended'>): void => {
-  const { messageId, ...fields } = record.data;
+  const { messageId } = record.data;
   if (state.messageIndex.has(messageId)) return skip(state, record, `duplicate message id ${messageId}`);
-  const message: MessageState = { ...fields, id: messageId, sessionId: record.sessionId, revision: record.revision, versions: [], compactedBy: null, rewound: null };
   state.messageIndex.set(messageId, state.messages.length);
-  state.messages.push(message);
+  state.messages.push(messageOf(record.data, record.sessionId, record.revision));
 };
 
 /** In place: the id stays, the content changes, the earlier content stays reachable in `versions`. */
@@ -16,7 +39,7 @@ export const applyRewritten = (state: ConversationState, record: SessionRecordOf
   const index = state.messageIndex.get(messageId);
   const message = index === undefined ? undefined : state.messages[index];
   if (!message) return skip(state, record, `unknown message ${messageId}`);
-  message.versions.push({ content: message.content, replacedAt: rewrittenAt, rewrittenIn: record.sessionId });
+  message.versions = [...message.versions, { content: message.content, replacedAt: rewrittenAt, rewrittenIn: record.sessionId }];
   message.content = content;
 };
 

@@ -21,11 +21,27 @@ export interface DisplayView {
   lastActivity: string | null;
 }
 
-export const displayMessage = ({ versions, compactedBy, rewound: _rewound, ...message }: MessageState): DisplayMessage => {
-  const out: DisplayMessage = { ...message, compacted: compactedBy !== null, rewritten: versions.length > 0, versions };
-  if (compactedBy !== null) out.compactedBy = compactedBy;
-  return out;
-};
+/** Field by field (one shape, no rest/spread): this runs once per message of every view. */
+export const displayMessage = (message: MessageState): DisplayMessage => ({
+  id: message.id,
+  sessionId: message.sessionId,
+  revision: message.revision,
+  role: message.role,
+  content: message.content,
+  toolCalls: message.toolCalls,
+  toolCallId: message.toolCallId,
+  toolName: message.toolName,
+  tokenCounts: message.tokenCounts,
+  timestamp: message.timestamp,
+  turnId: message.turnId,
+  finishReason: message.finishReason,
+  reasoning: message.reasoning,
+  extra: message.extra,
+  compacted: message.compactedBy !== null,
+  compactedBy: message.compactedBy ?? undefined,
+  rewritten: message.versions.length > 0,
+  versions: message.versions,
+});
 
 export const displayView = (state: ConversationState): DisplayView => {
   const messages: DisplayMessage[] = [];
