@@ -41,6 +41,18 @@ describe('hash chain over a SQLite file', () => {
     await store.close();
   });
 
+  it('ledger appends after a soft delete continue the numbering and verify', async () => {
+    const store = openSqliteStore(temp.file);
+    const ledger = createLedger(store);
+    await ledger.append('session-a', [{ id: newId(), type: 'turn', data: { n: 0 } }, { id: newId(), type: 'turn', data: { n: 1 } }]);
+    await store.deleteStream('session-a', { expectedRevision: 1n });
+    await ledger.append('session-a', [{ id: newId(), type: 'turn', data: { n: 2 } }]);
+    await createLedger(store).append('session-a', [{ id: newId(), type: 'turn', data: { n: 3 } }], { expectedRevision: 2n });
+    expect((await store.readStream('session-a')).map((event) => event.revision)).toEqual([2n, 3n]);
+    expect((await createLedger(store).verify()).broken).toBeNull();
+    await store.close();
+  });
+
   it('verify of the one edited stream reports it too', async () => {
     await writeLedger();
     editOneByte(temp.file, 'session-b', 0);

@@ -84,6 +84,16 @@ export const createLedger = (store: EventStore): Ledger => {
     }
   };
 
+  /**
+   * After a soft delete the store continues the numbering, so the chain must start at the revision
+   * after the deleted tail (with no predecessor: the deleted events are gone). Stores that cannot
+   * tell the state start at 0, as for a new stream.
+   */
+  const softDeletedTail = async (stream: string): Promise<Head | null> => {
+    const state = await store.streamState?.(stream);
+    return state && !state.tombstoned && state.lastRevision >= 0n ? { revision: state.lastRevision, hash: null } : null;
+  };
+
   const appendAt = async (stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> => {
     const cached = heads.get(stream);
     let base: Head | null;
@@ -94,7 +104,7 @@ export const createLedger = (store: EventStore): Ledger => {
     const storeExpected: ExpectedRevision =
       typeof expected === 'bigint' || expected === 'no_stream' ? expected : base ? base.revision : 'no_stream';
     if (expected === 'stream_exists' && !base) throw wrongExpectedVersion(stream, 'stream_exists', 'no_stream');
-    const sealed = sealEvents(stream, base, events);
+    const sealed = sealEvents(stream, base ?? (await softDeletedTail(stream)), events);
     try {
       const result = await store.appendToStream(stream, sealed, { expectedRevision: storeExpected });
       const last = sealed[sealed.length - 1];

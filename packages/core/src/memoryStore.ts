@@ -141,6 +141,10 @@ export const createMemoryStore = (options: { name?: string } = {}): EventStore =
     async storeCheckpoint(name, position) {
       checkpoints.set(name, position);
     },
+    async streamState(name) {
+      const stream = streams.get(name);
+      return stream ? { lastRevision: stream.lastRevision, firstLive: stream.firstLive, tombstoned: stream.tombstoned } : null;
+    },
     async listStreams() {
       return [...streams]
         .filter(([, stream]) => stream.lastRevision >= 0n || stream.tombstoned)

@@ -64,6 +64,12 @@ export interface EventStore {
    * streams (EventStoreDB) leave it out.
    */
   listStreams?(): Promise<StreamInfo[]>;
+  /**
+   * Optional: one stream's state, soft-deleted or tombstoned included; null when it was never
+   * written. The ledger needs it to chain an append that follows a soft delete (the store then
+   * continues the numbering, which no read can show). Stores that cannot tell leave it out.
+   */
+  streamState?(stream: string): Promise<StreamState | null>;
   close(): Promise<void>;
 }
 

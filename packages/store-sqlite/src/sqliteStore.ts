@@ -226,6 +226,9 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     async storeCheckpoint(name, position) {
       mapped(() => sql.storeCheckpoint.run(name, position));
     },
+    async streamState(name) {
+      return withRetry(async () => mapped(() => streamState(name) ?? null));
+    },
     async listStreams() {
       return mapped(() =>
         (sql.listStreams.all() as Array<StreamRow & { name: string }>).map((row) => ({

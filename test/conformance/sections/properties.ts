@@ -89,6 +89,15 @@ const runSequence = async (store: EventStore, ops: Op[]) => {
     const read = await readOrError(store, name);
     expect(typeof read === 'string' ? read : read.map((event) => event.id), `final read of ${name}`).toEqual(modelRead(models[index]!));
   }
+  if (store.streamState) {
+    for (const [index, name] of names.entries()) {
+      const model = models[index]!;
+      const state = await store.streamState(name);
+      const expected = { lastRevision: BigInt(model.ids.length - 1), firstLive: BigInt(model.firstLive), tombstoned: model.tombstoned };
+      if (state === null) expect(expected, `streamState of ${name}`).toEqual({ lastRevision: -1n, firstLive: 0n, tombstoned: false });
+      else expect(state, `streamState of ${name}`).toEqual(expected);
+    }
+  }
   const live = committed.filter((entry) => models[entry.stream]!.ids[entry.revision] !== undefined);
   const all = await readAllOf(store, prefix, start);
   expect(all.map((event) => [event.streamName, event.revision, event.id]), 'readAll').toEqual(

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { chainHash, createLedger, createMemoryStore, newId, verifyStreamChain, type RecordedEvent } from '@session-ledger/core';
+
+const chained = async (count: number): Promise<RecordedEvent[]> => {
+  const ledger = createLedger(createMemoryStore());
+  await ledger.append('s', Array.from({ length: count }, (_, n) => ({ id: newId(), type: 't', data: { n }, metadata: { who: 'me' } })));
+  return ledger.store.readStream('s');
+};
+
+describe('hash chain links', () => {
+  it('the hash does not depend on the key order of data or metadata', () => {
+    const base = { stream: 's', revision: 0n, id: newId(), type: 't' };
+    expect(chainHash({ ...base, data: { a: 1, b: 2 }, metadata: { x: 1, prevHash: null } })).toBe(
+      chainHash({ ...base, data: { b: 2, a: 1 }, metadata: { prevHash: null, x: 1 } }),
+    );
+  });
+
+  it('the hash covers stream, revision, id and type', () => {
+    const base = { stream: 's', revision: 0n, id: newId(), type: 't', data: {}, metadata: { prevHash: null } };
+    const hash = chainHash(base);
+    expect(chainHash({ ...base, stream: 's2' })).not.toBe(hash);
+    expect(chainHash({ ...base, revision: 1n })).not.toBe(hash);
+    expect(chainHash({ ...base, id: newId() })).not.toBe(hash);
+    expect(chainHash({ ...base, type: 'u' })).not.toBe(hash);
+  });
+
+  it('an edited metadata value breaks the link of that event', async () => {
+    const events = await chained(3);
+    events[1]!.metadata.who = 'someone else';
+    expect(verifyStreamChain(events)).toMatchObject({ revision: 1n, reason: 'hash' });
+  });
+
+  it('an event removed from the middle breaks the next link', async () => {
+    const events = await chained(4);
+    events.splice(1, 1);
+    expect(verifyStreamChain(events)).toMatchObject({ revision: 2n, reason: 'prev' });
+  });
+
+  it('a first event that claims a predecessor at revision 0 is broken', async () => {
+    const events = await chained(1);
+    events[0]!.metadata.prevHash = 'f'.repeat(64);
+    expect(verifyStreamChain(events)).toMatchObject({ revision: 0n, reason: 'prev', expected: 'null' });
+  });
+
+  it('a ledger append after a soft delete continues the numbering and the chain verifies', async () => {
+    const ledger = createLedger(createMemoryStore());
+    await ledger.append('s', [{ id: newId(), type: 't', data: 1 }, { id: newId(), type: 't', data: 2 }]);
+    await ledger.store.deleteStream('s');
+    await ledger.append('s', [{ id: newId(), type: 't', data: 3 }]);
+    await createLedger(ledger.store).append('s', [{ id: newId(), type: 't', data: 4 }], { expectedRevision: 2n });
+    await ledger.store.deleteStream('s');
+    await createLedger(ledger.store).append('s', [{ id: newId(), type: 't', data: 5 }], { expectedRevision: 'no_stream' });
+    const events = await ledger.store.readStream('s');
+    expect(events.map((event) => event.revision)).toEqual([4n]);
+    expect((await ledger.verify()).broken).toBeNull();
+  });
+
+  it('after a soft delete the first readable event anchors the chain', async () => {
+    const ledger = createLedger(createMemoryStore());
+    await ledger.append('s', [{ id: newId(), type: 't', data: 1 }, { id: newId(), type: 't', data: 2 }]);
+    await ledger.store.deleteStream('s');
+    await ledger.append('s', [{ id: newId(), type: 't', data: 3 }, { id: newId(), type: 't', data: 4 }]);
+    const events = await ledger.store.readStream('s');
+    expect(events[0]!.revision).toBe(2n);
+    expect(verifyStreamChain(events)).toBeNull();
+  });
+
+  it('the ledger refuses writer metadata that claims the chain keys', async () => {
+    const ledger = createLedger(createMemoryStore());
+    await expect(ledger.append('s', [{ id: newId(), type: 't', data: 1, metadata: { hash: 'x' } }])).rejects.toMatchObject({ type: 'invalid_input' });
+    await expect(ledger.store.readStream('s')).rejects.toMatchObject({ type: 'stream_not_found' });
+  });
+});
