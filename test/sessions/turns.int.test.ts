@@ -17,7 +17,7 @@ describe.each(STORES)('turns and leases (%s)', (_name, open) => {
 
     writer.advance(1);
     const second = await beginTurn(writer.context, 's', { turnId: 't2', ttlMs: 30_000 });
-    expect(second).toMatchObject({ turnId: 't2', written: true });
+    expect(second).toMatchObject({ turnId: 't2', leaseExpiresAt: '2026-03-01T10:01:00.000Z' });
     await expect(renewLease(writer.context, 's', 't1', { ttlMs: 30_000 })).rejects.toMatchObject({ type: 'session_active' });
   });
 

@@ -21,8 +21,11 @@ export interface WriteResult {
   /** The revision to expect on the next write to `sessionId`. */
   revision: bigint;
   position: bigint;
-  /** false: an idempotent retry (or a no-op); nothing new was stored. */
-  written: boolean;
+  /**
+   * true: stored; false: an idempotent retry or a no-op, nothing new was stored; absent: the
+   * backend cannot tell a retry from a write (EventStoreDB).
+   */
+  written?: boolean;
 }
 
 export const nowOf = (context: WriterContext): Date => (context.now ? context.now() : new Date());

@@ -84,5 +84,7 @@ export const appendToSegment = async (
   }
   if (CLOSING.has(events[events.length - 1]!.type)) openRevisions(ledger).delete(sessionId);
   else openRevisions(ledger).set(sessionId, result.nextExpectedRevision);
-  return { sessionId, revision: result.nextExpectedRevision, position: result.position, written: result.written !== false };
+  const out: WriteResult = { sessionId, revision: result.nextExpectedRevision, position: result.position };
+  if (result.written !== undefined) out.written = result.written;
+  return out;
 };

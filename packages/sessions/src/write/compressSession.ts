@@ -25,7 +25,7 @@ export interface CompressResult {
   parentRevision: bigint;
   /** The child's revision (0: its start). */
   revision: bigint;
-  /** false: both writes had happened already (a retry). */
+  /** false: the child existed already (a retry); nothing was stored. */
   written: boolean;
 }
 
@@ -70,7 +70,7 @@ export const compressSession = async (context: WriterContext, sessionId: string,
       return { sessionId: childId, rootId: child.data.rootId, parentId: sessionId, parentRevision: tail.revision, revision: 0n, written: false };
     }
     const child = await startChild(context, sessionId, tail.continued, openTurnOf(tail));
-    return { sessionId: childId, rootId: child.rootId, parentId: sessionId, parentRevision: tail.revision, revision: child.revision, written: true };
+    return { sessionId: childId, rootId: child.rootId, parentId: sessionId, parentRevision: tail.revision, revision: child.revision, written: child.created };
   }
   const expected = input.expectedRevision ?? tail.revision;
   const childId = checkSafeId(input.childId ?? deterministicId(sessionId, 'compression', expected), 'childId');
@@ -84,5 +84,5 @@ export const compressSession = async (context: WriterContext, sessionId: string,
     { id: deterministicId(sessionId, 'session.continued', childId), type: 'session.continued', data: continued },
   ]);
   const child = await startChild(context, sessionId, continued, openTurnOf(tail));
-  return { sessionId: childId, rootId: child.rootId, parentId: sessionId, parentRevision: parent.revision, revision: child.revision, written: parent.written || child.created };
+  return { sessionId: childId, rootId: child.rootId, parentId: sessionId, parentRevision: parent.revision, revision: child.revision, written: child.created };
 };

@@ -31,15 +31,20 @@ export interface StartSessionResult {
 
 type Started = SessionEventDataMap['session.started'];
 
-/** Writes a segment's first event; a retry of the same start is a no-op, another session with that id is `duplicate`. */
+/**
+ * Writes a segment's first event; a retry of the same start is a no-op (`created: false`, told by
+ * reading first, so it holds on backends that cannot tell a retry), another session with that id is `duplicate`.
+ */
 export const writeStart = async (context: WriterContext, data: Started): Promise<{ revision: bigint; created: boolean }> => {
   const event = { id: deterministicId(data.sessionId, 'session.started'), ...encodeSessionEvent({ type: 'session.started', data }) };
-  try {
-    const result = await context.ledger.append(sessionStream(data.sessionId), [event], { expectedRevision: 'no_stream' });
-    if (result.written !== false) return { revision: result.nextExpectedRevision, created: true };
-  } catch (error) {
-    if (isLedgerError(error, 'stream_deleted')) throw sessionDeleted(data.sessionId);
-    if (!isLedgerError(error, 'wrong_expected_version')) throw error;
+  if (!(await segmentExists(context.ledger.store, data.sessionId))) {
+    try {
+      const result = await context.ledger.append(sessionStream(data.sessionId), [event], { expectedRevision: 'no_stream' });
+      if (result.written !== false) return { revision: result.nextExpectedRevision, created: true };
+    } catch (error) {
+      if (isLedgerError(error, 'stream_deleted')) throw sessionDeleted(data.sessionId);
+      if (!isLedgerError(error, 'wrong_expected_version')) throw error;
+    }
   }
   const existing = await readStart(context.ledger.store, data.sessionId);
   if (existing.data.parentId !== data.parentId || existing.data.link !== data.link) {
