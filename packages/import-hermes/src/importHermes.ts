@@ -1,9 +1,9 @@
 import { createLedger, isLedgerError, ledgerError, type EventStore, type LedgerError } from '@session-ledger/core';
-import { stepEvent, type PlannedEvent } from './mapping/stepEvent.js';
+import { stepEvent, stepId } from './mapping/stepEvent.js';
 import { importMemory } from './memory/importMemory.js';
 import { buildImportPlan, type SessionImport } from './plan/importPlan.js';
 import { countWritten, emptyReport, type ImportReport } from './report.js';
-import { syncStream } from './ledger/syncStream.js';
+import { syncStream, type LazyEvent } from './ledger/syncStream.js';
 import { readSnapshot } from './source/readSnapshot.js';
 
 export interface ImportOptions {
@@ -22,10 +22,10 @@ export interface ImportOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-const plannedEvents = (item: SessionImport): PlannedEvent[] =>
+const plannedEvents = (item: SessionImport): LazyEvent[] =>
   item.steps.flatMap((step) => {
-    const event = stepEvent(item.stream, step, item.session);
-    return event ? [event] : [];
+    const id = stepId(item.stream, step);
+    return id === null ? [] : [{ id, kind: step.kind, build: () => stepEvent(item.stream, step, item.session)! }];
   });
 
 /** A store failure mid-run, restated with what was done so it is never left unreported. */
@@ -51,23 +51,20 @@ export const importHermes = async (store: EventStore, options: ImportOptions): P
   let done = 0;
   let index = 0;
   for (const item of plan.sessions) {
-    let events: PlannedEvent[];
-    try {
-      events = plannedEvents(item);
-    } catch (error) {
-      if (!isLedgerError(error, 'invalid_input')) throw error;
-      report.skipped.push({ session: item.session.id, rows: item.rows.length, reason: `cannot be mapped: ${error.message}` });
-      done += item.rows.length;
-      continue;
-    }
     let outcome;
     try {
-      outcome = await syncStream(ledger, item.stream, events, {
+      outcome = await syncStream(ledger, item.stream, plannedEvents(item), {
         dryRun,
         batchSize: options.batchSize ?? 1000,
         onBatch: (batch) => options.onProgress?.(done + batch.reduce((n, e) => n + e.rowIds.length, 0), total),
       });
     } catch (error) {
+      if (isLedgerError(error, 'invalid_input')) {
+        report.skipped.push({ session: item.session.id, rows: item.rows.length, reason: `cannot be mapped: ${error.message}` });
+        done += item.rows.length;
+        index += 1;
+        continue;
+      }
       if (isLedgerError(error)) throw interrupted(error, report, item.session.id, index, plan.sessions.length);
       throw error;
     }

@@ -1,5 +1,13 @@
 import { isLedgerError, type ExpectedRevision, type Ledger } from '@session-ledger/core';
 import type { PlannedEvent } from '../mapping/stepEvent.js';
+
+/** A planned event whose id is known up front; it is encoded (and validated) only if it must be written. */
+export interface LazyEvent {
+  id: string;
+  /** What the step is, for messages. */
+  kind: string;
+  build: () => PlannedEvent;
+}
 import { readIds } from './readIds.js';
 
 export type SyncOutcome =
@@ -17,7 +25,7 @@ export interface SyncOptions {
  * in the same places); the rest is appended in batches, each conditional on the exact revision
  * before it. An interrupted import resumes after the last batch; a repeated one writes nothing.
  */
-export const syncStream = async (ledger: Ledger, stream: string, planned: PlannedEvent[], options: SyncOptions): Promise<SyncOutcome> => {
+export const syncStream = async (ledger: Ledger, stream: string, planned: LazyEvent[], options: SyncOptions): Promise<SyncOutcome> => {
   const held = await readIds(ledger.store, stream);
   if (held.kind === 'deleted') return { kind: 'conflict', existing: 0, written: [], reason: 'the session was deleted in the ledger' };
   const ids = held.kind === 'present' ? held.ids : [];
@@ -26,11 +34,12 @@ export const syncStream = async (ledger: Ledger, stream: string, planned: Planne
       const reason =
         i >= planned.length
           ? `the ledger holds ${ids.length - planned.length} event(s) after what this file has for the session (written since, or from a newer copy)`
-          : `the source differs from what was imported before at event ${i} (${planned[i]!.type}); the ledger is left as it is`;
+          : `the source differs from what was imported before at event ${i} (${planned[i]!.kind}); the ledger is left as it is`;
       return { kind: 'conflict', existing: ids.length, written: [], reason };
     }
   }
-  const rest = planned.slice(ids.length);
+  // Encoded before anything is written: an event the schema refuses leaves the stream untouched.
+  const rest = planned.slice(ids.length).map((event) => event.build());
   if (options.dryRun) return { kind: 'synced', existing: ids.length, written: rest };
   let expected: ExpectedRevision = held.kind === 'present' ? held.lastRevision : 'no_stream';
   const written: PlannedEvent[] = [];

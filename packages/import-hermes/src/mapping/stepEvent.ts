@@ -45,16 +45,47 @@ const startData = (step: Extract<PlanStep, { kind: 'start' }>): SessionEvent => 
 const summaryMetadata = (row: HermesMessage | null): JsonObject => (row ? { summaryRow: { role: row.role, state: row.state, ...hermesRowExtra(row) } } : {});
 
 /**
+ * A step's identity: what its event id hashes. A message's includes its content, so a row changed
+ * in the source gets another id; null for a step that writes nothing.
+ */
+export const stepKey = (step: PlanStep): string | null => {
+  switch (step.kind) {
+    case 'start':
+      return `start|${step.session.id}|${step.session.startedAt}|${step.link}|${step.parentId}|${step.summary?.id ?? ''}`;
+    case 'message':
+      return `m|${step.row.rowId}|${rowFingerprint(step.row)}`;
+    case 'compaction':
+      if (step.messageIds.length === 0) return step.summaryRow ? `m|${step.summaryRow.rowId}|${rowFingerprint(step.summaryRow)}` : null;
+      return `c|${step.summaryId}|${fingerprint([step.messageIds, step.summaryRow?.content ?? ''])}`;
+    case 'rewind':
+      return `r|${step.messageIds.join(',')}`;
+    case 'child':
+      return `l|${step.childId}`;
+    case 'continued':
+      return `n|${step.childId}|${step.summaryId}`;
+    case 'end':
+      return `e|${step.endedAt}|${step.endReason ?? ''}`;
+  }
+};
+
+/** The deterministic event id of a step in a stream (null: the step writes nothing). */
+export const stepId = (stream: string, step: PlanStep): string | null => {
+  const key = stepKey(step);
+  return key === null ? null : deterministicId('hermes-import', stream, key);
+};
+
+/**
  * The ledger event for one plan step, or null when the step writes nothing. Ids hash the step's
  * identity (and a message's content), so the same source gives the same ids and a changed row
  * gives a different one.
  */
 export const stepEvent = (stream: string, step: PlanStep, session: HermesSession): PlannedEvent | null => {
-  const idFor = (...parts: Array<string | number>) => deterministicId('hermes-import', stream, ...parts);
-  const make = (event: SessionEvent, key: string, hermes: JsonObject, rowIds: number[]): PlannedEvent => {
+  const id = stepId(stream, step);
+  if (id === null) return null;
+  const make = (event: SessionEvent, hermes: JsonObject, rowIds: number[]): PlannedEvent => {
     const encoded = encodeSessionEvent(event);
     return {
-      id: idFor(key),
+      id,
       type: encoded.type,
       data: encoded.data as SessionEvent['data'],
       metadata: { ...encoded.metadata, importedFrom: 'hermes', hermes },
@@ -62,15 +93,11 @@ export const stepEvent = (stream: string, step: PlanStep, session: HermesSession
     };
   };
   switch (step.kind) {
-    case 'start': {
-      const s = step.session;
-      const key = `start|${s.id}|${s.startedAt}|${step.link}|${step.parentId}|${step.summary?.id ?? ''}`;
-      return make(startData(step), key, summaryMetadata(step.summary?.row ?? null), step.summary?.row ? [step.summary.row.rowId] : []);
-    }
+    case 'start':
+      return make(startData(step), summaryMetadata(step.summary?.row ?? null), step.summary?.row ? [step.summary.row.rowId] : []);
     case 'message':
       return make(
         { type: 'message.appended', data: messageData(step.row, step.messageId, session.startedAt) },
-        `m|${step.row.rowId}|${rowFingerprint(step.row)}`,
         {},
         [step.row.rowId],
       );
@@ -88,7 +115,7 @@ export const stepEvent = (stream: string, step: PlanStep, session: HermesSession
         // Everything it archived was carried over: only its summary row is new.
         if (!step.summaryRow) return null;
         const data = messageData(step.summaryRow, step.summaryId, session.startedAt);
-        return make({ type: 'message.appended', data }, `m|${step.summaryRow.rowId}|${rowFingerprint(step.summaryRow)}`, hermes, rowIds);
+        return make({ type: 'message.appended', data }, hermes, rowIds);
       }
       const at = step.summaryRow?.timestamp ?? step.copies[0]?.row.timestamp ?? null;
       return make(
@@ -101,7 +128,6 @@ export const stepEvent = (stream: string, step: PlanStep, session: HermesSession
             compactedAt: isoOf(at, session.startedAt),
           },
         },
-        `c|${step.summaryId}|${fingerprint([step.messageIds, summary])}`,
         hermes,
         rowIds,
       );
@@ -109,14 +135,12 @@ export const stepEvent = (stream: string, step: PlanStep, session: HermesSession
     case 'rewind':
       return make(
         { type: 'history.rewound', data: { messageIds: step.messageIds, reason: step.reason, rewoundAt: isoOf(step.at, session.endedAt, session.startedAt) } },
-        `r|${step.messageIds.join(',')}`,
         { rowIds: step.rowIds },
         [],
       );
     case 'child':
       return make(
         { type: 'session.child_linked', data: { childId: step.childId, link: step.link, linkedAt: isoOf(step.at, session.startedAt) } },
-        `l|${step.childId}`,
         {},
         [],
       );
@@ -126,14 +150,12 @@ export const stepEvent = (stream: string, step: PlanStep, session: HermesSession
           type: 'session.continued',
           data: { childId: step.childId, summary: step.summaryRow?.content ?? '', summaryId: step.summaryId, continuedAt: isoOf(step.at, session.startedAt) },
         },
-        `n|${step.childId}|${step.summaryId}`,
         { endReason: session.endReason, endedAt: session.endedAt },
         [],
       );
     case 'end':
       return make(
         { type: 'session.ended', data: { ...(step.endReason !== null ? { reason: step.endReason } : {}), endedAt: isoOf(step.endedAt) } },
-        `e|${step.endedAt}|${step.endReason ?? ''}`,
         {},
         [],
       );
