@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createLedger } from '@session-ledger/core';
 import { appendMessage, appendMessages, loadConversation, startSession } from '@session-ledger/sessions';
 import { STORES, writerOn } from './stores.js';
 
@@ -62,5 +63,32 @@ describe.each(STORES)('retried appends (%s)', (_name, open) => {
     expect(await startSession(context, { id: 's' })).toMatchObject({ created: true });
     expect(await startSession(context, { id: 's' })).toMatchObject({ created: false });
     await expect(startSession(context, { id: 's', parentId: 'p', link: 'delegation' })).rejects.toMatchObject({ type: 'duplicate' });
+  });
+
+  it('two stateless writers appending at once both land, in some order, with no error', async () => {
+    const { context, store } = writerOn(open());
+    await startSession(context, { id: 's' });
+    const other = { ...context, ledger: createLedger(store) };
+
+    await Promise.all([
+      appendMessage(context, 's', { id: 'from-a', role: 'user', content: 'a' }),
+      appendMessage(other, 's', { id: 'from-b', role: 'user', content: 'b' }),
+    ]);
+
+    expect((await loadConversation(store, 's')).messages.map((message) => message.id).sort()).toEqual(['from-a', 'from-b']);
+  });
+
+  it('a writer that gives its expected revision gets the conflict instead', async () => {
+    const { context, store } = writerOn(open());
+    await startSession(context, { id: 's' });
+    const other = { ...context, ledger: createLedger(store) };
+
+    const results = await Promise.allSettled([
+      appendMessage(context, 's', { id: 'from-a', role: 'user', content: 'a' }, { expectedRevision: 0n }),
+      appendMessage(other, 's', { id: 'from-b', role: 'user', content: 'b' }, { expectedRevision: 0n }),
+    ]);
+
+    expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect((await loadConversation(store, 's')).messages).toHaveLength(1);
   });
 });

@@ -1,4 +1,4 @@
-import type { EventStore } from '@session-ledger/core';
+import { invalidInput, type EventStore } from '@session-ledger/core';
 import { decodeSessionEvent, type SessionRecord } from '@session-ledger/events';
 import {
   activeView,
@@ -43,6 +43,12 @@ export interface ViewOf {
 }
 
 export const VIEW_NAMES: readonly ViewName[] = ['display', 'active', 'raw'];
+
+/** For surfaces: a view name from the command line or a query string, or invalid_input naming the choices. */
+export const checkViewName = (text: string): ViewName => {
+  if (!(VIEW_NAMES as readonly string[]).includes(text)) throw invalidInput(`Unknown view ${JSON.stringify(text)}: use ${VIEW_NAMES.join(', ')}`, 'view');
+  return text as ViewName;
+};
 
 /**
  * Resume by any id: the same whole logical conversation whether `anyId` is its root, a middle

@@ -1,4 +1,4 @@
-import { deterministicId, type JsonObject } from '@session-ledger/core';
+import { deterministicId, isLedgerError, type JsonObject } from '@session-ledger/core';
 import { checkSafeId, type MessageAppended, type Role } from '@session-ledger/events';
 import { nowOf, type Conditional, type WriteResult, type WriterContext } from '../context.js';
 import { appendToSegment } from './appendToSegment.js';
@@ -34,15 +34,34 @@ const toData = (input: MessageInput, messageId: string, at: string, turnId: stri
   return data;
 };
 
+/** A stateless append (no expected revision) that loses a race re-reads the head and tries again, this many times. */
+const STATELESS_ATTEMPTS = 5;
+
 /**
  * Appends messages in one conditional append. The event id derives from the message id, so a retry
- * with the same ids and expected revision never duplicates a message.
+ * with the same ids and expected revision never duplicates a message. Without an expected revision,
+ * a concurrent writer's append in between is not an error: the head is read again.
  */
 export const appendMessages = async (
   context: WriterContext,
   sessionId: string,
   messages: MessageInput[],
   input: Conditional & { turnId?: string } = {},
+): Promise<AppendMessagesResult> => {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await appendOnce(context, sessionId, messages, input);
+    } catch (error) {
+      if (input.expectedRevision !== undefined || attempt >= STATELESS_ATTEMPTS || !isLedgerError(error, 'wrong_expected_version')) throw error;
+    }
+  }
+};
+
+const appendOnce = async (
+  context: WriterContext,
+  sessionId: string,
+  messages: MessageInput[],
+  input: Conditional & { turnId?: string },
 ): Promise<AppendMessagesResult> => {
   const at = nowOf(context).toISOString();
   let messageIds: string[] = [];
