@@ -19,3 +19,4 @@ export * from './write/compactHistory.js';
 export * from './write/compressSession.js';
 export * from './write/endSession.js';
 export { viewToJson, type Jsonified } from '@session-ledger/projections';
+export * from './read/etag.js';
