@@ -7,7 +7,7 @@ export { childKind, conversations, type ChildKind, type Conversation } from './p
 export { historySteps } from './plan/historySteps.js';
 export { buildImportPlan, type ImportPlan, type SessionImport, type Skipped } from './plan/importPlan.js';
 export type { PlanStep } from './plan/steps.js';
-export { stepEvent, type PlannedEvent } from './mapping/stepEvent.js';
+export { stepEvent, stepId, stepKey, type PlannedEvent } from './mapping/stepEvent.js';
 export { parseEntries } from './memory/parseEntries.js';
 export { readMemoryDir, type MemoryFileEntries, type MemoryTarget } from './memory/readMemoryDir.js';
 export { importHermes, type ImportOptions } from './importHermes.js';

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { childKind, historySteps, parseEntries, stepId, type HermesMessage, type HermesSession, type PlanStep } from '@session-ledger/import-hermes';
+
+let nextId = 0;
+const row = (over: Partial<HermesMessage>): HermesMessage => {
+  nextId += 1;
+  return {
+    rowId: nextId,
+    sessionId: 's',
+    role: 'user',
+    content: `row ${nextId}`,
+    toolCalls: null,
+    toolCallId: null,
+    toolName: null,
+    timestamp: 1000 + nextId,
+    tokenCount: null,
+    finishReason: null,
+    reasoning: null,
+    state: 'active',
+    summary: false,
+    extra: {},
+    ...over,
+  };
+};
+const copyOf = (original: HermesMessage, over: Partial<HermesMessage> = {}): HermesMessage => ({ ...original, rowId: ++nextId, state: 'active', ...over });
+const session = (over: Partial<HermesSession>): HermesSession => ({
+  id: 'c',
+  source: 'cli',
+  model: null,
+  title: null,
+  startedAt: 1,
+  endedAt: null,
+  endReason: null,
+  parentSessionId: null,
+  modelConfig: null,
+  extra: {},
+  ...over,
+});
+const shape = (steps: PlanStep[]) =>
+  steps.map((step) =>
+    step.kind === 'message'
+      ? `m:${step.messageId}`
+      : step.kind === 'compaction'
+        ? `c:${step.through ?? step.messageIds.join(',')}>${step.summaryId}`
+        : step.kind === 'rewind'
+          ? `r:${step.messageIds.join(',')}`
+          : step.kind,
+  );
+
+describe('memory file entries', () => {
+  it('splits on lines holding only §, trims, drops empty and repeated entries, accepts CRLF', () => {
+    expect(parseEntries('first\n§\nsecond line 1\nsecond line 2\r\n§\r\n\n§\nfirst\n§\n  third  \n')).toEqual([
+      'first',
+      'second line 1\nsecond line 2',
+      'third',
+    ]);
+    expect(parseEntries('a § b\n§ not a separator\n')).toEqual(['a § b\n§ not a separator']);
+    expect(parseEntries('')).toEqual([]);
+  });
+});
+
+describe('lineage', () => {
+  const parent = session({ id: 'p', endReason: 'compression' });
+  it('follows Hermes: markers first, then the parent’s end reason', () => {
+    expect(childKind(session({ parentSessionId: 'p' }), parent)).toBe('compression');
+    expect(childKind(session({ parentSessionId: 'p', modelConfig: { _branched_from: 'p' } }), parent)).toBe('branch');
+    expect(childKind(session({ parentSessionId: 'p', source: 'subagent' }), parent)).toBe('delegate');
+    expect(childKind(session({ parentSessionId: 'p', source: 'tool' }), parent)).toBe('child');
+    expect(childKind(session({ parentSessionId: 'p' }), session({ id: 'p', endReason: 'branched' }))).toBe('branch');
+    expect(childKind(session({ parentSessionId: 'gone' }), undefined)).toBe('root');
+  });
+});
+
+describe('history steps', () => {
+  it('places a compaction before its summary, keeps carried rows as one message, and rewinds taken-back rows', () => {
+    nextId = 0;
+    const a = row({ state: 'compacted' });
+    const b = row({ state: 'compacted' });
+    const c = row({ state: 'rewound' });
+    const s = row({ summary: true });
+    const cCopy = copyOf(c);
+    const d = row({ state: 'rewound' });
+    const e = row({});
+    expect(shape(historySteps('s', [a, b, c, s, cCopy, d, e]))).toEqual([
+      'm:hm-1',
+      'm:hm-2',
+      'm:hm-3',
+      'c:hm-2>hm-4',
+      'm:hm-6',
+      'r:hm-6',
+      'm:hm-7',
+    ]);
+  });
+
+  it('a second compaction takes the first summary with everything live up to its last message', () => {
+    nextId = 0;
+    const a = row({ state: 'compacted' });
+    const s1 = row({ summary: true, state: 'compacted' });
+    const b = row({ state: 'compacted' });
+    const s2 = row({ summary: true });
+    const steps = historySteps('s', [a, s1, b, s2]);
+    expect(shape(steps)).toEqual(['m:hm-1', 'c:hm-1>hm-2', 'm:hm-3', 'c:hm-3>hm-4']);
+    const second = steps[3] as Extract<PlanStep, { kind: 'compaction' }>;
+    expect(second.summaryIds).toEqual(['hm-2']);
+  });
+
+  it('gives every step the same id for the same source, and a changed row a new one', () => {
+    nextId = 0;
+    const rows = [row({}), row({})];
+    const ids = (list: HermesMessage[]) => historySteps('s', list).map((step) => stepId('session-s', step));
+    expect(ids(rows)).toEqual(ids(rows.map((r) => ({ ...r }))));
+    expect(ids([rows[0]!, { ...rows[1]!, content: 'edited' }])[1]).not.toBe(ids(rows)[1]);
+  });
+});
