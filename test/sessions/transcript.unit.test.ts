@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { displayView, foldConversation } from '@session-ledger/projections';
+import { renderTranscript } from '@session-ledger/sessions';
+import { history } from '../projections/given.js';
+
+describe('resume transcript', () => {
+  it('given compaction, rewrite, tool calls and compression, when rendered, then every message shows with its marks in order', () => {
+    const given = history().start('a').message('a', 'm1', 'question').message('a', 'm2', 'first try', 'assistant');
+    given.rewrite('a', 'm2', 'answer').compactThrough('a', 'm2', 's1', 'Q and A');
+    given.event('a', {
+      type: 'message.appended',
+      data: { messageId: 'm3', role: 'assistant', content: null, toolCalls: [{ function: { name: 'search', arguments: '{"q":"x"}' } }], timestamp: given.at() },
+    });
+    given.compress('a', 'b', 'a', 'all of it').message('b', 'm4', 'later');
+
+    const lines = renderTranscript(displayView(foldConversation(given.records))).trimEnd().split('\n');
+
+    expect(lines[0]).toBe('Conversation a (tip b; 2 segment(s), 4 message(s))');
+    expect(lines.slice(1).map((line) => line.replace(/^\[[^\]]+\] /, ''))).toEqual([
+      'user (compacted): question',
+      'assistant (compacted, rewritten x1): answer',
+      '--- compacted 2 message(s) above: Q and A',
+      'assistant:',
+      '    -> search({"q":"x"})',
+      '=== continued in b: all of it',
+      'user: later',
+    ]);
+  });
+});
