@@ -1,0 +1,63 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { areas } from './bench/index.js';
+import type { BenchRow } from './bench/types.js';
+
+/**
+ * npm run bench [-- --only <area>[,<area>]]: runs the areas listed in bench/index.ts, prints a
+ * table and writes bench-results.json at the repository root. With --only, the rows of the other
+ * areas already in bench-results.json are kept.
+ */
+const RESULTS = fileURLToPath(new URL('../../bench-results.json', import.meta.url));
+
+const usage = (message: string): never => {
+  process.stderr.write(`bench: ${message}\nusage: npm run bench [-- --only <area>[,<area>]]  (areas: ${Object.keys(areas).join(', ')})\n`);
+  process.exit(2);
+};
+
+const selected = (args: string[]): string[] => {
+  if (args.length === 0) return Object.keys(areas);
+  if (args[0] !== '--only' || args.length !== 2) return usage(`unexpected arguments: ${args.join(' ')}`);
+  const names = args[1]!.split(',').filter(Boolean);
+  for (const name of names) if (!(name in areas)) usage(`unknown area: ${name}`);
+  return names;
+};
+
+const format = (value: number) => value.toLocaleString('en-US');
+
+const printTable = (rows: BenchRow[]) => {
+  const lines = rows.map((row) => [
+    row.name,
+    `${format(row.value)} ${row.unit}`,
+    row.baseline ? `${format(row.baseline.value)} ${row.unit}` : '',
+    row.ratio === null ? '' : row.ratio.toFixed(2),
+    row.baseline?.name ?? '',
+  ]);
+  const header = ['benchmark', 'value', 'baseline', 'ratio', 'baseline is'];
+  const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column]!.length)));
+  for (const line of [header, widths.map((width) => '-'.repeat(width)), ...lines]) {
+    process.stdout.write(`${line.map((cell, column) => cell.padEnd(widths[column]!)).join('  ')}\n`);
+  }
+};
+
+const main = async () => {
+  const names = selected(process.argv.slice(2));
+  const rows: BenchRow[] = [];
+  for (const name of names) {
+    process.stderr.write(`bench: ${name} ...\n`);
+    rows.push(...(await areas[name]!.rows()));
+  }
+  const partial = names.length < Object.keys(areas).length;
+  const kept: BenchRow[] =
+    partial && existsSync(RESULTS)
+      ? (JSON.parse(readFileSync(RESULTS, 'utf8')) as BenchRow[]).filter((old) => !rows.some((row) => row.name === old.name))
+      : [];
+  writeFileSync(RESULTS, `${JSON.stringify([...kept, ...rows], null, 2)}\n`);
+  printTable(rows);
+  process.stdout.write(`\nwrote ${RESULTS}\n`);
+};
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
