@@ -1,0 +1,130 @@
+import { createLedger, newId, type EventStore } from '@session-ledger/core';
+import {
+  createMarkdownMirror,
+  createMemoryLedger,
+  deliveryOf,
+  startMemoryFanOut,
+  type MemoryMutation,
+  type MemoryOperation,
+} from '@session-ledger/memory';
+import { openSqliteStore } from '@session-ledger/store-sqlite';
+import { compared, medianRate, scratch } from './measure.js';
+import type { BenchRow } from './types.js';
+
+/** Issue 5: the memory ledger's batches and its fan-out to the Markdown mirror (SQLite store). */
+const BATCHES = 20;
+const OPS = 100;
+const PRELOADED = 20;
+const MUTATIONS = 300;
+const BIG = { memory: 1_000_000, user: 1_000_000 };
+
+const fact = (n: number) => `Fact ${n}: the project builds with tsc -b and tests with vitest`;
+
+/** 100 operations: add, replace, remove of 33 facts, and one add that stays. */
+const batch = (round: number): MemoryOperation[] => {
+  const ops: MemoryOperation[] = [];
+  for (let i = 0; i < 33; i += 1) {
+    const key = `r${round}-${i}`;
+    ops.push({ op: 'add', target: 'memory', content: fact(0).replace('0', key) });
+    ops.push({ op: 'replace', target: 'memory', old: `Fact ${key}:`, content: `Fact ${key} (revised): builds with tsc -b` });
+    ops.push({ op: 'remove', target: 'memory', old: `Fact ${key} (revised)` });
+  }
+  ops.push({ op: 'add', target: 'user', content: `Preference from round ${round}` });
+  return ops;
+};
+
+const preload = async (store: EventStore) => {
+  const memory = createMemoryLedger(store, { budgets: BIG });
+  await memory.apply(Array.from({ length: PRELOADED }, (_, n) => ({ op: 'add' as const, target: 'memory' as const, content: fact(n + 1) })));
+  return memory;
+};
+
+const batches = async (): Promise<BenchRow> => {
+  const dir = scratch('memory-batch');
+  const total = BATCHES * OPS;
+  const memoryRate = await medianRate(
+    total,
+    async () => {
+      const store = openSqliteStore(dir.file(`${newId()}.sqlite`));
+      return { store, memory: await preload(store) };
+    },
+    async ({ memory }) => {
+      for (let round = 0; round < BATCHES; round += 1) {
+        const result = await memory.apply(batch(round));
+        if (result.receipts.length !== OPS) throw new Error('missing receipts');
+      }
+    },
+    ({ store }) => store.close(),
+  );
+  const appendRate = await medianRate(
+    total,
+    async () => {
+      const store = openSqliteStore(dir.file(`${newId()}.sqlite`));
+      await preload(store);
+      return { ledger: createLedger(store) };
+    },
+    async ({ ledger }) => {
+      for (let round = 0; round < BATCHES; round += 1) {
+        const events = batch(round).map((op, index) => ({ id: newId(), type: `memory.bench_${op.op}`, data: { index, ...op } }));
+        await ledger.append('memory-default', events);
+      }
+    },
+    ({ ledger }) => ledger.store.close(),
+  );
+  dir.remove();
+  return compared(
+    `memory ${OPS}-operation batch: read, resolve, one conditional append, receipts (${PRELOADED} entries present)`,
+    'ops/s',
+    memoryRate,
+    `ledger append of the same ${OPS} events a batch, no read or resolution`,
+    appendRate,
+  );
+};
+
+/** A store holding MUTATIONS committed mutations: adds, then replaces cycling over 30 entries. */
+const mutationsIn = async (file: string): Promise<void> => {
+  const store = openSqliteStore(file);
+  const memory = createMemoryLedger(store, { budgets: BIG });
+  for (let n = 0; n < 30; n += 1) await memory.add('memory', `Entry ${n} v0`);
+  for (let n = 30; n < MUTATIONS; n += 1) await memory.replace('memory', `Entry ${n % 30} v`, `Entry ${n % 30} v${n}`);
+  await store.close();
+};
+
+const fanOut = async (): Promise<BenchRow> => {
+  const dir = scratch('memory-fanout');
+  const source = dir.file('source.sqlite');
+  await mutationsIn(source);
+  const fanOutRate = await medianRate(
+    MUTATIONS,
+    () => ({ store: openSqliteStore(source), mirror: createMarkdownMirror({ dir: dir.file(newId()), name: `bench-${newId().slice(0, 8)}` }) }),
+    async ({ store, mirror }) => {
+      const running = startMemoryFanOut(store, [mirror], { onWarning: () => undefined });
+      await running.caughtUp;
+      await running.stop();
+    },
+    ({ store }) => store.close(),
+  );
+  const directRate = await medianRate(
+    MUTATIONS,
+    async () => {
+      const store = openSqliteStore(source);
+      const events = await store.readStream('memory-default');
+      await store.close();
+      const mutations = events.map(deliveryOf).flatMap((delivery): MemoryMutation[] => (delivery?.kind === 'deliver' ? [delivery.mutation] : []));
+      return { mutations, mirror: createMarkdownMirror({ dir: dir.file(newId()) }) };
+    },
+    async ({ mutations, mirror }) => {
+      for (const mutation of mutations) await mirror.apply(mutation);
+    },
+  );
+  dir.remove();
+  return compared(
+    'memory fan-out to the Markdown mirror (durable subscription, checkpoint per mutation, atomic files)',
+    'mutations/s',
+    fanOutRate,
+    'the same mutations applied to the mirror in a plain loop (no subscription, no checkpoints)',
+    directRate,
+  );
+};
+
+export const rows = async (): Promise<BenchRow[]> => [await batches(), await fanOut()];
