@@ -101,6 +101,22 @@ describe('EventStoreDB adapter through the real client', () => {
     });
   });
 
+  it('says whether an append wrote: a retry with the same ids, even from another client, reports written: false', async () => {
+    const stream = unique('written');
+    const batch = events(2);
+    expect(await store.appendToStream(stream, batch, { expectedRevision: 'no_stream' })).toMatchObject({ written: true, nextExpectedRevision: 1n });
+    expect(await store.appendToStream(stream, batch, { expectedRevision: 'no_stream' })).toMatchObject({ written: false, nextExpectedRevision: 1n });
+    const other = await connect({ store: env.server.store, systemEvents: false });
+    try {
+      expect(await other.store.appendToStream(stream, batch, { expectedRevision: 'no_stream' })).toMatchObject({ written: false });
+      expect(await other.store.appendToStream(stream, batch)).toMatchObject({ written: false });
+      expect(await other.store.appendToStream(stream, events(1), { expectedRevision: 1n })).toMatchObject({ written: true, nextExpectedRevision: 2n });
+    } finally {
+      await other.close();
+    }
+    expect(await store.readStream(stream)).toHaveLength(3);
+  });
+
   it('keeps named checkpoints in the store: the last one written wins, a new client reads it', async () => {
     const name = unique('projector');
     expect(await store.readCheckpoint(name)).toBeNull();

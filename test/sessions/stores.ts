@@ -4,8 +4,12 @@ import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { createLedger, createMemoryStore, type EventStore } from '@session-ledger/core';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
+import { openEsdbTestStore } from '../esdb-server/index.js';
 
-/** Every library test runs on the reference in-memory store and on the embedded SQLite file. */
+/**
+ * Every library test runs on the reference in-memory store, on the embedded SQLite file, and on
+ * EventStoreDB through the real client (a fresh gRPC test double per store).
+ */
 export const STORES: Array<[string, () => EventStore]> = [
   ['memory', () => createMemoryStore()],
   [
@@ -17,6 +21,14 @@ export const STORES: Array<[string, () => EventStore]> = [
         await store.close();
         rmSync(dir, { recursive: true, force: true });
       });
+      return store;
+    },
+  ],
+  [
+    'eventstoredb',
+    () => {
+      const store = openEsdbTestStore();
+      cleanups.push(() => store.close());
       return store;
     },
   ],

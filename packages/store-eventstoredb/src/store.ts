@@ -32,10 +32,11 @@ export const openEventStoreDbStore = (url: string): EventStore => {
   const client = connect(toConnectionString(url));
   const boundaries = boundaryMemory();
   const named = checkpoints(client);
+  const seen = { position: -1n };
   let closed = false;
   return {
     name: `eventstoredb:${redactUrl(url)}`,
-    appendToStream: (stream, events, options = {}) => appendToStream(client, stream, events, options.expectedRevision ?? 'any'),
+    appendToStream: (stream, events, options = {}) => appendToStream(client, stream, events, options.expectedRevision ?? 'any', seen),
     readStream: (stream, options) => readStream(client, stream, options),
     readAll: (options = {}) => readAll(client, options, boundaries),
     deleteStream: (stream, options = {}) => deleteStream(client, stream, options.expectedRevision ?? 'any'),
