@@ -89,3 +89,20 @@ describe('session-ledger import hermes', () => {
     expect(result.stderr).toMatch(/locked/);
   });
 });
+
+describe('session-ledger import hermes: arguments checked before anything is written', () => {
+  it('refuses a --memories path that is not a directory and an invalid --profile, writing no event', () => {
+    const { h, env, dir } = setup(buildV2Era);
+    for (const args of [
+      ['--memories', join(dir, 'no-such-dir')],
+      ['--memories', h.path],
+      ['--memories', dir, '--profile', '../evil'],
+    ]) {
+      const result = runCli(['import', 'hermes', h.path, ...args], { env });
+      expect(result.code).toBe(2);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    const all = runCli(['events', 'all'], { env });
+    expect(all.stdout.trim()).toBe('');
+  });
+});

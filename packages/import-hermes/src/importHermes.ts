@@ -1,6 +1,7 @@
 import { createLedger, isLedgerError, ledgerError, type EventStore, type LedgerError } from '@session-ledger/core';
 import { stepEvent, stepId } from './mapping/stepEvent.js';
-import { importMemory } from './memory/importMemory.js';
+import { checkMemoryProfile, importMemory } from './memory/importMemory.js';
+import { readMemoryDir } from './memory/readMemoryDir.js';
 import { buildImportPlan, type SessionImport } from './plan/importPlan.js';
 import { countWritten, emptyReport, type ImportReport } from './report.js';
 import { syncStream, type LazyEvent } from './ledger/syncStream.js';
@@ -42,6 +43,9 @@ const interrupted = (error: LedgerError, report: ImportReport, at: string, done:
 export const importHermes = async (store: EventStore, options: ImportOptions): Promise<ImportReport> => {
   const dryRun = options.dryRun ?? false;
   const report = emptyReport(options.path, dryRun);
+  // Everything is read (and every argument checked) before anything is written.
+  const profile = checkMemoryProfile(options.profile ?? 'default');
+  const memoryFiles = options.memoriesDir === undefined ? null : readMemoryDir(options.memoriesDir);
   const snapshot = readSnapshot(options.path, { busyTimeoutMs: options.busyTimeoutMs });
   report.source = { path: options.path, schemaVersion: snapshot.schema.version, sessions: snapshot.sessions.length, messages: snapshot.messageCount };
   const plan = buildImportPlan(snapshot);
@@ -79,8 +83,15 @@ export const importHermes = async (store: EventStore, options: ImportOptions): P
     index += 1;
     options.onProgress?.(done, total);
   }
-  if (options.memoriesDir !== undefined) {
-    const memory = await importMemory(ledger, options.memoriesDir, options.profile ?? 'default', dryRun);
+  if (memoryFiles !== null) {
+    let memory;
+    try {
+      memory = await importMemory(ledger, memoryFiles, profile, dryRun);
+    } catch (error) {
+      if (!isLedgerError(error)) throw error;
+      const progress = `every session was imported (${report.events} events written) but no memory entry; run it again to finish`;
+      throw ledgerError(error.type, `${error.message}; ${progress}`, error.details as never);
+    }
     report.memoryEntries = memory.written;
     report.unchanged.memoryEntries = memory.found - memory.written;
     report.skipped.push(...memory.skipped);

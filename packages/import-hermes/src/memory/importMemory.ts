@@ -1,9 +1,15 @@
 import { invalidInput, memoryStream, type Ledger } from '@session-ledger/core';
 import { readIds } from '../ledger/readIds.js';
 import { memoryEvents } from './memoryEvents.js';
-import { readMemoryDir } from './readMemoryDir.js';
+import type { MemoryFileEntries } from './readMemoryDir.js';
 
 const PROFILE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+/** A memory profile names a stream: letters, digits, `_ . -`, at most 64. */
+export const checkMemoryProfile = (profile: string): string => {
+  if (!PROFILE.test(profile)) throw invalidInput(`Invalid memory profile: ${JSON.stringify(profile)}`, 'profile');
+  return profile;
+};
 
 export interface MemoryImport {
   /** Entries in the files. */
@@ -14,12 +20,11 @@ export interface MemoryImport {
 }
 
 /**
- * Adds the entries of a Hermes memories directory that the profile's memory stream does not hold
+ * Adds the entries of Hermes' memory files that the profile's memory stream does not hold
  * yet (by event id), at the end, conditional on the revision read. Entries are never removed here.
  */
-export const importMemory = async (ledger: Ledger, dir: string, profile: string, dryRun: boolean): Promise<MemoryImport> => {
-  if (!PROFILE.test(profile)) throw invalidInput(`Invalid memory profile: ${JSON.stringify(profile)}`, 'profile');
-  const planned = memoryEvents(profile, readMemoryDir(dir));
+export const importMemory = async (ledger: Ledger, files: MemoryFileEntries[], profile: string, dryRun: boolean): Promise<MemoryImport> => {
+  const planned = memoryEvents(checkMemoryProfile(profile), files);
   const stream = memoryStream(profile);
   const held = await readIds(ledger.store, stream);
   if (held.kind === 'deleted') return { found: planned.length, written: 0, skipped: [{ reason: `${stream} was deleted in the ledger` }] };
