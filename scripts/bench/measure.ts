@@ -3,10 +3,45 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchRow } from './types.js';
 
-const RUNS = 3;
+/** One side of a comparison: prepare (not timed), work doing `count` operations (timed), cleanup. */
+export interface Trial<T> {
+  prepare: () => T | Promise<T>;
+  work: (prepared: T) => void | Promise<void>;
+  cleanup?: (prepared: T) => void | Promise<void>;
+}
+
+const timed = async <T>(count: number, trial: Trial<T>): Promise<number> => {
+  const prepared = await trial.prepare();
+  const start = process.hrtime.bigint();
+  await trial.work(prepared);
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  await trial.cleanup?.(prepared);
+  return count / seconds;
+};
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /**
- * Runs `work` (which does `count` operations) RUNS times, each on a fresh `prepare()`, and
+ * Runs the subject and its baseline alternately, `runs` times each, so both see the same machine
+ * load, and returns the median rate (operations per second) of each.
+ */
+export const compareRates = async <S, B>(
+  count: number,
+  subject: Trial<S>,
+  baseline: Trial<B>,
+  runs = 5,
+): Promise<{ subject: number; baseline: number }> => {
+  const subjectRates: number[] = [];
+  const baselineRates: number[] = [];
+  for (let run = 0; run < runs; run += 1) {
+    baselineRates.push(await timed(count, baseline));
+    subjectRates.push(await timed(count, subject));
+  }
+  return { subject: median(subjectRates), baseline: median(baselineRates) };
+};
+
+/**
+ * Runs `work` (which does `count` operations) `runs` times, each on a fresh `prepare()`, and
  * returns the median rate in operations per second. Preparation is not timed.
  */
 export const medianRate = async <T>(
@@ -14,18 +49,11 @@ export const medianRate = async <T>(
   prepare: () => T | Promise<T>,
   work: (prepared: T) => void | Promise<void>,
   cleanup: (prepared: T) => void | Promise<void> = () => undefined,
+  runs = 3,
 ): Promise<number> => {
   const rates: number[] = [];
-  for (let run = 0; run < RUNS; run += 1) {
-    const prepared = await prepare();
-    const start = process.hrtime.bigint();
-    await work(prepared);
-    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-    await cleanup(prepared);
-    rates.push(count / seconds);
-  }
-  rates.sort((a, b) => a - b);
-  return rates[Math.floor(RUNS / 2)]!;
+  for (let run = 0; run < runs; run += 1) rates.push(await timed(count, { prepare, work, cleanup }));
+  return median(rates);
 };
 
 export const compared = (name: string, unit: string, value: number, baselineName: string, baseline: number): BenchRow => ({

@@ -1,13 +1,14 @@
 import { createLedger, newId, readAllPages, type NewEvent } from '@session-ledger/core';
 import { openSqliteStore, type Durability } from '@session-ledger/store-sqlite';
-import { compared, medianRate, scratch } from './measure.js';
+import { compared, compareRates, scratch } from './measure.js';
 import { openPlain } from './plainSqlite.js';
 import type { BenchRow } from './types.js';
 
 /** Issue 2: the SQLite store through the hash-chained ledger, against plain better-sqlite3. */
-const SINGLE = { normal: 4000, full: 300 } as const;
+const SINGLE = { normal: 3000, full: 200 } as const;
+const SYNC = { normal: 'NORMAL', full: 'FULL' } as const;
 const BATCH_SIZE = 100;
-const BATCHES = 200;
+const BATCHES = 100;
 const READ_EVENTS = 50_000;
 const PAGE = 1000;
 
@@ -15,70 +16,45 @@ const TEXT = 'The assistant replied with a short paragraph about the weather and
 const event = (n: number): NewEvent => ({ id: newId(), type: 'turn.appended', data: { role: 'assistant', n, text: TEXT } });
 const events = (count: number, start = 0) => Array.from({ length: count }, (_, index) => event(start + index));
 
-const SYNC = { normal: 'NORMAL', full: 'FULL' } as const;
+/** Appends `payload` in batches of `size` through the ledger, each at its exact expected revision. */
+const ledgerAppends = async (ledger: ReturnType<typeof createLedger>, payload: NewEvent[], size: number) => {
+  let expectedRevision: bigint | 'no_stream' = 'no_stream';
+  for (let at = 0; at < payload.length; at += size) {
+    const batch = payload.slice(at, at + size);
+    expectedRevision = (await ledger.append('session-bench', batch, { expectedRevision })).nextExpectedRevision;
+  }
+};
 
-const singleAppends = async (durability: Durability): Promise<BenchRow> => {
-  const count = SINGLE[durability];
-  const dir = scratch('single');
-  const ledgerRate = await medianRate(
+const appendRow = async (durability: Durability, count: number, size: number): Promise<BenchRow> => {
+  const dir = scratch('append');
+  const rates = await compareRates(
     count,
-    () => ({ ledger: createLedger(openSqliteStore(dir.file(`${newId()}.sqlite`), { durability })), payload: events(count) }),
-    async ({ ledger, payload }) => {
-      let expectedRevision: bigint | 'no_stream' = 'no_stream';
-      for (const item of payload) expectedRevision = (await ledger.append('session-bench', [item], { expectedRevision })).nextExpectedRevision;
+    {
+      prepare: () => ({ ledger: createLedger(openSqliteStore(dir.file(`${newId()}.sqlite`), { durability })), payload: events(count) }),
+      work: ({ ledger, payload }) => ledgerAppends(ledger, payload, size),
+      cleanup: ({ ledger }) => ledger.store.close(),
     },
-    ({ ledger }) => ledger.store.close(),
-  );
-  const plainRate = await medianRate(
-    count,
-    () => ({ plain: openPlain(dir.file(`${newId()}.plain`), SYNC[durability]), payload: events(count) }),
-    ({ plain, payload }) => payload.forEach((item, index) => plain.insertBatch('session-bench', index, [item])),
-    ({ plain }) => plain.close(),
+    {
+      prepare: () => ({ plain: openPlain(dir.file(`${newId()}.plain`), SYNC[durability]), payload: events(count) }),
+      work: ({ plain, payload }) => {
+        for (let at = 0; at < payload.length; at += size) plain.insertBatch('session-bench', at, payload.slice(at, at + size));
+      },
+      cleanup: ({ plain }) => plain.close(),
+    },
   );
   dir.remove();
+  const what = size === 1 ? 'single-event appends' : `batched appends (${size} events a batch)`;
+  const plain = size === 1 ? 'insert, one transaction each' : `inserts, ${size} a transaction`;
   return compared(
-    `sqlite single-event appends (ledger, exact revision, synchronous=${SYNC[durability]})`,
+    `sqlite ${what}: ledger, exact revision, synchronous=${SYNC[durability]}`,
     'events/s',
-    ledgerRate,
-    `plain better-sqlite3 insert, one transaction each (synchronous=${SYNC[durability]})`,
-    plainRate,
+    rates.subject,
+    `plain better-sqlite3 ${plain}, synchronous=${SYNC[durability]}`,
+    rates.baseline,
   );
 };
 
-const batchedAppends = async (): Promise<BenchRow> => {
-  const total = BATCH_SIZE * BATCHES;
-  const dir = scratch('batch');
-  const ledgerRate = await medianRate(
-    total,
-    () => ({ ledger: createLedger(openSqliteStore(dir.file(`${newId()}.sqlite`))), payload: events(total) }),
-    async ({ ledger, payload }) => {
-      let expectedRevision: bigint | 'no_stream' = 'no_stream';
-      for (let at = 0; at < total; at += BATCH_SIZE) {
-        const batch = payload.slice(at, at + BATCH_SIZE);
-        expectedRevision = (await ledger.append('session-bench', batch, { expectedRevision })).nextExpectedRevision;
-      }
-    },
-    ({ ledger }) => ledger.store.close(),
-  );
-  const plainRate = await medianRate(
-    total,
-    () => ({ plain: openPlain(dir.file(`${newId()}.plain`), 'NORMAL'), payload: events(total) }),
-    ({ plain, payload }) => {
-      for (let at = 0; at < total; at += BATCH_SIZE) plain.insertBatch('session-bench', at, payload.slice(at, at + BATCH_SIZE));
-    },
-    ({ plain }) => plain.close(),
-  );
-  dir.remove();
-  return compared(
-    `sqlite batched appends (ledger, ${BATCH_SIZE} events a batch)`,
-    'events/s',
-    ledgerRate,
-    `plain better-sqlite3 inserts, ${BATCH_SIZE} a transaction`,
-    plainRate,
-  );
-};
-
-const readAll = async (): Promise<BenchRow> => {
+const readAllRow = async (): Promise<BenchRow> => {
   const dir = scratch('read');
   const ledgerFile = dir.file('ledger.sqlite');
   const plain = openPlain(dir.file('plain.sqlite'), 'NORMAL');
@@ -87,35 +63,32 @@ const readAll = async (): Promise<BenchRow> => {
     const batch = events(BATCH_SIZE, at);
     const stream = `session-${at % 20}`;
     await writer.append(stream, batch);
-    plain.insertBatch(stream, at, batch.map((item) => ({ ...item, data: { ...(item.data as object), hash: 'x'.repeat(64) } })));
+    // The same rows, with as many bytes of JSON as the ledger's chain metadata adds.
+    plain.insertBatch(stream, at, batch.map((item) => ({ ...item, data: { ...(item.data as object), prevHash: 'x'.repeat(64), hash: 'x'.repeat(64) } })));
   }
   await writer.store.close();
   const store = openSqliteStore(ledgerFile);
-  const storeRate = await medianRate(
+  const rates = await compareRates(
     READ_EVENTS,
-    () => undefined,
-    async () => {
-      let count = 0;
-      for await (const page of readAllPages(store, 'start', PAGE)) count += page.length;
-      if (count !== READ_EVENTS) throw new Error(`read ${count} events, wrote ${READ_EVENTS}`);
+    {
+      prepare: () => undefined,
+      work: async () => {
+        let count = 0;
+        for await (const page of readAllPages(store, 'start', PAGE)) count += page.length;
+        if (count !== READ_EVENTS) throw new Error(`read ${count} events, wrote ${READ_EVENTS}`);
+      },
     },
+    { prepare: () => undefined, work: () => void plain.readAll(PAGE) },
   );
-  const plainRate = await medianRate(READ_EVENTS, () => undefined, () => void plain.readAll(PAGE));
   await store.close();
   plain.close();
   dir.remove();
-  return compared(
-    `sqlite readAll, pages of ${PAGE}`,
-    'events/s',
-    storeRate,
-    'plain better-sqlite3 SELECT pages + JSON.parse',
-    plainRate,
-  );
+  return compared(`sqlite readAll: whole store in pages of ${PAGE}`, 'events/s', rates.subject, 'plain better-sqlite3 SELECT pages + JSON.parse', rates.baseline);
 };
 
 export const rows = async (): Promise<BenchRow[]> => [
-  await singleAppends('normal'),
-  await singleAppends('full'),
-  await batchedAppends(),
-  await readAll(),
+  await appendRow('normal', SINGLE.normal, 1),
+  await appendRow('full', SINGLE.full, 1),
+  await appendRow('normal', BATCH_SIZE * BATCHES, BATCH_SIZE),
+  await readAllRow(),
 ];
