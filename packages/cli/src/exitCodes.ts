@@ -14,6 +14,7 @@ export const EXIT_CODES: Record<ErrorType, number> = {
   chain_broken: 1,
   verification_failed: 1,
   drift: 1,
+  partial_deletion: 1,
   precondition_failed: 1,
   unauthorized: 1,
   invalid_input: 2,

@@ -21,6 +21,8 @@ export interface ErrorDetails {
   chain_broken: { stream: string; revision: string; expected: string; found: string };
   verification_failed: { what: string };
   drift: { stream: string; exported: string; current: string };
+  /** A deletion of several streams stopped part way (EventStoreDB cannot tombstone several in one call): what went, what stayed. */
+  partial_deletion: { deleted: string[]; kept: string[]; stream: string; exported: string; current: string };
   precondition_failed: { expected: string; current: string };
   unauthorized: Record<string, never>;
   /** A file given to an importer is missing, not SQLite, not the expected harness's store, corrupt or locked. */

@@ -19,6 +19,7 @@ export const HTTP_STATUSES: Record<ErrorType, number> = {
   duplicate: 409,
   over_budget: 409,
   drift: 409,
+  partial_deletion: 409,
   chain_broken: 409,
   verification_failed: 409,
   precondition_failed: 412,
