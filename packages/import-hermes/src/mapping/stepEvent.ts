@@ -17,8 +17,9 @@ export interface PlannedEvent {
 
 const fingerprint = (value: unknown): string => sha256Hex(canonicalJson(value)).slice(0, 32);
 
+/** Plain JSON of an array of scalars is already canonical. */
 const rowFingerprint = (row: HermesMessage) =>
-  fingerprint([row.role, row.content, row.toolCalls, row.toolCallId, row.toolName, row.timestamp]);
+  sha256Hex(JSON.stringify([row.role, row.content, row.toolCalls, row.toolCallId, row.toolName, row.timestamp])).slice(0, 32);
 
 const startData = (step: Extract<PlanStep, { kind: 'start' }>): SessionEvent => {
   const s: HermesSession = step.session;
