@@ -1,11 +1,13 @@
 import type { BenchArea } from './types.js';
 import * as store from './store.js';
 import * as memory from './memory.js';
+import * as esdb from './esdb.js';
 import * as hermes from './hermes.js';
 
 /** Every benchmark area, by the name `npm run bench -- --only <area>` takes. Add yours here. */
 export const areas: Record<string, BenchArea> = {
   store,
   memory,
+  esdb,
   hermes,
 };
