@@ -14,7 +14,7 @@ export default defineConfig({
   resolve: { alias },
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
+    testTimeout: 120_000,
     hookTimeout: 30_000,
     pool: 'forks',
   },

@@ -3,7 +3,6 @@ import { join, resolve } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { createMemoryStore, invalidInput, type EventStore } from '@session-ledger/core';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
-import { openEventStoreDbStore } from '@session-ledger/store-eventstoredb';
 
 export interface OpenOptions {
   /** The command writes: a missing SQLite file may be created. Read-only commands never create one. */
@@ -26,8 +25,11 @@ const sqliteOpener: Opener = async (rest, _url, options) => {
 /** EventStoreDB/KurrentDB: the whole URL goes to the client as its connection string (TLS options included). */
 const eventStoreDbOpener =
   (scheme: string): Opener =>
-  async (rest) =>
-    openEventStoreDbStore(`${scheme}:${rest}`);
+  async (rest) => {
+    // Loaded on demand: the gRPC client costs a noticeable part of every command's start-up.
+    const { openEventStoreDbStore } = await import('@session-ledger/store-eventstoredb');
+    return openEventStoreDbStore(`${scheme}:${rest}`);
+  };
 
 /** Store URL schemes. An adapter package adds its scheme here. */
 const OPENERS: Record<string, Opener> = {

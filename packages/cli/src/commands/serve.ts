@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { createLedger, invalidInput } from '@session-ledger/core';
-import { createHttpService, isLoopback } from '@session-ledger/http';
 import { MEMORY_SETTINGS, startConfiguredFanOut } from '@session-ledger/memory';
 import { action } from '../action.js';
 import { openStore } from '../openStore.js';
@@ -18,6 +17,7 @@ export const registerServe = (program: Command): void => {
       .option('--token <token>', 'bearer token required on every request (env SESSION_LEDGER_TOKEN)')
       .option('--mirror <dir>', `keep a Markdown mirror of memory (MEMORY.md, USER.md) in this directory (env ${MEMORY_SETTINGS.mirror})`),
     async (context, options: { host: string; port: string; token?: string; mirror?: string }) => {
+      const { createHttpService, isLoopback } = await import('@session-ledger/http');
       const port = parseCountOption('port', options.port);
       const token = options.token ?? process.env.SESSION_LEDGER_TOKEN;
       if (!isLoopback(options.host) && !token) {

@@ -1,0 +1,63 @@
+import type { Command } from 'commander';
+import type * as Sessions from '@session-ledger/sessions';
+import { action } from '../action.js';
+import { withLedger } from '../context.js';
+import { emit } from '../output.js';
+import { contentOf, oneOf, toolCallsOf } from './sessionInput.js';
+
+/** Loaded on demand, so that other commands start fast. */
+const load = (): Promise<typeof Sessions> => import('@session-ledger/sessions');
+
+const ROLES = ['user', 'assistant', 'tool', 'system'] as const;
+
+/** `messages`: append to a session, rewrite one in place. */
+export const registerMessages = (program: Command): void => {
+  const messages = program.command('messages').description('append and rewrite messages');
+
+  action(
+    messages
+      .command('append <session>')
+      .description('append one message')
+      .requiredOption('--role <role>', ROLES.join('|'))
+      .option('--content <text>')
+      .option('--content-file <path>', 'read the content from a file, or - for standard input')
+      .option('--id <id>', 'message id (reuse it to retry idempotently)')
+      .option('--turn <turn>', 'the turn it belongs to')
+      .option('--tool-call-id <id>')
+      .option('--tool-name <name>')
+      .option('--tool-calls <json>', 'JSON array of tool calls'),
+    async (
+      context,
+      session: string,
+      options: { role: string; content?: string; contentFile?: string; id?: string; turn?: string; toolCallId?: string; toolName?: string; toolCalls?: string },
+    ) => {
+      const S = await load();
+      const role = oneOf('role', options.role, ROLES)!;
+      const toolCalls = toolCallsOf(options.toolCalls);
+      const content = contentOf(options);
+      const result = await withLedger(context, { write: true }, (ledger) =>
+        S.appendMessage(
+          { ledger, now: context.now },
+          session,
+          { id: options.id, role, content, toolCalls, toolCallId: options.toolCallId, toolName: options.toolName },
+          { turnId: options.turn },
+        ),
+      );
+      emit(context.io, context.json, result, () => `${result.messageId}\t${session}@${result.revision}`);
+    },
+  );
+
+  action(
+    messages
+      .command('rewrite <session> <message>')
+      .description('rewrite a message in place (same id; earlier versions stay in the display view)')
+      .option('--content <text>')
+      .option('--content-file <path>', 'read the content from a file, or - for standard input'),
+    async (context, session: string, message: string, options: { content?: string; contentFile?: string }) => {
+      const S = await load();
+      const content = contentOf(options);
+      const result = await withLedger(context, { write: true }, (ledger) => S.rewriteMessage({ ledger, now: context.now }, session, message, content));
+      emit(context.io, context.json, result, () => `rewrote ${message}\t${session}@${result.revision}`);
+    },
+  );
+};

@@ -1,0 +1,126 @@
+import type { Command } from 'commander';
+import { invalidInput, toJson } from '@session-ledger/core';
+import type * as Sessions from '@session-ledger/sessions';
+import { action } from '../action.js';
+import { withLedger } from '../context.js';
+import { emit } from '../output.js';
+import { oneOf } from './sessionInput.js';
+
+/** Loaded on demand, so that other commands start fast. */
+const load = (): Promise<typeof Sessions> => import('@session-ledger/sessions');
+
+const LINKS = ['compression', 'delegation', 'branch'] as const;
+
+const writer = (ledger: Parameters<Parameters<typeof withLedger>[2]>[0], now: () => Date) => ({ ledger, now });
+
+/** `sessions`: start, show and resume by any id, list, compact, compress, end. */
+export const registerSessions = (program: Command): void => {
+  const sessions = program.command('sessions').description('sessions as event streams: write, resume by any id, list');
+
+  action(
+    sessions
+      .command('start')
+      .description('start a session (or a child of one); prints the id that resumes it')
+      .option('--id <id>', 'session id (default: a new UUID)')
+      .option('--parent <id>', 'start a child of this conversation')
+      .option('--link <kind>', `how the child relates: ${LINKS.join('|')}`)
+      .option('--model <model>')
+      .option('--source <source>')
+      .option('--title <title>')
+      .option('--summary <text>', 'with --link compression: what replaces the parent history in the child context'),
+    async (context, options: { id?: string; parent?: string; link?: string; model?: string; source?: string; title?: string; summary?: string }) => {
+      const S = await load();
+      const link = oneOf('link', options.link, LINKS);
+      if (link && !options.parent) throw invalidInput('--link needs --parent');
+      const result = await withLedger(context, { write: true }, async (ledger) => {
+        if (link === 'compression') {
+          const child = await S.compressSession(writer(ledger, context.now), options.parent!, { summary: options.summary ?? '', childId: options.id });
+          return { sessionId: child.sessionId, rootId: child.rootId, revision: child.revision, created: child.written };
+        }
+        return S.startSession(writer(ledger, context.now), {
+          id: options.id,
+          parentId: options.parent,
+          link: (link ?? (options.parent ? 'delegation' : undefined)) as 'delegation' | 'branch' | undefined,
+          model: options.model,
+          source: options.source,
+          title: options.title,
+        });
+      });
+      emit(context.io, context.json, { sessionId: result.sessionId, rootId: result.rootId, revision: result.revision, created: result.created }, () =>
+        `${result.sessionId}\nresume with: session-ledger sessions resume ${result.rootId}`,
+      );
+    },
+  );
+
+  action(
+    sessions
+      .command('show <id>')
+      .description('the whole logical conversation, given its root, tip or any segment id')
+      .option('--view <view>', 'display | active | raw', 'display'),
+    async (context, id: string, options: { view: string }) => {
+      const S = await load();
+      const view = S.checkViewName(options.view);
+      const loaded = await withLedger(context, { write: false }, (_ledger, store) => S.loadConversation(store, id, { view }));
+      emit(context.io, context.json, S.viewToJson(loaded), () =>
+        view === 'display' ? S.renderTranscript(loaded as never) : toJson(S.viewToJson(loaded), 2),
+      );
+    },
+  );
+
+  action(
+    sessions.command('resume <id>').description('the display transcript as text, from any id of the conversation'),
+    async (context, id: string) => {
+      const S = await load();
+      const loaded = await withLedger(context, { write: false }, (_ledger, store) => S.loadConversation(store, id, { view: 'display' }));
+      emit(context.io, context.json, S.viewToJson(loaded), () => S.renderTranscript(loaded));
+    },
+  );
+
+  action(sessions.command('list').description('one row per logical conversation'), async (context) => {
+    const S = await load();
+    const rows = await withLedger(context, { write: false }, (_ledger, store) => S.listConversations(store, { now: context.now() }));
+    emit(context.io, context.json, rows, () =>
+      rows
+        .map((row) => `${row.rootId}\t${row.tipId}\t${row.segments.length} seg\t${row.messages} msg\t${row.lastActivity ?? '-'}${row.live ? '\tLIVE' : ''}${row.title ? `\t${row.title}` : ''}`)
+        .join('\n'),
+    );
+  });
+
+  action(
+    sessions
+      .command('compact <session>')
+      .description('in-place compaction: every active message up to MESSAGE leaves the active view, replaced by the summary')
+      .requiredOption('--through <message>', 'the last message to compact')
+      .requiredOption('--summary <text>', 'what replaces them in the model context'),
+    async (context, session: string, options: { through: string; summary: string }) => {
+      const S = await load();
+      const result = await withLedger(context, { write: true }, (ledger) =>
+        S.compactHistory(writer(ledger, context.now), session, { throughMessageId: options.through, summary: options.summary }),
+      );
+      emit(context.io, context.json, result, () => `compacted through ${options.through} (summary ${result.summaryId})`);
+    },
+  );
+
+  action(
+    sessions
+      .command('compress <session>')
+      .description('compression: the session continues in a new child segment; prints the id that resumes the whole conversation')
+      .requiredOption('--summary <text>', 'what replaces the history in the child context'),
+    async (context, session: string, options: { summary: string }) => {
+      const S = await load();
+      const result = await withLedger(context, { write: true }, (ledger) => S.compressSession(writer(ledger, context.now), session, { summary: options.summary }));
+      emit(context.io, context.json, { sessionId: result.sessionId, rootId: result.rootId, parentId: result.parentId, revision: result.revision }, () =>
+        `${result.sessionId}\nwrite to ${result.sessionId}; resume the whole conversation with: session-ledger sessions resume ${result.rootId}`,
+      );
+    },
+  );
+
+  action(
+    sessions.command('end <session>').description('end the session').option('--reason <reason>'),
+    async (context, session: string, options: { reason?: string }) => {
+      const S = await load();
+      const result = await withLedger(context, { write: true }, (ledger) => S.endSession(writer(ledger, context.now), session, { reason: options.reason }));
+      emit(context.io, context.json, result, () => `ended ${session}`);
+    },
+  );
+};

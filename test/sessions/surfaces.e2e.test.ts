@@ -1,0 +1,156 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../support/cli.js';
+import { readSse, startServer } from '../support/http.js';
+
+/**
+ * Seed 002: a session compressed 4 times; its messages live only in a later segment. Resuming the
+ * id the harness printed (the root), the tip or a middle segment must show the whole conversation.
+ */
+describe('resume by any id through the CLI (seed 002 reproduction)', () => {
+  const env = { SESSION_LEDGER_STORE: `sqlite:${join(tempDir(), 'ledger.sqlite')}` };
+  const cli = (...args: string[]) => {
+    const result = runCli([...args, '--json'], { env });
+    if (result.code !== 0) throw new Error(`${args.join(' ')} -> ${result.code}: ${result.stderr}`);
+    return result.json();
+  };
+
+  it('resumes the whole conversation from the root, the tip and a middle id', () => {
+    const root = cli('sessions', 'start', '--title', 'long chat').sessionId as string;
+    const segments = [root];
+    for (let n = 1; n <= 3; n += 1) segments.push(cli('sessions', 'compress', segments[n - 1]!, '--summary', `compression ${n}`).sessionId);
+    const holder = segments[3]!;
+    const texts = ['inspect the DOM', 'here is the snapshot', 'summarise it'];
+    cli('messages', 'append', holder, '--role', 'user', '--content', texts[0]!);
+    cli('messages', 'append', holder, '--role', 'assistant', '--content', texts[1]!);
+    cli('messages', 'append', holder, '--role', 'user', '--content', texts[2]!);
+    const compressed = cli('sessions', 'compress', holder, '--summary', 'compression 4');
+    expect(compressed.rootId).toBe(root);
+    segments.push(compressed.sessionId);
+
+    const views = [root, segments[2]!, compressed.sessionId].map((id) => cli('sessions', 'show', id));
+    for (const view of views) {
+      expect(view.rootId).toBe(root);
+      expect(view.tipId).toBe(compressed.sessionId);
+      expect(view.segments.map((s: { sessionId: string }) => s.sessionId)).toEqual(segments);
+      expect(view.messages.map((m: { content: string }) => m.content)).toEqual(texts);
+    }
+    const resumed = runCli(['sessions', 'resume', root], { env });
+    expect(resumed.code).toBe(0);
+    for (const text of texts) expect(resumed.stdout).toContain(text);
+    const list = cli('sessions', 'list');
+    expect(list.filter((row: { rootId: string }) => row.rootId === root)).toEqual([
+      expect.objectContaining({ rootId: root, tipId: compressed.sessionId, messages: 3, live: false }),
+    ]);
+  });
+
+  it('keeps compacted messages in display and out of active; a rewrite keeps the count', () => {
+    const id = cli('sessions', 'start').sessionId as string;
+    const first = cli('messages', 'append', id, '--role', 'user', '--content', 'one').messageId;
+    cli('messages', 'append', id, '--role', 'assistant', '--content', 'two');
+    cli('sessions', 'compact', id, '--through', first, '--summary', 'the user said one');
+    const display = cli('sessions', 'show', id);
+    const active = cli('sessions', 'show', id, '--view', 'active');
+    expect(display.messages.map((m: { content: string; compacted: boolean }) => [m.content, m.compacted])).toEqual([
+      ['one', true],
+      ['two', false],
+    ]);
+    expect(JSON.stringify(active.messages)).not.toContain('"one"');
+    expect(JSON.stringify(active.messages)).toContain('the user said one');
+    cli('messages', 'rewrite', id, first, '--content', 'ONE');
+    const rewritten = cli('sessions', 'show', id);
+    expect(rewritten.messages).toHaveLength(2);
+    expect(rewritten.messages[0].content).toBe('ONE');
+  });
+
+  it('a retried append with the same message id does not duplicate', () => {
+    const id = cli('sessions', 'start').sessionId as string;
+    cli('messages', 'append', id, '--role', 'user', '--content', 'once', '--id', 'm-1');
+    cli('messages', 'append', id, '--role', 'user', '--content', 'once', '--id', 'm-1');
+    expect(cli('sessions', 'show', id).messages).toHaveLength(1);
+  });
+
+  it('refuses a second live turn, and bad input, with the documented exit codes', () => {
+    const id = cli('sessions', 'start').sessionId as string;
+    const turn = cli('turns', 'begin', id, '--ttl', '5m');
+    expect(turn.turnId).toBeTruthy();
+    expect(runCli(['turns', 'begin', id], { env }).code).toBe(1);
+    expect(runCli(['turns', 'begin', id, '--ttl', 'soon'], { env }).code).toBe(2);
+    expect(runCli(['messages', 'append', id, '--role', 'robot', '--content', 'x'], { env }).code).toBe(2);
+    expect(runCli(['sessions', 'show', 'no-such-session'], { env }).code).toBe(3);
+    expect(runCli(['sessions', 'show', id, '--view', 'pretty'], { env }).code).toBe(2);
+    cli('turns', 'end', id, turn.turnId);
+    expect(cli('turns', 'begin', id).turnId).toBeTruthy();
+  });
+});
+
+describe('sessions over HTTP', () => {
+  const env = { SESSION_LEDGER_STORE: `sqlite:${join(tempDir(), 'ledger.sqlite')}` };
+  let service: Awaited<ReturnType<typeof startServer>>;
+  beforeAll(async () => {
+    service = await startServer(env);
+  });
+  afterAll(async () => service?.stop());
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${service.url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, etag: response.headers.get('etag'), body: response.status === 304 ? null : await response.json() };
+  };
+
+  it('resumes by root, middle and tip after compressions, with an ETag that moves on every write', async () => {
+    const root = (await call('POST', '/sessions', { title: 'http chat' })).body.sessionId as string;
+    const ids = [root];
+    for (let n = 1; n <= 4; n += 1) {
+      if (n === 3) {
+        for (const content of ['a', 'b']) expect((await call('POST', `/sessions/${ids[n - 1]}/messages`, { role: 'user', content })).status).toBe(201);
+      }
+      ids.push((await call('POST', `/sessions/${ids[n - 1]}/compress`, { summary: `c${n}` })).body.sessionId);
+    }
+    const views = await Promise.all([root, ids[2], ids[4]].map((id) => call('GET', `/sessions/${id}`)));
+    for (const view of views) {
+      expect(view.status).toBe(200);
+      expect(view.body.rootId).toBe(root);
+      expect(view.body.messages.map((m: { content: string }) => m.content)).toEqual(['a', 'b']);
+      expect(view.etag).toBe(views[0]!.etag);
+    }
+    expect((await fetch(`${service.url}/sessions/${root}`, { headers: { 'if-none-match': views[0]!.etag! } })).status).toBe(304);
+    await call('POST', `/sessions/${ids[4]}/messages`, { role: 'assistant', content: 'c' });
+    expect((await call('GET', `/sessions/${root}`)).etag).not.toBe(views[0]!.etag);
+    const sealed = await call('POST', `/sessions/${root}/messages`, { role: 'user', content: 'late' });
+    expect(sealed.status).toBe(409);
+    expect(sealed.body.error.details.tipId).toBe(ids[4]);
+  });
+
+  it('answers 400 for bad bodies, 404 for unknown sessions, 409 for a second live turn', async () => {
+    const id = (await call('POST', '/sessions', {})).body.sessionId as string;
+    expect((await call('POST', `/sessions/${id}/messages`, { role: 'user' })).status).toBe(400);
+    expect((await call('POST', `/sessions/${id}/messages`, { role: 'wizard', content: 'x' })).status).toBe(400);
+    expect((await call('GET', '/sessions/nobody-here')).status).toBe(404);
+    expect((await call('GET', `/sessions/${id}?view=fancy`)).status).toBe(400);
+    expect((await call('POST', `/sessions/${id}/turns`, { ttl: '1m' })).status).toBe(201);
+    expect((await call('POST', `/sessions/${id}/turns`, { ttl: '1m' })).status).toBe(409);
+  });
+
+  it("streams one conversation's events across compression; a reconnect with Last-Event-ID misses nothing", async () => {
+    const id = (await call('POST', '/sessions', {})).body.sessionId as string;
+    const other = (await call('POST', '/sessions', {})).body.sessionId as string;
+    await call('POST', `/sessions/${id}/messages`, { role: 'user', content: 'first' });
+    await call('POST', `/sessions/${other}/messages`, { role: 'user', content: 'noise' });
+    const url = `${service.url}/sessions/${id}/events?type=message.appended`;
+    const first = await readSse(url, { until: (events) => events.some((e) => e.event === 'caught-up') });
+    const seen = first.filter((e) => e.event === 'message.appended');
+    expect(seen.map((e) => JSON.parse(e.data).data.content)).toEqual(['first']);
+    const child = (await call('POST', `/sessions/${id}/compress`, { summary: 's' })).body.sessionId as string;
+    await call('POST', `/sessions/${child}/messages`, { role: 'user', content: 'second' });
+    await call('POST', `/sessions/${child}/messages`, { role: 'user', content: 'third' });
+    const second = await readSse(url, {
+      lastEventId: seen[seen.length - 1]!.id!,
+      until: (events) => events.filter((e) => e.event === 'message.appended').length >= 2,
+    });
+    const contents = [...seen, ...second.filter((e) => e.event === 'message.appended')].map((e) => JSON.parse(e.data).data.content);
+    expect(contents).toEqual(['first', 'second', 'third']);
+  });
+});
