@@ -1,15 +1,11 @@
-import { invalidInput, memoryStream, type Ledger } from '@session-ledger/core';
+import { memoryStream, type Ledger } from '@session-ledger/core';
+import { checkProfile } from '@session-ledger/memory';
 import { readIds } from '../ledger/readIds.js';
 import { memoryEvents } from './memoryEvents.js';
 import type { MemoryFileEntries } from './readMemoryDir.js';
 
-const PROFILE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
-
-/** A memory profile names a stream: letters, digits, `_ . -`, at most 64. */
-export const checkMemoryProfile = (profile: string): string => {
-  if (!PROFILE.test(profile)) throw invalidInput(`Invalid memory profile: ${JSON.stringify(profile)}`, 'profile');
-  return profile;
-};
+/** A memory profile names a stream (the memory ledger's rule). */
+export const checkMemoryProfile = checkProfile;
 
 export interface MemoryImport {
   /** Entries in the files. */

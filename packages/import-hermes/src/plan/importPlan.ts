@@ -1,4 +1,5 @@
 import { sessionStream } from '@session-ledger/core';
+import { isSafeId } from '@session-ledger/events';
 import type { HermesMessage, HermesSession, HermesSnapshot } from '../model.js';
 import { historySteps } from './historySteps.js';
 import { compressionSummaryId, messageIdOf } from './ids.js';
@@ -28,8 +29,6 @@ export interface ImportPlan {
   skipped: Skipped[];
 }
 
-const SAFE_ID = /^[A-Za-z0-9_.:-]{1,200}$/;
-
 const LINKS: Partial<Record<ChildKind, LedgerLink>> = { compression: 'compression', branch: 'branch', delegate: 'delegation' };
 
 type Timed = { step: PlanStep; at: number | null };
@@ -56,7 +55,7 @@ export const buildImportPlan = (snapshot: HermesSnapshot): ImportPlan => {
   const skipped: Skipped[] = [];
   const byId = new Map(snapshot.sessions.map((s) => [s.id, s]));
   const kept = snapshot.sessions.filter((s) => {
-    if (SAFE_ID.test(s.id)) return true;
+    if (isSafeId(s.id)) return true;
     skipped.push({ session: s.id, rows: snapshot.messages.get(s.id)?.length ?? 0, reason: 'session id is not a valid ledger id (letters, digits, _ - . :)' });
     return false;
   });
