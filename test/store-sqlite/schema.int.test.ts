@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } fr
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '@session-ledger/core';
 import { openSqliteStore, SCHEMA_VERSION } from '@session-ledger/store-sqlite';
+import { MIGRATIONS } from '../../packages/store-sqlite/src/schema.js';
 import { expectLedgerError } from '../conformance/helpers.js';
 import { tempLedger } from './tempLedger.js';
 
@@ -56,6 +57,26 @@ describe('SQLite schema versions and migrations', () => {
     const second = openSqliteStore(temp.file);
     expect((await second.readStream('kept')).map((event) => event.id)).toEqual([id]);
     await second.close();
+    const db = new Database(temp.file, { readonly: true });
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    db.close();
+  });
+
+  it('a version 1 file is migrated to the current version and keeps its streams', async () => {
+    const v1 = new Database(temp.file);
+    v1.pragma('journal_mode = WAL');
+    v1.exec(MIGRATIONS[0]!);
+    v1.pragma('user_version = 1');
+    const ids = [newId(), newId(), newId()];
+    const insert = v1.prepare(`INSERT INTO events (stream, revision, id, type, data, metadata, created) VALUES (?, ?, ?, 't', '{}', '{}', '')`);
+    ids.forEach((id, revision) => insert.run('old', revision, id));
+    v1.prepare(`INSERT INTO streams (name, last_revision, first_live, tombstoned) VALUES ('old', 2, 0, 0)`).run();
+    v1.close();
+    const store = openSqliteStore(temp.file);
+    expect((await store.readStream('old')).map((event) => event.id)).toEqual(ids);
+    await expectLedgerError(store.appendToStream('old', [{ id: newId(), type: 't', data: {} }], { expectedRevision: 1n }), 'wrong_expected_version', { actual: '2' });
+    expect((await store.appendToStream('old', [{ id: newId(), type: 't', data: {} }], { expectedRevision: 2n })).nextExpectedRevision).toBe(3n);
+    await store.close();
     const db = new Database(temp.file, { readonly: true });
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     db.close();

@@ -23,6 +23,9 @@ export const MIGRATIONS: ReadonlyArray<string> = [
    CREATE INDEX events_stream_id ON events (stream, id);
    CREATE TABLE checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL) WITHOUT ROWID;
    INSERT INTO ledger_meta (key, value) VALUES ('format', 'session-ledger');`,
+  // 2: streams.last_revision is a floor (written on create and delete); the events carry the rest.
+  // No data changes; the version keeps older session-ledgers, which trust the column, off the file.
+  `INSERT INTO ledger_meta (key, value) VALUES ('streams.last_revision', 'floor');`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -110,7 +110,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
       revision += 1n;
     }
     const last = revision - 1n;
-    sql.upsertStream.run(name, last, state?.firstLive ?? 0n, 0n);
+    if (!state) sql.upsertStream.run(name, last, 0n, 0n); // later appends leave the row alone (see statements.ts)
     return { nextExpectedRevision: last, position, written: events.length > 0 };
   });
 

@@ -19,9 +19,16 @@ export interface EventRow {
 
 const COLUMNS = 'position, stream, revision, id, type, data, metadata, created';
 
+/**
+ * A stream's last revision. Since schema version 2 an append writes no `streams` row (one page
+ * less per commit): the row's last_revision is a floor, set when the stream is created or
+ * deleted, and the events themselves carry the rest (found on the (stream, revision) index).
+ */
+const LAST_REVISION = 'max(last_revision, coalesce((SELECT max(revision) FROM events WHERE events.stream = streams.name), -1))';
+
 /** Every statement the store runs. */
 const SQL = {
-  stream: 'SELECT last_revision, first_live, tombstoned FROM streams WHERE name = ?',
+  stream: `SELECT ${LAST_REVISION} AS last_revision, first_live, tombstoned FROM streams WHERE name = ?`,
   upsertStream: `INSERT INTO streams (name, last_revision, first_live, tombstoned) VALUES (?, ?, ?, ?)
     ON CONFLICT (name) DO UPDATE SET last_revision = excluded.last_revision,
       first_live = excluded.first_live, tombstoned = excluded.tombstoned`,
@@ -35,8 +42,9 @@ const SQL = {
   allForwards: `SELECT ${COLUMNS} FROM events WHERE position >= ? ORDER BY position LIMIT ?`,
   allBackwards: `SELECT ${COLUMNS} FROM events WHERE position <= ? ORDER BY position DESC LIMIT ?`,
   lastPosition: 'SELECT max(position) FROM events',
-  lastRevision: 'SELECT last_revision FROM streams WHERE name = ?',
-  listStreams: 'SELECT name, last_revision, first_live, tombstoned FROM streams WHERE last_revision >= 0 OR tombstoned = 1 ORDER BY name',
+  lastRevision: `SELECT ${LAST_REVISION} FROM streams WHERE name = ?`,
+  listStreams: `SELECT name, ${LAST_REVISION} AS last_revision, first_live, tombstoned FROM streams
+    WHERE ${LAST_REVISION} >= 0 OR tombstoned = 1 ORDER BY name`,
   readCheckpoint: 'SELECT position FROM checkpoints WHERE name = ?',
   storeCheckpoint:
     'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position',

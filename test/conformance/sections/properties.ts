@@ -98,6 +98,15 @@ const runSequence = async (store: EventStore, ops: Op[]) => {
       else expect(state, `streamState of ${name}`).toEqual(expected);
     }
   }
+  if (store.listStreams) {
+    const listed = (await store.listStreams()).filter((info) => info.name.startsWith(prefix));
+    const expected = names.flatMap((name, index) => {
+      const model = models[index]!;
+      const info = { name, lastRevision: BigInt(model.ids.length - 1), firstLive: BigInt(model.firstLive), tombstoned: model.tombstoned };
+      return info.lastRevision >= 0n || info.tombstoned ? [info] : [];
+    });
+    expect(listed.sort((a, b) => a.name.localeCompare(b.name)), 'listStreams').toEqual(expected);
+  }
   const live = committed.filter((entry) => models[entry.stream]!.ids[entry.revision] !== undefined);
   const all = await readAllOf(store, prefix, start);
   expect(all.map((event) => [event.streamName, event.revision, event.id]), 'readAll').toEqual(
