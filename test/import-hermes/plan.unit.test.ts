@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { childKind, historySteps, parseEntries, stepId, type HermesMessage, type HermesSession, type PlanStep } from '@session-ledger/import-hermes';
+import { buildImportPlan, childKind, historySteps, parseEntries, stepId, type HermesMessage, type HermesSession, type HermesSnapshot, type PlanStep } from '@session-ledger/import-hermes';
 
 let nextId = 0;
 const row = (over: Partial<HermesMessage>): HermesMessage => {
@@ -110,5 +110,46 @@ describe('history steps', () => {
     const ids = (list: HermesMessage[]) => historySteps('s', list).map((step) => stepId('session-s', step));
     expect(ids(rows)).toEqual(ids(rows.map((r) => ({ ...r }))));
     expect(ids([rows[0]!, { ...rows[1]!, content: 'edited' }])[1]).not.toBe(ids(rows)[1]);
+  });
+});
+
+describe('import plan lineage', () => {
+  const snapshot = (sessions: HermesSession[]): HermesSnapshot => ({
+    path: 'x',
+    schema: { version: 30, sessionColumns: [], messageColumns: [], hasRowFlags: true },
+    sessions,
+    messages: new Map(),
+    messageCount: 0,
+  });
+
+  it('makes a session whose parent is itself, missing, or in a cycle a root', () => {
+    const plan = buildImportPlan(
+      snapshot([
+        session({ id: 'self', parentSessionId: 'self', endReason: 'compression' }),
+        session({ id: 'a', parentSessionId: 'b', endReason: 'compression', startedAt: 2 }),
+        session({ id: 'b', parentSessionId: 'a', endReason: 'compression', startedAt: 3 }),
+        session({ id: 'orphan', parentSessionId: 'gone' }),
+      ]),
+    );
+    const links = Object.fromEntries(plan.sessions.map((s) => [s.session.id, [s.link, s.rootId]]));
+    expect(links).toEqual({ self: [null, 'self'], a: [null, 'a'], b: ['compression', 'a'], orphan: [null, 'orphan'] });
+  });
+
+  it('continues a parent once: a second compression child is its own root; unsafe ids are skipped', () => {
+    const plan = buildImportPlan(
+      snapshot([
+        session({ id: 'p', endReason: 'compression', startedAt: 1 }),
+        session({ id: 'c1', parentSessionId: 'p', startedAt: 2 }),
+        session({ id: 'c2', parentSessionId: 'p', startedAt: 3 }),
+        session({ id: 'bad id/with slash', startedAt: 4 }),
+      ]),
+    );
+    expect(plan.sessions.map((s) => [s.session.id, s.link])).toEqual([
+      ['p', null],
+      ['c1', 'compression'],
+      ['c2', null],
+    ]);
+    expect(plan.skipped).toEqual([expect.objectContaining({ session: 'bad id/with slash' })]);
+    expect(plan.sessions[0]!.steps.at(-1)).toMatchObject({ kind: 'continued', childId: 'c1' });
   });
 });

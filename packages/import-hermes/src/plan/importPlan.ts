@@ -67,7 +67,9 @@ export const buildImportPlan = (snapshot: HermesSnapshot): ImportPlan => {
   const continuationOf = new Map<string, string>();
   const children = new Map<string, Array<{ id: string; link: 'delegation' | 'branch'; at: number | null }>>();
   for (const session of kept) {
-    const parent = session.parentSessionId && keptIds.has(session.parentSessionId) ? byId.get(session.parentSessionId) : undefined;
+    // A parent must be imported and placed first: a missing, skipped, self or cyclic parent leaves a root.
+    const parentId = session.parentSessionId;
+    const parent = parentId && parentId !== session.id && keptIds.has(parentId) && decided.has(parentId) ? byId.get(parentId) : undefined;
     const kind = childKind(session, parent);
     let link = LINKS[kind] ?? null;
     if (link === 'compression' && continuationOf.has(parent!.id)) link = null;
