@@ -119,7 +119,7 @@ describe('memory ledger writes', () => {
           if (isLedgerError(error, 'stream_not_found')) return [];
           throw error;
         });
-        if (stream === memoryStream('default') && options?.fromRevision === 'start') {
+        if (stream === memoryStream('default') && options?.direction !== 'backwards' && options?.maxCount !== 1) {
           reads += 1;
           await other.add('memory', `competitor ${reads}`);
         }
@@ -151,7 +151,7 @@ describe('memory ledger writes', () => {
         ...store,
         async readStream(stream, options) {
           const events = await store.readStream(stream, options);
-          if (options?.fromRevision === 'start' && ++reads[key] === 1) {
+          if (options?.direction !== 'backwards' && options?.maxCount !== 1 && ++reads[key] === 1) {
             if (++arrived === 2) release();
             await barrier;
           }
@@ -185,6 +185,22 @@ describe('memory ledger writes', () => {
     await memory.add('memory', 'Learned in s-1', { causation: { sessionId: 's-1' } });
     await store.tombstoneStream(sessionStream('s-1'));
     expect((await memory.list()).map((e) => e.content)).toEqual(['Learned in s-1']);
+  });
+
+  it('continues from its last read, and reads everything again after the stream was deleted', async () => {
+    const store = createMemoryStore();
+    const memory = createMemoryLedger(store);
+    const other = createMemoryLedger(store);
+    const first = await memory.add('memory', 'one');
+    await other.add('memory', 'two');
+    expect((await memory.list()).map((e) => e.content)).toEqual(['one', 'two']);
+    await store.deleteStream(memoryStream('default'));
+    expect(await memory.list()).toEqual([]);
+    const again = await other.add('memory', 'three');
+    expect(again.receipts[0]!.entryId).not.toBe(first.receipts[0]!.entryId);
+    expect((await memory.list()).map((e) => e.content)).toEqual(['three']);
+    await memory.replace('memory', 'three', 'three!');
+    expect((await other.list()).map((e) => e.content)).toEqual(['three!']);
   });
 
   it('rejects a bad profile name', async () => {

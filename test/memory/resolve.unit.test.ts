@@ -10,7 +10,7 @@ import {
 } from '@session-ledger/memory';
 import { foldMemoryEntries } from '@session-ledger/projections';
 
-const ctx = { stream: 'memory-default', baseRevision: 4n, budgets: DEFAULT_BUDGETS };
+const ctx = { stream: 'memory-default', baseRevision: 4n, batchId: 'b1', budgets: DEFAULT_BUDGETS };
 const entry = (id: string, content: string, target: 'memory' | 'user' = 'memory'): MemoryEntry => ({ id, target, content });
 
 const ok = (entries: MemoryEntry[], ops: MemoryOperation[]): Resolution => {
@@ -106,7 +106,7 @@ describe('batch resolution', () => {
     expect(fail([], [{ op: 'add', target: 'memory', content: 'a\n§\nb' }]).type).toBe('invalid_input');
   });
 
-  it('gives new entries ids from the base revision and operation index, matching the reducer', () => {
+  it('gives new entries ids from the base revision, batch and operation index, matching the reducer', () => {
     const ops: MemoryOperation[] = [
       { op: 'add', target: 'memory', content: 'one' },
       { op: 'add', target: 'user', content: 'two' },
@@ -114,6 +114,7 @@ describe('batch resolution', () => {
     const first = ok([], ops);
     expect(ok([], ops).receipts.map((r) => r.entryId)).toEqual(first.receipts.map((r) => r.entryId));
     expect(resolveBatch([], ops, { ...ctx, baseRevision: 5n })).not.toEqual(E.right(first));
+    expect(resolveBatch([], ops, { ...ctx, batchId: 'b2' })).not.toEqual(E.right(first));
     expect(foldMemoryEntries(first.events).entries).toEqual(first.entries);
   });
 });

@@ -44,26 +44,38 @@ export const createMemoryLedger = (store: EventStore, options: MemoryLedgerOptio
   const ledger = createLedger(store);
   const budgets: Budgets = { ...DEFAULT_BUDGETS, ...options.budgets };
   const maxAttempts = options.maxAttempts ?? 5;
+  /** The last state read per profile; every read continues from it (see readMemoryState). */
+  const cache = new Map<string, MemoryState>();
+  const read = async (profile: string) => {
+    const state = await readMemoryState(store, profile, cache.get(profile));
+    cache.set(profile, state);
+    return state;
+  };
 
   const apply: MemoryLedger['apply'] = async (operations, write = {}) => {
     const profile = checkProfile(write.profile ?? DEFAULT_PROFILE);
     const stream = memoryStream(profile);
     for (let attempt = 1; ; attempt += 1) {
-      const state = await readMemoryState(store, profile);
+      const state = await read(profile);
       const baseRevision = state.revision ?? -1n;
-      const resolved = resolveBatch(state.entries, operations, { stream, baseRevision, budgets });
-      if (E.isLeft(resolved)) throw resolved.left;
       const batchId = newId();
+      const resolved = resolveBatch(state.entries, operations, { stream, baseRevision, batchId, budgets });
+      if (E.isLeft(resolved)) throw resolved.left;
       const { events, receipts } = resolved.right;
       try {
-        const result = await ledger.append(
-          stream,
-          events.map((event, index) => ({
-            id: newId(),
-            ...encodeMemoryEvent(event, write.causation, { batch: { id: batchId, index, size: events.length } }),
-          })),
-          { expectedRevision: state.revision ?? 'no_stream' },
-        );
+        const sealed = events.map((event, index) => ({
+          id: newId(),
+          ...encodeMemoryEvent(event, write.causation, { batch: { id: batchId, index, size: events.length } }),
+        }));
+        const result = await ledger.append(stream, sealed, { expectedRevision: state.revision ?? 'no_stream' });
+        // The committed state is known: the next read continues from it.
+        cache.set(profile, {
+          profile,
+          entries: resolved.right.entries,
+          revision: result.nextExpectedRevision,
+          position: result.position,
+          lastEventId: sealed[sealed.length - 1]!.id,
+        });
         return { profile, stream, revision: result.nextExpectedRevision, position: result.position, receipts };
       } catch (error) {
         if (!isLedgerError(error, 'wrong_expected_version') || attempt >= maxAttempts) throw error;
@@ -75,8 +87,8 @@ export const createMemoryLedger = (store: EventStore, options: MemoryLedgerOptio
 
   return {
     budgets,
-    list: async ({ profile, target } = {}) => entriesOf(await readMemoryState(store, checkProfile(profile ?? DEFAULT_PROFILE)), target),
-    state: (profile) => readMemoryState(store, checkProfile(profile ?? DEFAULT_PROFILE)),
+    list: async ({ profile, target } = {}) => entriesOf(await read(checkProfile(profile ?? DEFAULT_PROFILE)), target),
+    state: (profile) => read(checkProfile(profile ?? DEFAULT_PROFILE)),
     apply,
     add: (target, content, write) => apply([{ op: 'add', target, content }], write),
     replace: (target, old, content, write) => apply([{ op: 'replace', target, old, content }], write),

@@ -1,4 +1,4 @@
-import { isLedgerError, memoryStream, readWholeStream, type EventStore, type RecordedEvent } from '@session-ledger/core';
+import { isLedgerError, memoryStream, type EventStore, type RecordedEvent } from '@session-ledger/core';
 import { decodeMemoryEvents } from '@session-ledger/events';
 import { foldMemoryEntries, type MemoryEntriesView } from '@session-ledger/projections';
 
@@ -8,22 +8,54 @@ export interface MemoryState extends MemoryEntriesView {
   revision: bigint | null;
   /** Commit position of the last event; null when none. */
   position: bigint | null;
+  /** Id of the event at `revision`: lets a later read continue from here safely. */
+  lastEventId: string | null;
 }
 
-/** Reads a profile's stream and projects its entries, with the revision they were read at. */
-export const readMemoryState = async (store: EventStore, profile: string): Promise<MemoryState> => {
-  let events: RecordedEvent[];
+const PAGE = 1000;
+
+/** Events from `from` on (inclusive); null when the stream does not exist (or is soft-deleted). */
+const readFrom = async (store: EventStore, stream: string, from: bigint | 'start'): Promise<RecordedEvent[] | null> => {
+  const out: RecordedEvent[] = [];
+  let cursor = from;
   try {
-    events = await readWholeStream(store, memoryStream(profile));
+    for (;;) {
+      const page = await store.readStream(stream, { fromRevision: cursor, maxCount: PAGE });
+      out.push(...page);
+      if (page.length < PAGE) return out;
+      cursor = page[page.length - 1]!.revision + 1n;
+    }
   } catch (error) {
-    if (isLedgerError(error, 'stream_not_found')) return { profile, entries: [], revision: null, position: null };
+    if (isLedgerError(error, 'stream_not_found')) return null;
     throw error;
   }
+};
+
+const stateOf = (profile: string, base: MemoryEntriesView, events: RecordedEvent[], previous: MemoryState | null): MemoryState => {
   const last = events[events.length - 1];
   return {
     profile,
-    ...foldMemoryEntries(decodeMemoryEvents(events)),
-    revision: last?.revision ?? null,
-    position: last?.position ?? null,
+    ...foldMemoryEntries(decodeMemoryEvents(events), base),
+    revision: last?.revision ?? previous?.revision ?? null,
+    position: last?.position ?? previous?.position ?? null,
+    lastEventId: last?.id ?? previous?.lastEventId ?? null,
   };
+};
+
+/**
+ * Reads a profile's stream and projects its entries, with the revision they were read at. Given a
+ * state read earlier, it reads only the events after it, provided the event it ended on is still
+ * there (after a delete it reads everything again).
+ */
+export const readMemoryState = async (store: EventStore, profile: string, earlier?: MemoryState): Promise<MemoryState> => {
+  const stream = memoryStream(profile);
+  if (earlier?.revision != null && earlier.profile === profile) {
+    const tail = await readFrom(store, stream, earlier.revision);
+    if (tail && tail[0]?.revision === earlier.revision && tail[0].id === earlier.lastEventId) {
+      return stateOf(profile, earlier, tail.slice(1), earlier);
+    }
+  }
+  const events = await readFrom(store, stream, 'start');
+  if (events === null) return { profile, entries: [], revision: null, position: null, lastEventId: null };
+  return stateOf(profile, { entries: [] }, events, null);
 };

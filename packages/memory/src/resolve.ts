@@ -12,6 +12,8 @@ export interface ResolveContext {
   stream: string;
   /** The revision the entries were read at (-1n: no stream); part of every new entry's id. */
   baseRevision: bigint;
+  /** The batch's UUID (recorded in each event's metadata as batch.id); part of every new entry's id. */
+  batchId: string;
   budgets: Budgets;
 }
 
@@ -42,7 +44,7 @@ const step = (ctx: ResolveContext, state: Resolution, op: MemoryOperation, index
       cleanContent(op.content, where),
       E.chain((content) => duplicateOf(state.entries, op.target, content)),
       E.map((content) => {
-        const entryId = deterministicId('memory-entry', ctx.stream, ctx.baseRevision, index);
+        const entryId = deterministicId('memory-entry', ctx.stream, ctx.baseRevision, ctx.batchId, index);
         return {
           events: [...state.events, { type: 'memory.entry_added' as const, data: { entryId, target: op.target, content } }],
           receipts: [...state.receipts, { op: 'add' as const, entryId, target: op.target, previousContent: null, content, selector: null }],
