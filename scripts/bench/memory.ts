@@ -8,14 +8,14 @@ import {
   type MemoryOperation,
 } from '@session-ledger/memory';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
-import { compared, medianRate, scratch } from './measure.js';
+import { compared, compareRates, scratch } from './measure.js';
 import type { BenchRow } from './types.js';
 
 /** Issue 5: the memory ledger's batches and its fan-out to the Markdown mirror (SQLite store). */
 const BATCHES = 20;
 const OPS = 100;
 const PRELOADED = 20;
-const MUTATIONS = 300;
+const MUTATIONS = 200;
 const BIG = { memory: 1_000_000, user: 1_000_000 };
 
 const fact = (n: number) => `Fact ${n}: the project builds with tsc -b and tests with vitest`;
@@ -42,42 +42,43 @@ const preload = async (store: EventStore) => {
 const batches = async (): Promise<BenchRow> => {
   const dir = scratch('memory-batch');
   const total = BATCHES * OPS;
-  const memoryRate = await medianRate(
+  const rates = await compareRates(
     total,
-    async () => {
-      const store = openSqliteStore(dir.file(`${newId()}.sqlite`));
-      return { store, memory: await preload(store) };
+    {
+      prepare: async () => {
+        const store = openSqliteStore(dir.file(`${newId()}.sqlite`));
+        return { store, memory: await preload(store) };
+      },
+      work: async ({ memory }) => {
+        for (let round = 0; round < BATCHES; round += 1) {
+          const result = await memory.apply(batch(round));
+          if (result.receipts.length !== OPS) throw new Error('missing receipts');
+        }
+      },
+      cleanup: ({ store }) => store.close(),
     },
-    async ({ memory }) => {
-      for (let round = 0; round < BATCHES; round += 1) {
-        const result = await memory.apply(batch(round));
-        if (result.receipts.length !== OPS) throw new Error('missing receipts');
-      }
+    {
+      prepare: async () => {
+        const store = openSqliteStore(dir.file(`${newId()}.sqlite`));
+        await preload(store);
+        return { ledger: createLedger(store) };
+      },
+      work: async ({ ledger }) => {
+        for (let round = 0; round < BATCHES; round += 1) {
+          const events = batch(round).map((op, index) => ({ id: newId(), type: `memory.bench_${op.op}`, data: { index, ...op } }));
+          await ledger.append('memory-default', events);
+        }
+      },
+      cleanup: ({ ledger }) => ledger.store.close(),
     },
-    ({ store }) => store.close(),
-  );
-  const appendRate = await medianRate(
-    total,
-    async () => {
-      const store = openSqliteStore(dir.file(`${newId()}.sqlite`));
-      await preload(store);
-      return { ledger: createLedger(store) };
-    },
-    async ({ ledger }) => {
-      for (let round = 0; round < BATCHES; round += 1) {
-        const events = batch(round).map((op, index) => ({ id: newId(), type: `memory.bench_${op.op}`, data: { index, ...op } }));
-        await ledger.append('memory-default', events);
-      }
-    },
-    ({ ledger }) => ledger.store.close(),
   );
   dir.remove();
   return compared(
     `memory ${OPS}-operation batch: read, resolve, one conditional append, receipts (${PRELOADED} entries present)`,
     'ops/s',
-    memoryRate,
+    rates.subject,
     `ledger append of the same ${OPS} events a batch, no read or resolution`,
-    appendRate,
+    rates.baseline,
   );
 };
 
@@ -94,36 +95,40 @@ const fanOut = async (): Promise<BenchRow> => {
   const dir = scratch('memory-fanout');
   const source = dir.file('source.sqlite');
   await mutationsIn(source);
-  const fanOutRate = await medianRate(
+  const rates = await compareRates(
     MUTATIONS,
-    () => ({ store: openSqliteStore(source), mirror: createMarkdownMirror({ dir: dir.file(newId()), name: `bench-${newId().slice(0, 8)}` }) }),
-    async ({ store, mirror }) => {
-      const running = startMemoryFanOut(store, [mirror], { onWarning: () => undefined });
-      await running.caughtUp;
-      await running.stop();
+    {
+      prepare: () => ({
+        store: openSqliteStore(source),
+        mirror: createMarkdownMirror({ dir: dir.file(newId()), name: `bench-${newId().slice(0, 8)}` }),
+      }),
+      work: async ({ store, mirror }) => {
+        const running = startMemoryFanOut(store, [mirror], { onWarning: () => undefined });
+        await running.caughtUp;
+        await running.stop();
+      },
+      cleanup: ({ store }) => store.close(),
     },
-    ({ store }) => store.close(),
-  );
-  const directRate = await medianRate(
-    MUTATIONS,
-    async () => {
-      const store = openSqliteStore(source);
-      const events = await store.readStream('memory-default');
-      await store.close();
-      const mutations = events.map(deliveryOf).flatMap((delivery): MemoryMutation[] => (delivery?.kind === 'deliver' ? [delivery.mutation] : []));
-      return { mutations, mirror: createMarkdownMirror({ dir: dir.file(newId()) }) };
-    },
-    async ({ mutations, mirror }) => {
-      for (const mutation of mutations) await mirror.apply(mutation);
+    {
+      prepare: async () => {
+        const store = openSqliteStore(source);
+        const events = await store.readStream('memory-default');
+        await store.close();
+        const mutations = events.map(deliveryOf).flatMap((delivery): MemoryMutation[] => (delivery?.kind === 'deliver' ? [delivery.mutation] : []));
+        return { mutations, mirror: createMarkdownMirror({ dir: dir.file(newId()) }) };
+      },
+      work: async ({ mutations, mirror }) => {
+        for (const mutation of mutations) await mirror.apply(mutation);
+      },
     },
   );
   dir.remove();
   return compared(
     'memory fan-out to the Markdown mirror (durable subscription, checkpoint per mutation, atomic files)',
     'mutations/s',
-    fanOutRate,
+    rates.subject,
     'the same mutations applied to the mirror in a plain loop (no subscription, no checkpoints)',
-    directRate,
+    rates.baseline,
   );
 };
 
