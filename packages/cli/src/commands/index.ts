@@ -5,9 +5,10 @@ import { registerImport } from './import.js';
 import { registerMemory } from './memory.js';
 import { registerMigrate } from './migrate.js';
 import { registerServe } from './serve.js';
+import { registerRetention } from './retention.js';
 import { registerMessages } from './messages.js';
 import { registerSessions } from './sessions.js';
 import { registerTurns } from './turns.js';
 
 /** Every command group, one file each. A new group adds one line here. */
-export const COMMAND_GROUPS: Array<(program: Command) => void> = [registerEvents, registerAudit, registerServe, registerSessions, registerTurns, registerMessages, registerMemory, registerImport, registerMigrate];
+export const COMMAND_GROUPS: Array<(program: Command) => void> = [registerEvents, registerAudit, registerServe, registerSessions, registerRetention, registerTurns, registerMessages, registerMemory, registerImport, registerMigrate];

@@ -1,0 +1,143 @@
+import type { Command } from 'commander';
+import { invalidInput } from '@session-ledger/core';
+import type * as Retention from '@session-ledger/retention';
+import { action } from '../action.js';
+import { withLedger, type CommandContext } from '../context.js';
+import { emit } from '../output.js';
+import { parseDuration } from '../parse.js';
+import { progressFor } from '../progress.js';
+
+/** Loaded on demand, so that other commands start fast. */
+const load = (): Promise<typeof Retention> => import('@session-ledger/retention');
+
+interface ExportFlags {
+  format: string;
+  out?: string;
+  view?: string;
+  lineage: string;
+  only?: string;
+  deleteAfterVerified?: boolean;
+}
+
+const PHASES = ['read', 'render', 'write', 'verify', 'delete'] as const;
+
+/** The `sessions` group, whoever registers it first (the sessions commands, or this file when they are absent). */
+const sessionsGroup = (program: Command): Command =>
+  program.commands.find((command) => command.name() === 'sessions') ??
+  program.command('sessions').description('sessions as event streams: write, resume by any id, list');
+
+const exportText = (result: Retention.ExportResult): string =>
+  [
+    `exported ${result.messageCount} message(s), ${result.view} view${result.filtered ? ' (filtered)' : ''}, to ${result.file}`,
+    `digest ${result.digest}`,
+    ...result.streams.map((s) => `  ${s.stream}@${s.revision} ${s.chainHead ?? '-'}`),
+    result.deleted.length > 0 ? `deleted: ${result.deleted.join(', ')}` : 'deleted: nothing',
+  ].join('\n');
+
+const runExport = async (context: CommandContext, id: string, flags: ExportFlags): Promise<number | void> => {
+  const R = await load();
+  const options = {
+    format: R.checkFormat(flags.format),
+    view: flags.view === undefined ? undefined : R.checkExportView(flags.view),
+    lineage: R.checkLineage(flags.lineage),
+    only: flags.only === undefined ? undefined : R.parseRoles(flags.only),
+    now: context.now(),
+  };
+  if (flags.deleteAfterVerified && options.only !== undefined) throw R.filteredCannotDelete();
+  if (flags.out === undefined && (flags.deleteAfterVerified || context.json)) {
+    throw invalidInput(`--out FILE is required with ${flags.deleteAfterVerified ? '--delete-after-verified' : '--json'}`, 'out');
+  }
+  const progress = progressFor(context, 'export', `steps (${PHASES.join(', ')})`);
+  const onProgress = (phase: (typeof PHASES)[number]) => progress.update(PHASES.indexOf(phase) + 1);
+  progress.start(flags.deleteAfterVerified ? PHASES.length : 3);
+  let result: Retention.ExportResult & { bytes?: Buffer };
+  try {
+    result = flags.deleteAfterVerified
+      ? await withLedger(context, { write: true }, (ledger) => R.exportAndDelete(ledger, id, { ...options, out: flags.out!, onProgress }))
+      : await withLedger(context, { write: false }, (_ledger, store) => R.exportSession(store, id, { ...options, out: flags.out, onProgress }));
+  } finally {
+    progress.stop();
+  }
+  const { bytes, ...report } = result;
+  if (flags.out === undefined && bytes) context.io.out(bytes.toString('utf8'));
+  else emit(context.io, context.json, report, () => exportText(report));
+};
+
+const bulkText = (result: Retention.BulkDeleteResult, verb: string): string =>
+  [
+    ...result.deleted.map((id) => `${verb} ${id}`),
+    ...result.skipped_active.map((id) => `skipped_active ${id}`),
+    ...result.failed.map(({ id, error }) => `failed ${id}: ${error.message}`),
+    `${verb}: ${result.deleted.length}, skipped_active: ${result.skipped_active.length}${result.failed.length > 0 ? `, failed: ${result.failed.length}` : ''}`,
+    ...(result.streams.length > 0 ? [`streams deleted: ${result.streams.join(', ')}`] : []),
+  ].join('\n');
+
+/** One stderr line per id that was not deleted: the refusal in the library's words. */
+const reportRefusals = (context: CommandContext, result: Retention.BulkDeleteResult) => {
+  for (const id of result.skipped_active) context.io.err(`session-ledger: Cannot delete active session ${id}: a live turn holds it`);
+  for (const { error } of result.failed) context.io.err(`session-ledger: ${error.message.split('\n')[0]}`);
+};
+
+/** `sessions export|delete|prune|import`: exports that declare their view, verified deletion, the live-lease guard, restore. */
+export const registerRetention = (program: Command): void => {
+  const sessions = sessionsGroup(program);
+
+  action(
+    sessions
+      .command('export <id>')
+      .description('export a conversation (any of its ids) with a manifest naming its view, streams, revisions and digest')
+      .requiredOption('--format <format>', 'markdown | html | jsonl | qmd')
+      .option('--out <file>', 'write here (never over an existing file); default: standard output')
+      .option('--view <view>', 'display | raw (default: raw for jsonl, display otherwise)')
+      .option('--lineage <lineage>', 'logical (compression chain and delegated children) | tip (the tip segment only)', 'logical')
+      .option('--only <roles>', 'only these roles, comma separated (a filtered export; never deletes)')
+      .option('--delete-after-verified', 'after the file is written, fsynced, read back and the conversation found unchanged, tombstone exactly the exported streams'),
+    async (context, id: string, flags: ExportFlags) => runExport(context, id, flags),
+  );
+
+  action(
+    sessions
+      .command('delete <ids...>')
+      .description('delete conversations (any of their ids); a conversation held by a live turn is skipped (exit 1)')
+      .option('--lineage <lineage>', 'logical (compression chain and delegated children) | tip (the tip segment only)', 'logical'),
+    async (context, ids: string[], flags: { lineage: string }) => {
+      const R = await load();
+      const lineage = R.checkLineage(flags.lineage);
+      const result = await withLedger(context, { write: true }, (ledger) => R.deleteSessions(ledger, ids, { lineage, now: context.now() }));
+      emit(context.io, context.json, result, () => bulkText(result, 'deleted'));
+      reportRefusals(context, result);
+      return result.deleted.length === ids.length ? 0 : 1; // any id not deleted
+    },
+  );
+
+  action(
+    sessions
+      .command('prune')
+      .description('delete conversations idle for longer than AGE (never a live one)')
+      .requiredOption('--older-than <age>', 'e.g. 30d, 12h')
+      .option('--dry-run', 'list what would be deleted; delete nothing'),
+    async (context, flags: { olderThan: string; dryRun?: boolean }) => {
+      const R = await load();
+      const olderThanMs = parseDuration('older-than', flags.olderThan);
+      const result = await withLedger(context, { write: !flags.dryRun }, (ledger) =>
+        R.pruneSessions(ledger, { olderThanMs, now: context.now(), dryRun: Boolean(flags.dryRun) }),
+      );
+      emit(context.io, context.json, result, () => bulkText(result, flags.dryRun ? 'would delete' : 'deleted'));
+      for (const { error } of result.failed) context.io.err(`session-ledger: ${error.message.split('\n')[0]}`);
+      return result.failed.length === 0 ? 0 : 1;
+    },
+  );
+
+  action(
+    sessions
+      .command('import <file>')
+      .description('restore the streams of a jsonl export (same ids, revisions and hashes) into a store that lacks them'),
+    async (context, file: string) => {
+      const R = await load();
+      const result = await withLedger(context, { write: true }, (ledger) => R.importJsonl(ledger, file, { now: context.now() }));
+      emit(context.io, context.json, result, () =>
+        [`imported ${result.events} event(s) of ${result.rootId} from ${file}`, ...result.streams.map((s) => `  ${s.stream}@${s.revision} ${s.chainHead ?? '-'}`)].join('\n'),
+      );
+    },
+  );
+};

@@ -1,0 +1,55 @@
+import { isLedgerError, ledgerError, withRetry, type EventStore, type LedgerError, type RetryPolicy } from '@session-ledger/core';
+import type { CoveredStream } from '../types.js';
+import { driftError } from '../errors.js';
+
+export interface TombstoneOutcome {
+  /** Streams tombstoned, in order. */
+  deleted: string[];
+  /** Streams still stored. */
+  kept: string[];
+  /** Why the deletion stopped; null when every stream went. */
+  failure: LedgerError | null;
+}
+
+const currentOf = (error: unknown): string | null =>
+  isLedgerError(error, 'wrong_expected_version') ? error.details.actual : isLedgerError(error, 'stream_deleted') ? 'deleted' : null;
+
+/** The failure in the caller's words: drift when nothing was deleted yet, partial_deletion otherwise. */
+const failureOf = (error: unknown, stream: CoveredStream, deleted: string[], kept: string[]): LedgerError => {
+  const current = currentOf(error);
+  const exported = stream.revision.toString();
+  if (deleted.length === 0) {
+    if (current !== null) return driftError(stream.stream, exported, current, 'nothing was deleted');
+    if (isLedgerError(error)) return error;
+    throw error;
+  }
+  const why = current === null ? (error instanceof Error ? error.message : String(error)) : `read at revision ${exported}, now ${current}`;
+  return ledgerError(
+    'partial_deletion',
+    `Deleted ${deleted.join(', ')}; kept ${kept.join(', ')}: ${stream.stream} could not be deleted (${why}); delete again to finish`,
+    { deleted, kept, stream: stream.stream, exported, current: current ?? 'unknown' },
+  );
+};
+
+/**
+ * Tombstones each stream conditionally on the exact revision it was read at (EventStoreDB's rule:
+ * a stream that moved is refused). Stops at the first refusal and says what was deleted and kept.
+ */
+export const tombstoneAll = async (
+  store: EventStore,
+  streams: CoveredStream[],
+  options: { retry?: RetryPolicy; onDeleted?: (done: number) => void } = {},
+): Promise<TombstoneOutcome> => {
+  const deleted: string[] = [];
+  for (const [index, stream] of streams.entries()) {
+    try {
+      await withRetry(() => store.tombstoneStream(stream.stream, { expectedRevision: stream.revision }), options.retry);
+    } catch (error) {
+      const kept = streams.slice(index).map((s) => s.stream);
+      return { deleted, kept, failure: failureOf(error, stream, deleted, kept) };
+    }
+    deleted.push(stream.stream);
+    options.onDeleted?.(deleted.length);
+  }
+  return { deleted, kept: [], failure: null };
+};

@@ -1,0 +1,52 @@
+import { ledgerError, type Ledger, type RetryPolicy } from '@session-ledger/core';
+import { conversationEtag } from '@session-ledger/sessions';
+import type { Coverage } from './coverage/coverage.js';
+import { readCoverage } from './coverage/readCoverage.js';
+import { deleteCovered } from './delete/deleteCovered.js';
+import { assertIdle } from './delete/liveLease.js';
+import type { DeletionReason, Lineage } from './types.js';
+
+export interface DeleteOptions {
+  lineage?: Lineage;
+  /** When the lease check is made; default: the system clock. */
+  now?: Date;
+  reason?: DeletionReason;
+  /** An HTTP If-Match: the conversationEtag of the view the caller saw ('*': whatever is current). */
+  ifMatch?: string;
+  retry?: RetryPolicy;
+}
+
+export interface DeleteResult {
+  requestedId: string;
+  rootId: string;
+  /** Every covered segment id. */
+  sessionIds: string[];
+  /** Stream names tombstoned, in the order they went. */
+  deleted: string[];
+}
+
+/** The ETag of the conversation asked for, as `GET /sessions/:id` gives it. */
+export const etagOf = (coverage: Coverage): string =>
+  conversationEtag(coverage.conversations[0]!.loaded.segments.map(({ sessionId, events }) => ({ sessionId, revision: events[events.length - 1]!.revision })));
+
+/**
+ * Deletes a conversation by any of its ids: one read, the live-lease guard on it, then tombstones
+ * conditional on the revisions read (so a turn or message that lands in between makes it fail).
+ */
+export const deleteSession = async (ledger: Ledger, anyId: string, options: DeleteOptions = {}): Promise<DeleteResult> => {
+  const now = options.now ?? new Date();
+  const coverage = await readCoverage(ledger.store, anyId, { lineage: options.lineage, retry: options.retry });
+  if (options.ifMatch !== undefined && options.ifMatch.trim() !== '*') {
+    const current = etagOf(coverage);
+    const given = options.ifMatch.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+    if (!given.includes(current)) {
+      throw ledgerError('precondition_failed', `Session ${anyId} changed since it was read (If-Match ${options.ifMatch}, current ${current})`, {
+        expected: options.ifMatch,
+        current,
+      });
+    }
+  }
+  assertIdle(coverage, now);
+  const deleted = await deleteCovered(ledger, coverage, { reason: options.reason ?? 'delete', now, retry: options.retry });
+  return { requestedId: anyId, rootId: coverage.conversations[0]!.rootId, sessionIds: coverage.streams.map((s) => s.sessionId), deleted };
+};

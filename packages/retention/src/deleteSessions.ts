@@ -1,0 +1,39 @@
+import { isLedgerError, type Ledger } from '@session-ledger/core';
+import { deleteSession, type DeleteOptions, type DeleteResult } from './deleteSession.js';
+
+/** The outcome of deleting several conversations (the CLI's --json form, plus what failed otherwise). */
+export interface BulkDeleteResult {
+  /** Ids whose conversation was deleted (or was covered by an earlier id's deletion). */
+  deleted: string[];
+  /** Ids held by a live turn: not deleted. */
+  skipped_active: string[];
+  /** Ids not deleted for another reason (unknown, drift, store), with the error. */
+  failed: Array<{ id: string; error: { type: string; message: string } }>;
+  /** Stream names tombstoned. */
+  streams: string[];
+}
+
+/** Deletes each conversation that is idle; a live one is skipped and reported, never deleted. */
+export const deleteSessions = async (ledger: Ledger, ids: string[], options: Omit<DeleteOptions, 'ifMatch'> = {}): Promise<BulkDeleteResult> => {
+  const result: BulkDeleteResult = { deleted: [], skipped_active: [], failed: [], streams: [] };
+  const covered = new Set<string>();
+  for (const id of ids) {
+    if (covered.has(id)) {
+      result.deleted.push(id);
+      continue;
+    }
+    let done: DeleteResult;
+    try {
+      done = await deleteSession(ledger, id, options);
+    } catch (error) {
+      if (isLedgerError(error, 'session_active')) result.skipped_active.push(id);
+      else if (isLedgerError(error)) result.failed.push({ id, error: { type: error.type, message: error.message } });
+      else throw error;
+      continue;
+    }
+    for (const sessionId of done.sessionIds) covered.add(sessionId);
+    result.deleted.push(id);
+    result.streams.push(...done.deleted);
+  }
+  return result;
+};

@@ -1,0 +1,19 @@
+import { isLedgerError, ledgerError, type LedgerError } from '@session-ledger/core';
+
+export const cannotDeleteActive = (sessionId: string, turn: { turnId: string; owner: string; sessionId: string; leaseExpiresAt: string }, childRoot: string | null) =>
+  ledgerError(
+    'session_active',
+    `Cannot delete active session ${sessionId}: turn ${turn.turnId} (${turn.owner}) holds segment ${turn.sessionId}` +
+      `${childRoot === null ? '' : ` of delegated child ${childRoot}`} until ${turn.leaseExpiresAt}`,
+    { sessionId, turnId: turn.turnId, segment: turn.sessionId },
+  );
+
+export const driftError = (stream: string, exported: string, current: string, what: string) =>
+  ledgerError('drift', `${stream} changed after it was read (read at revision ${exported}, now ${current}): ${what}`, { stream, exported, current });
+
+export const filteredCannotDelete = () =>
+  ledgerError('invalid_input', 'A filtered (--only) export never authorises a deletion: export without --only to delete', { field: 'only' });
+
+/** The same error with a sentence added (what was kept, where the export is). */
+export const withNote = (error: unknown, note: string): unknown =>
+  isLedgerError(error) ? ledgerError(error.type, `${error.message}; ${note}`, (error as LedgerError).details as never) : error;

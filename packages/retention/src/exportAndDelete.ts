@@ -1,0 +1,66 @@
+import type { Ledger, RetryPolicy } from '@session-ledger/core';
+import type { Coverage } from './coverage/coverage.js';
+import { readCoverage } from './coverage/readCoverage.js';
+import { streamDrift } from './delete/compare.js';
+import { deleteCovered } from './delete/deleteCovered.js';
+import { assertIdle, liveTurnIn } from './delete/liveLease.js';
+import { driftError, filteredCannotDelete, withNote } from './errors.js';
+import { resultOf, type ExportResult } from './exportSession.js';
+import { verifyWritten } from './file/verifyFile.js';
+import { writeDurably } from './file/writeDurably.js';
+import { resolveExport } from './options.js';
+import { contentOf, prepareExport, type PreparedExport } from './prepareExport.js';
+import { contentDigest } from './view/digest.js';
+import type { ExportOptions } from './types.js';
+import { cannotDeleteActive } from './errors.js';
+
+/** Step 3: the conversation read again through the same retrying reads must be the one exported, stream by stream and digest for digest. */
+const checkUnchanged = (prepared: PreparedExport, again: Coverage, now: Date): void => {
+  const drift = streamDrift(prepared.coverage, again);
+  if (drift) {
+    const live = liveTurnIn(again, now);
+    if (live) throw cannotDeleteActive(again.requestedId, live.turn, live.conversation.link === null ? null : live.conversation.rootId);
+    throw drift;
+  }
+  const digest = contentDigest(contentOf(again, prepared.manifest));
+  if (digest !== prepared.manifest.digest) {
+    throw driftError(prepared.manifest.streams[0]!.stream, prepared.manifest.digest, digest, 'the view content differs from the export');
+  }
+};
+
+/**
+ * export --delete-after-verified: (1) one read of the conversation and the live-lease guard on it;
+ * (2) render, write durably, read back and check bytes and digest; (3) read again and compare;
+ * (4) tombstone every covered stream conditionally on the revision in the manifest, then audit.
+ * Any drift keeps the session and leaves the export file as written.
+ */
+export const exportAndDelete = async (
+  ledger: Ledger,
+  anyId: string,
+  options: ExportOptions & { out: string; retry?: RetryPolicy },
+): Promise<ExportResult> => {
+  const resolved = resolveExport(options);
+  if (resolved.only !== null) throw filteredCannotDelete();
+  const coverage = await readCoverage(ledger.store, anyId, { lineage: resolved.lineage, retry: options.retry });
+  assertIdle(coverage, resolved.now);
+  const prepared = prepareExport(coverage, resolved);
+  options.onProgress?.('render', prepared.manifest.messageCount, prepared.manifest.messageCount);
+  const file = await writeDurably(options.out, prepared.bytes);
+  const kept = `the session was kept and the export stays at ${file}`;
+  try {
+    const sha = await verifyWritten(file, prepared);
+    options.onProgress?.('verify', 1, 2);
+    checkUnchanged(prepared, await readCoverage(ledger.store, anyId, { lineage: resolved.lineage, retry: options.retry }), resolved.now);
+    options.onProgress?.('verify', 2, 2);
+    const deleted = await deleteCovered(ledger, coverage, {
+      reason: 'export',
+      now: resolved.now,
+      retry: options.retry,
+      export: { file, format: prepared.manifest.format, view: prepared.manifest.view, digest: prepared.manifest.digest },
+      onDeleted: (done, total) => options.onProgress?.('delete', done, total),
+    });
+    return resultOf(prepared, file, sha, deleted);
+  } catch (error) {
+    throw withNote(error, (error as { type?: string }).type === 'partial_deletion' ? `the export stays at ${file}` : kept);
+  }
+};

@@ -1,0 +1,20 @@
+import { readFile } from 'node:fs/promises';
+import { ledgerError, sha256Hex } from '@session-ledger/core';
+import type { PreparedExport } from '../prepareExport.js';
+import { manifestOf } from '../render/index.js';
+
+const failed = (path: string, what: string) =>
+  ledgerError('verification_failed', `The export at ${path} does not read back as written: ${what}`, { what: `export ${path}: ${what}` });
+
+/**
+ * Reads the written file back: its bytes must hash to what was rendered, and the manifest it
+ * declares must name the digest of the view that was rendered. Returns the file's sha256.
+ */
+export const verifyWritten = async (path: string, prepared: PreparedExport): Promise<string> => {
+  const bytes = await readFile(path);
+  const written = sha256Hex(bytes);
+  if (written !== sha256Hex(prepared.bytes)) throw failed(path, 'its bytes differ from the rendered export');
+  const manifest = manifestOf(prepared.manifest.format, bytes.toString('utf8'));
+  if (manifest.digest !== prepared.manifest.digest) throw failed(path, `its manifest names digest ${manifest.digest}, the view is ${prepared.manifest.digest}`);
+  return `sha256:${written}`;
+};

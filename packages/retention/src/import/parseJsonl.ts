@@ -1,0 +1,85 @@
+import { isUuid, ledgerError, SESSION_PREFIX, verifyStreamChain, type JsonObject, type RecordedEvent } from '@session-ledger/core';
+import { z } from 'zod';
+import type { Manifest } from '../manifest.js';
+import type { ExportedEvent } from '../view/content.js';
+import { contentDigest } from '../view/digest.js';
+
+const corrupt = (path: string, why: string) =>
+  ledgerError('import_source_invalid', `Cannot import ${path}: ${why}`, { path, reason: 'corrupt' });
+
+const eventLine = z.object({
+  stream: z.string().startsWith(SESSION_PREFIX),
+  id: z.string().refine(isUuid, 'not a UUID'),
+  type: z.string().min(1),
+  revision: z.number().int().nonnegative(),
+  position: z.union([z.number(), z.string()]),
+  data: z.json(),
+  metadata: z.record(z.string(), z.json()),
+  created: z.string(),
+});
+
+export interface ParsedExport {
+  manifest: Manifest;
+  /** Stream by stream, each in revision order from 0, as the store must hold them. */
+  streams: Map<string, RecordedEvent[]>;
+  events: number;
+}
+
+const parseLine = (path: string, line: string, number: number): unknown => {
+  try {
+    return JSON.parse(line);
+  } catch {
+    throw corrupt(path, `line ${number} is not JSON`);
+  }
+};
+
+const checkStream = (path: string, name: string, events: RecordedEvent[], manifest: Manifest) => {
+  events.forEach((event, index) => {
+    if (event.revision !== BigInt(index)) throw corrupt(path, `${name} does not hold revisions 0..${events.length - 1} in order (a stream can only be restored whole)`);
+  });
+  const broken = verifyStreamChain(events);
+  if (broken) throw corrupt(path, `the hash chain of ${name} breaks at revision ${broken.revision} (${broken.reason})`);
+  const declared = manifest.streams.find((stream) => stream.stream === name);
+  const last = events[events.length - 1]!;
+  if (!declared || String(declared.revision) !== last.revision.toString() || declared.chainHead !== (last.metadata.hash ?? null)) {
+    throw corrupt(path, `${name} does not end where the manifest says`);
+  }
+};
+
+/**
+ * Reads a jsonl export: the manifest line, then the events. Refuses (import_source_invalid) a file
+ * whose events do not hash to the manifest digest, whose chains break, or whose streams are not whole.
+ */
+export const parseJsonlExport = (path: string, text: string): ParsedExport => {
+  const lines = text.split('\n').filter((line) => line.trim() !== '');
+  if (lines.length === 0) throw corrupt(path, 'the file is empty');
+  const manifest = parseLine(path, lines[0]!, 1) as Manifest;
+  if (manifest?.kind !== 'manifest' || manifest.format !== 'jsonl' || manifest.view !== 'raw' || !Array.isArray(manifest.streams)) {
+    throw corrupt(path, 'the first line is not the manifest of a jsonl (raw) export');
+  }
+  const exported: ExportedEvent[] = [];
+  const streams = new Map<string, RecordedEvent[]>();
+  lines.slice(1).forEach((line, index) => {
+    const parsed = eventLine.safeParse(parseLine(path, line, index + 2));
+    if (!parsed.success) throw corrupt(path, `line ${index + 2} is not an event (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message})`);
+    const event = parsed.data;
+    exported.push(event as ExportedEvent);
+    const recorded: RecordedEvent = {
+      streamName: event.stream,
+      id: event.id,
+      type: event.type,
+      revision: BigInt(event.revision),
+      position: 0n,
+      data: event.data,
+      metadata: event.metadata as JsonObject,
+      created: event.created,
+    };
+    const list = streams.get(event.stream);
+    if (list) list.push(recorded);
+    else streams.set(event.stream, [recorded]);
+  });
+  if (contentDigest({ view: 'raw', events: exported }) !== manifest.digest) throw corrupt(path, 'its events do not match the manifest digest');
+  if (streams.size !== manifest.streams.length) throw corrupt(path, 'the manifest and the events name different streams');
+  for (const [name, events] of streams) checkStream(path, name, events, manifest);
+  return { manifest, streams, events: exported.length };
+};

@@ -1,0 +1,70 @@
+import { invalidInput, isLedgerError, withRetry, type Ledger, type RetryPolicy } from '@session-ledger/core';
+import type { SessionListRow } from '@session-ledger/projections';
+import { listConversations } from '@session-ledger/sessions';
+import { deleteSession } from './deleteSession.js';
+import type { BulkDeleteResult } from './deleteSessions.js';
+
+export interface PruneOptions {
+  /** Conversations whose last activity (and every delegated child's) is older than this are deleted. */
+  olderThanMs: number;
+  now?: Date;
+  /** Report what would be deleted; delete nothing. */
+  dryRun?: boolean;
+  retry?: RetryPolicy;
+}
+
+export type PruneResult = BulkDeleteResult & { dryRun: boolean; cutoff: string };
+
+/** Top-level rows (not delegated from a conversation still listed), each with its delegated descendants. */
+const groups = (rows: SessionListRow[]): SessionListRow[][] => {
+  const rootOfSegment = new Map<string, string>();
+  for (const row of rows) for (const segment of row.segments) rootOfSegment.set(segment, row.rootId);
+  const children = new Map<string, SessionListRow[]>();
+  const top: SessionListRow[] = [];
+  for (const row of rows) {
+    const parentRoot = row.link === 'delegation' && row.parentId !== null ? rootOfSegment.get(row.parentId) : undefined;
+    if (parentRoot === undefined || parentRoot === row.rootId) top.push(row);
+    else children.set(parentRoot, [...(children.get(parentRoot) ?? []), row]);
+  }
+  return top.map((row) => {
+    const group = [row];
+    for (let next = 0; next < group.length; next += 1) group.push(...(children.get(group[next]!.rootId) ?? []));
+    return group;
+  });
+};
+
+const olderThan = (row: SessionListRow, cutoff: number) => row.lastActivity !== null && Date.parse(row.lastActivity) < cutoff;
+
+/**
+ * `sessions prune --older-than AGE`: deletes every conversation idle for longer than AGE (with its
+ * delegated children). A live conversation is never deleted: it is reported in skipped_active.
+ */
+export const pruneSessions = async (ledger: Ledger, options: PruneOptions): Promise<PruneResult> => {
+  if (!Number.isSafeInteger(options.olderThanMs) || options.olderThanMs <= 0) throw invalidInput(`--older-than must be a positive duration: ${options.olderThanMs}`, 'olderThan');
+  const now = options.now ?? new Date();
+  const cutoff = now.getTime() - options.olderThanMs;
+  const rows = await withRetry(() => listConversations(ledger.store, { now }), options.retry);
+  const result: PruneResult = { deleted: [], skipped_active: [], failed: [], streams: [], dryRun: Boolean(options.dryRun), cutoff: new Date(cutoff).toISOString() };
+  for (const group of groups(rows)) {
+    if (!group.every((row) => olderThan(row, cutoff))) continue;
+    const rootId = group[0]!.rootId;
+    if (group.some((row) => row.live)) {
+      result.skipped_active.push(rootId);
+      continue;
+    }
+    if (options.dryRun) {
+      result.deleted.push(rootId);
+      continue;
+    }
+    try {
+      const done = await deleteSession(ledger, rootId, { reason: 'prune', now, retry: options.retry });
+      result.deleted.push(rootId);
+      result.streams.push(...done.deleted);
+    } catch (error) {
+      if (isLedgerError(error, 'session_active')) result.skipped_active.push(rootId);
+      else if (isLedgerError(error)) result.failed.push({ id: rootId, error: { type: error.type, message: error.message } });
+      else throw error;
+    }
+  }
+  return result;
+};

@@ -1,0 +1,39 @@
+import type { ExportedMarker, ExportedMessage } from '../view/content.js';
+
+/** The words a marker stands for; its summary (user content) is rendered separately. */
+export const markerHeadline = (marker: ExportedMarker): string => {
+  switch (marker.kind) {
+    case 'compaction':
+      return `Compaction ${marker.summaryId} at ${marker.at}: ${marker.replaced} message(s) above left the model's context (kept here, marked compacted), replaced by this summary`;
+    case 'compression':
+      return `Compression at ${marker.at}: segment ${marker.sessionId} continues in ${marker.childId}, whose context starts from this summary`;
+    case 'child':
+      return `A ${marker.link} child ${marker.childId} started here (${marker.at})`;
+    case 'ended':
+      return `Session ended at ${marker.at}${marker.reason === undefined ? '' : ` (${marker.reason})`}`;
+  }
+};
+
+export const markerSummary = (marker: ExportedMarker): string | null =>
+  marker.kind === 'compaction' || marker.kind === 'compression' ? marker.summary : null;
+
+/** The tags a message carries in every transcript format. */
+export const messageTags = (message: ExportedMessage): string[] => {
+  const tags: string[] = [];
+  if (message.compacted) tags.push(`compacted${message.compactedBy ? ` by ${message.compactedBy}` : ''}`);
+  if (message.rewritten) tags.push(`rewritten ${message.versions.length}x`);
+  if (message.role === 'tool') tags.push(`tool result${message.toolName ? ` of ${message.toolName}` : ''}${message.toolCallId ? ` for call ${message.toolCallId}` : ''}`);
+  if ((message.toolCalls?.length ?? 0) > 0) tags.push(`${message.toolCalls!.length} tool call(s)`);
+  return tags;
+};
+
+/** The fields of a message no heading shows, as one JSON object (absent when there are none). */
+export const messageDetails = (message: ExportedMessage): string | null => {
+  const details: Record<string, unknown> = {};
+  if (message.turnId !== undefined) details.turnId = message.turnId;
+  if (message.finishReason !== undefined) details.finishReason = message.finishReason;
+  if (message.tokenCounts !== undefined) details.tokenCounts = message.tokenCounts;
+  if (message.toolCallId !== undefined) details.toolCallId = message.toolCallId;
+  if (message.extra !== undefined) details.extra = message.extra;
+  return Object.keys(details).length === 0 ? null : JSON.stringify(details);
+};

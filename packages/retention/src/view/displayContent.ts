@@ -1,0 +1,58 @@
+import { displayView, viewToJson, type DisplayMessage, type DisplayView, type Marker } from '@session-ledger/projections';
+import type { Role } from '@session-ledger/events';
+import type { Coverage, CoveredConversation } from '../coverage/coverage.js';
+import type { DisplayContent, ExportedConversation } from './content.js';
+
+/**
+ * Keeps the messages `keep` accepts and moves each marker to the place it had among them, so a
+ * marker still stands after the message it followed.
+ */
+const select = (view: DisplayView, keep: (message: DisplayMessage) => boolean, keepMarker: (marker: Marker) => boolean) => {
+  const before = new Array<number>(view.messages.length + 1);
+  const messages: DisplayMessage[] = [];
+  view.messages.forEach((message, index) => {
+    before[index] = messages.length;
+    if (keep(message)) messages.push(message);
+  });
+  before[view.messages.length] = messages.length;
+  const markers = view.markers.filter(keepMarker).map((marker) => ({ ...marker, index: before[marker.index] ?? messages.length }));
+  return { messages, markers };
+};
+
+/**
+ * The tip alone: its own messages, and older messages whose rewrite is stored in the tip (deleting
+ * the tip deletes that rewrite, so the export must carry it).
+ */
+const inTip = (tipId: string) => (message: DisplayMessage) =>
+  message.sessionId === tipId || message.versions.some((version) => version.rewrittenIn === tipId);
+
+const conversationContent = (conversation: CoveredConversation, tipOnly: boolean, only: Set<Role> | null): ExportedConversation => {
+  const view = displayView(conversation.loaded.state);
+  const tipId = conversation.tipId;
+  const byRole = (message: DisplayMessage) => only === null || only.has(message.role);
+  const { messages, markers } = select(
+    view,
+    (message) => byRole(message) && (!tipOnly || inTip(tipId)(message)),
+    (marker) => !tipOnly || marker.sessionId === tipId,
+  );
+  return {
+    rootId: conversation.rootId,
+    tipId,
+    link: conversation.link,
+    parentId: conversation.parentId,
+    depth: conversation.depth,
+    segments: conversation.segments.map((segment) => segment.sessionId),
+    messages: viewToJson(messages),
+    markers: viewToJson(markers),
+  };
+};
+
+/** The display view of everything covered: compacted messages (marked), rewrites with their earlier versions, tool calls, markers. */
+export const displayContent = (coverage: Coverage, only: Role[] | null = null): DisplayContent => {
+  const roles = only === null ? null : new Set(only);
+  return {
+    view: 'display',
+    only,
+    conversations: coverage.conversations.map((conversation) => conversationContent(conversation, coverage.lineage === 'tip', roles)),
+  };
+};
