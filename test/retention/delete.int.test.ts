@@ -1,0 +1,275 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { AUDIT_STREAM, createLedger, readWholeStream, storeUnavailable, type EventStore } from '@session-ledger/core';
+import { appendMessage, beginTurn, loadConversation, rewriteMessage } from '@session-ledger/sessions';
+import { deleteSession, exportAndDelete, exportSession, manifestOf } from '@session-ledger/retention';
+import { buildConversation, COVERED, scratchDir, SCRIPT, STORES, wrapStore, writerOn } from './helpers.js';
+
+const gone = async (store: EventStore, stream: string) => {
+  await expect(store.readStream(stream)).rejects.toMatchObject({ type: 'stream_deleted' });
+};
+
+const stillThere = async (store: EventStore, streams: string[]) => {
+  for (const stream of streams) expect((await store.readStream(stream)).length).toBeGreaterThan(0);
+};
+
+describe.each(STORES)('export --delete-after-verified (%s)', (_name, open) => {
+  it('deletes exactly the streams the export covers (chain and delegated children, never a branch), and a branch still loads', async () => {
+    const { context, store, ledger, now } = writerOn(open());
+    await buildConversation(context);
+    const out = join(scratchDir(), 'export.md');
+
+    const result = await exportAndDelete(ledger, 'root', { format: 'markdown', out, now: now() });
+
+    expect([...result.deleted].sort()).toEqual([...COVERED].sort());
+    expect(result.deleted.indexOf('session-subsub')).toBeLessThan(result.deleted.indexOf('session-sub'));
+    expect(result.deleted.indexOf('session-root-2')).toBeLessThan(result.deleted.indexOf('session-root'));
+    for (const stream of COVERED) await gone(store, stream);
+    const branch = await loadConversation(store, 'br');
+    expect(branch.messages.map((m) => m.content)).toEqual(['branch text']);
+    expect(readFileSync(out, 'utf8')).toContain('delegated task text');
+    expect(manifestOf('markdown', readFileSync(out, 'utf8')).digest).toBe(result.digest);
+  });
+
+  it('--lineage tip exports and deletes only the tip segment; the rest still loads', async () => {
+    const { context, store, ledger, now } = writerOn(open());
+    await buildConversation(context);
+
+    const result = await exportAndDelete(ledger, 'root', { format: 'markdown', lineage: 'tip', out: join(scratchDir(), 'tip.md'), now: now() });
+
+    expect(result.deleted).toEqual(['session-root-2']);
+    await gone(store, 'session-root-2');
+    await stillThere(store, ['session-root', 'session-sub', 'session-subsub', 'session-br']);
+    const rest = await loadConversation(store, 'root');
+    expect(rest.messages.map((m) => m.id)).toEqual(['m1', 'm2', 'm3', 'm4']);
+  });
+
+  it('an html export with --delete-after-verified: escaped content on disk, then the session is gone', async () => {
+    const { context, store, ledger, now } = writerOn(open());
+    await buildConversation(context);
+    const out = join(scratchDir(), 'export.html');
+
+    const result = await exportAndDelete(ledger, 'root-2', { format: 'html', out, now: now() });
+
+    const html = readFileSync(out, 'utf8');
+    expect(html).not.toContain(SCRIPT);
+    expect(html).toContain('&lt;script&gt;');
+    expect(html.match(/<script/g)).toHaveLength(1);
+    expect(result.deleted).toHaveLength(4);
+    await gone(store, 'session-root');
+  });
+
+  it('a message appended after the export is read: drift, nothing deleted, the export file unchanged, the command says what changed', async () => {
+    const base = open();
+    const { context, now } = writerOn(base);
+    await buildConversation(context);
+    const out = join(scratchDir(), 'export.md');
+    const expected = (await exportSession(base, 'root', { format: 'markdown', now: now() })).bytes;
+    let tombstones = 0;
+    let slipped = false;
+    const store = wrapStore(base, {
+      // the re-read of step 3 happens once the file is on disk: a writer slips in just before it
+      readStream: async (stream, options) => {
+        if (!slipped && existsSync(out)) {
+          slipped = true;
+          await appendMessage(context, 'root-2', { id: 'late', role: 'user', content: 'written after the export' });
+        }
+        return base.readStream(stream, options);
+      },
+      tombstoneStream: async (stream, options) => {
+        tombstones += 1;
+        return base.tombstoneStream(stream, options);
+      },
+    });
+
+    const attempt = exportAndDelete(createLedger(store), 'root', { format: 'markdown', out, now: now() });
+
+    await expect(attempt).rejects.toMatchObject({ type: 'drift', details: { stream: 'session-root-2', exported: '3', current: '4' } });
+    await expect(attempt).rejects.toThrow(/session-root-2 changed .*read at revision 3, now 4.*the session was kept and the export stays at/);
+    expect(tombstones).toBe(0);
+    expect(readFileSync(out).equals(expected)).toBe(true);
+    const kept = await loadConversation(base, 'root');
+    expect(kept.messages.map((m) => m.id)).toContain('late');
+    await stillThere(base, COVERED);
+  });
+
+  it('a message appended between the last check and the tombstone: the conditional tombstone refuses it, nothing is deleted', async () => {
+    const base = open();
+    const { context, now } = writerOn(base);
+    await buildConversation(context);
+    let slipped = false;
+    const store = wrapStore(base, {
+      tombstoneStream: async (stream, options) => {
+        if (!slipped) {
+          slipped = true;
+          await appendMessage(context, 'sub', { id: 'late', role: 'user', content: 'written in the gap' });
+        }
+        return base.tombstoneStream(stream, options);
+      },
+    });
+
+    const attempt = exportAndDelete(createLedger(store), 'root', { format: 'jsonl', out: join(scratchDir(), 'x.jsonl'), now: now() });
+
+    // subsub goes first (children before the segment that links them); sub moved: partial deletion, precisely reported
+    await expect(attempt).rejects.toMatchObject({
+      type: 'partial_deletion',
+      details: { deleted: ['session-subsub'], kept: ['session-sub', 'session-root-2', 'session-root'], stream: 'session-sub', exported: '2', current: '3' },
+    });
+    await stillThere(base, ['session-sub', 'session-root-2', 'session-root']);
+    expect((await loadConversation(base, 'sub')).messages.map((m) => m.content)).toContain('written in the gap');
+  });
+
+  it('a same-count rewrite after the export is read: drift, nothing deleted', async () => {
+    const base = open();
+    const { context, now } = writerOn(base);
+    await buildConversation(context);
+    const out = join(scratchDir(), 'export.qmd');
+    let slipped = false;
+    const store = wrapStore(base, {
+      readStream: async (stream, options) => {
+        if (!slipped && existsSync(out)) {
+          slipped = true;
+          await rewriteMessage(context, 'root-2', 'm5', 'after the compressioN');
+        }
+        return base.readStream(stream, options);
+      },
+    });
+
+    const attempt = exportAndDelete(createLedger(store), 'root', { format: 'qmd', out, now: now() });
+
+    await expect(attempt).rejects.toMatchObject({ type: 'drift', details: { stream: 'session-root-2' } });
+    const kept = await loadConversation(base, 'root');
+    expect(kept.messages).toHaveLength(5);
+    expect(kept.messages[4]!.content).toBe('after the compressioN');
+    expect(readFileSync(out, 'utf8')).not.toContain('after the compressioN');
+  });
+
+  it('a filtered (--only) export never authorises a deletion: refused before anything is written', async () => {
+    const { context, store, ledger, now } = writerOn(open());
+    await buildConversation(context);
+    const out = join(scratchDir(), 'only.md');
+
+    await expect(exportAndDelete(ledger, 'root', { format: 'markdown', only: ['user', 'assistant'], out, now: now() })).rejects.toMatchObject({
+      type: 'invalid_input',
+      details: { field: 'only' },
+    });
+    expect(existsSync(out)).toBe(false);
+    await stillThere(store, COVERED);
+  });
+
+  it('appends an audit record (streams, final revisions and chain heads, export digest and file, reason, time) that audit verify covers', async () => {
+    const { context, store, ledger, now } = writerOn(open());
+    await buildConversation(context);
+    const out = join(scratchDir(), 'export.jsonl');
+
+    const result = await exportAndDelete(ledger, 'root', { format: 'jsonl', out, now: now() });
+
+    const [record] = await readWholeStream(store, AUDIT_STREAM);
+    expect(record).toMatchObject({
+      type: 'retention.deleted',
+      data: {
+        rootId: 'root',
+        reason: 'export',
+        complete: true,
+        deleted: result.deleted,
+        kept: [],
+        streams: result.streams,
+        export: { file: out, format: 'jsonl', view: 'raw', digest: result.digest },
+        at: now().toISOString(),
+      },
+    });
+    expect(JSON.stringify(record!.data)).not.toContain('first question');
+    const report = await ledger.verify();
+    expect(report.broken).toBeNull();
+    expect(report.streams).toBeGreaterThan(0);
+  });
+
+  it('fails closed: a read that keeps failing after the file is written keeps the session and says so', async () => {
+    const base = open();
+    const { context, now } = writerOn(base);
+    await buildConversation(context);
+    const out = join(scratchDir(), 'export.md');
+    const store = wrapStore(base, {
+      readStream: async (stream, options) => {
+        if (existsSync(out)) throw storeUnavailable('SQLite is busy', 'SQLITE_BUSY');
+        return base.readStream(stream, options);
+      },
+    });
+
+    const attempt = exportAndDelete(createLedger(store), 'root', { format: 'markdown', out, now: now(), retry: { attempts: 3, baseDelayMs: 1 } });
+
+    await expect(attempt).rejects.toMatchObject({ type: 'store_unavailable' });
+    await expect(attempt).rejects.toThrow(/the session was kept/);
+    expect(existsSync(out)).toBe(true);
+    await stillThere(base, COVERED);
+  });
+
+  it('reads that feed the decision are retried like ordinary reads: transient failures do not stop the deletion', async () => {
+    const base = open();
+    const { context, now } = writerOn(base);
+    await buildConversation(context);
+    let failures = 0;
+    const store = wrapStore(base, {
+      readStream: async (stream, options) => {
+        if (failures < 2) {
+          failures += 1;
+          throw storeUnavailable('SQLite is busy', 'SQLITE_BUSY');
+        }
+        return base.readStream(stream, options);
+      },
+    });
+
+    const result = await exportAndDelete(createLedger(store), 'root', { format: 'html', out: join(scratchDir(), 'e.html'), now: now(), retry: { attempts: 5, baseDelayMs: 1 } });
+
+    expect(failures).toBe(2);
+    expect(result.deleted).toHaveLength(4);
+  });
+
+  it('a deletion that stopped part way can be finished by deleting again', async () => {
+    const base = open();
+    const { context, now } = writerOn(base);
+    await buildConversation(context);
+    let refused = false;
+    const store = wrapStore(base, {
+      tombstoneStream: async (stream, options) => {
+        if (stream === 'session-root-2' && !refused) {
+          refused = true;
+          throw storeUnavailable('connection reset', 'UNAVAILABLE');
+        }
+        return base.tombstoneStream(stream, options);
+      },
+    });
+
+    const attempt = deleteSession(createLedger(store), 'root', { now: now(), retry: { attempts: 1, baseDelayMs: 1 } });
+    await expect(attempt).rejects.toMatchObject({
+      type: 'partial_deletion',
+      details: { deleted: ['session-subsub', 'session-sub'], kept: ['session-root-2', 'session-root'], stream: 'session-root-2' },
+    });
+
+    const again = await deleteSession(createLedger(base), 'root', { now: now() });
+    expect(again.deleted).toEqual(['session-root-2', 'session-root']);
+    const audit = await readWholeStream(base, AUDIT_STREAM);
+    expect(audit.map((event) => (event.data as { complete: boolean }).complete)).toEqual([false, true]);
+  });
+});
+
+describe('erasure (sqlite)', () => {
+  it('a deleted message text is no longer in the SQLite file bytes', async () => {
+    const { openSqliteStore } = await import('@session-ledger/store-sqlite');
+    const dir = scratchDir();
+    const file = join(dir, 'ledger.sqlite');
+    const store = openSqliteStore(file);
+    const { context, ledger, now } = writerOn(store);
+    await buildConversation(context);
+    await appendMessage(context, 'root-2', { role: 'user', content: 'ERASE-ME-7f3a9c secret text' });
+    const bytes = () => Buffer.concat([file, `${file}-wal`].filter(existsSync).map((path) => readFileSync(path)));
+    expect(bytes().includes('ERASE-ME-7f3a9c')).toBe(true);
+
+    await exportAndDelete(ledger, 'root', { format: 'markdown', out: join(dir, 'kept.md'), now: now() });
+
+    expect(bytes().includes('ERASE-ME-7f3a9c')).toBe(false);
+    expect(bytes().includes('branch text')).toBe(true);
+    await store.close();
+  });
+});

@@ -1,0 +1,106 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach } from 'vitest';
+import { createLedger, createMemoryStore, type EventStore } from '@session-ledger/core';
+import { openSqliteStore } from '@session-ledger/store-sqlite';
+import {
+  appendMessage,
+  appendMessages,
+  beginTurn,
+  compactHistory,
+  compressSession,
+  endTurn,
+  rewriteMessage,
+  startSession,
+  type WriterContext,
+} from '@session-ledger/sessions';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+/** A scratch directory removed after the test. */
+export const scratchDir = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'retention-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+};
+
+/** Every library test runs on the reference in-memory store and on the embedded SQLite file. */
+export const STORES: Array<[string, () => EventStore]> = [
+  ['memory', () => createMemoryStore()],
+  [
+    'sqlite',
+    () => {
+      const store = openSqliteStore(join(scratchDir(), 'ledger.sqlite'));
+      cleanups.push(() => store.close());
+      return store;
+    },
+  ],
+];
+
+export const T0 = '2026-03-01T10:00:00.000Z';
+
+/** A writer context with a clock the test moves. */
+export const writerOn = (store: EventStore, start = T0) => {
+  let now = new Date(start);
+  const context: WriterContext & { now: () => Date } = { ledger: createLedger(store), now: () => now };
+  return {
+    store,
+    ledger: context.ledger,
+    context,
+    now: () => now,
+    advance(ms: number) {
+      now = new Date(now.getTime() + ms);
+    },
+  };
+};
+
+export const SCRIPT = '<script>alert("pwned")</script> & friends';
+
+/**
+ * The conversation every export test reads: `root` with a tool call and its result, an in-place
+ * compaction (m1..m3 leave the active view), a rewrite of m4, then a compression into `root-2`;
+ * a delegated child `sub` (with its own delegated child `subsub`) and a branch `br`.
+ */
+export const buildConversation = async (context: WriterContext) => {
+  await startSession(context, { id: 'root', title: 'demo' });
+  const turn = await beginTurn(context, 'root', { ttlMs: 60_000, owner: 'hermes' });
+  await appendMessages(
+    context,
+    'root',
+    [
+      { id: 'm1', role: 'user', content: `first question ${SCRIPT}` },
+      { id: 'm2', role: 'assistant', content: null, toolCalls: [{ id: 'call-1', type: 'function', function: { name: 'search', arguments: '{"q":"answer"}' } }] },
+      { id: 'm3', role: 'tool', content: 'tool output 42', toolCallId: 'call-1', toolName: 'search' },
+      { id: 'm4', role: 'assistant', content: 'the answer is 42' },
+    ],
+    { turnId: turn.turnId },
+  );
+  await endTurn(context, 'root', turn.turnId);
+  await compactHistory(context, 'root', { throughMessageId: 'm3', summary: 'searched; found 42' });
+  await rewriteMessage(context, 'root', 'm4', 'the answer is forty-two');
+  await compressSession(context, 'root', { summary: 'compressed: asked and answered', childId: 'root-2' });
+  await appendMessage(context, 'root-2', { id: 'm5', role: 'user', content: 'after the compression' });
+  await startSession(context, { id: 'sub', parentId: 'root', link: 'delegation' });
+  await appendMessage(context, 'sub', { id: 's1', role: 'user', content: 'delegated task text' });
+  await startSession(context, { id: 'subsub', parentId: 'sub', link: 'delegation' });
+  await appendMessage(context, 'subsub', { id: 'ss1', role: 'assistant', content: 'nested delegated text' });
+  await startSession(context, { id: 'br', parentId: 'root', link: 'branch' });
+  await appendMessage(context, 'br', { id: 'b1', role: 'user', content: 'branch text' });
+};
+
+export const COVERED = ['session-root', 'session-root-2', 'session-sub', 'session-subsub'];
+
+/** The store with some methods replaced (a failing read, a write slipped in before a tombstone). */
+export const wrapStore = (store: EventStore, overrides: Partial<Pick<EventStore, 'readStream' | 'tombstoneStream' | 'readAll'>>): EventStore => {
+  const wrapped = Object.create(null) as EventStore;
+  for (const key of Object.keys(store) as Array<keyof EventStore>) {
+    const value = store[key];
+    (wrapped as unknown as Record<string, unknown>)[key] = typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(store) : value;
+  }
+  return Object.assign(wrapped, overrides);
+};
