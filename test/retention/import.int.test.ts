@@ -1,0 +1,69 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createLedger, createMemoryStore, digestOf, readWholeStream } from '@session-ledger/core';
+import { openSqliteStore } from '@session-ledger/store-sqlite';
+import { loadConversation } from '@session-ledger/sessions';
+import { exportAndDelete, exportSession, importJsonl } from '@session-ledger/retention';
+import { buildConversation, COVERED, scratchDir, STORES, writerOn } from './helpers.js';
+
+const rewriteLines = (path: string, change: (lines: any[]) => void, options: { fixDigest?: boolean } = {}) => {
+  const lines = readFileSync(path, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+  change(lines);
+  if (options.fixDigest) lines[0].digest = digestOf({ view: 'raw', events: lines.slice(1) });
+  writeFileSync(path, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+};
+
+describe.each(STORES)('jsonl export and import (%s source)', (_name, open) => {
+  it('an export deleted from one store restores into a fresh store with the same ids, revisions, metadata and hashes, and verifies', async () => {
+    const { context, store, ledger, now } = writerOn(open());
+    await buildConversation(context);
+    const before = new Map<string, unknown>();
+    for (const stream of COVERED) before.set(stream, (await readWholeStream(store, stream)).map(({ id, type, revision, data, metadata }) => ({ id, type, revision, data, metadata })));
+    const display = await loadConversation(store, 'root');
+    const file = join(scratchDir(), 'root.jsonl');
+    await exportAndDelete(ledger, 'root', { format: 'jsonl', out: file, now: now() });
+
+    const target = openSqliteStore(join(scratchDir(), 'restored.sqlite'));
+    const restored = createLedger(target);
+    const result = await importJsonl(restored, file);
+
+    expect(result.streams.map((s) => s.stream)).toEqual(COVERED);
+    for (const stream of COVERED) {
+      expect((await readWholeStream(target, stream)).map(({ id, type, revision, data, metadata }) => ({ id, type, revision, data, metadata }))).toEqual(before.get(stream));
+    }
+    expect((await restored.verify()).broken).toBeNull();
+    expect((await loadConversation(target, 'root')).messages).toEqual(display.messages);
+    // a store that has the streams (or deleted them) refuses, before writing anything
+    await expect(importJsonl(restored, file)).rejects.toMatchObject({ type: 'duplicate' });
+    await expect(importJsonl(ledger, file)).rejects.toMatchObject({ type: 'stream_deleted' });
+    await target.close();
+  });
+
+  it('refuses a file whose events do not match the manifest digest, or whose chain breaks, writing nothing', async () => {
+    const { context, store, now } = writerOn(open());
+    await buildConversation(context);
+    const dir = scratchDir();
+    const tampered = join(dir, 'tampered.jsonl');
+    const rechained = join(dir, 'rechained.jsonl');
+    await exportSession(store, 'root', { format: 'jsonl', out: tampered, now: now() });
+    await exportSession(store, 'root', { format: 'jsonl', out: rechained, now: now() });
+    rewriteLines(tampered, (lines) => (lines[3].data.content = 'forged'));
+    rewriteLines(rechained, (lines) => (lines[3].data.content = 'forged'), { fixDigest: true });
+    const target = createMemoryStore();
+
+    await expect(importJsonl(createLedger(target), tampered)).rejects.toMatchObject({ type: 'import_source_invalid', message: expect.stringContaining('digest') });
+    await expect(importJsonl(createLedger(target), rechained)).rejects.toMatchObject({ type: 'import_source_invalid', message: expect.stringContaining('hash chain') });
+    await expect(importJsonl(createLedger(target), join(dir, 'missing.jsonl'))).rejects.toMatchObject({ type: 'import_source_invalid' });
+    expect(await target.readAll()).toEqual([]);
+  });
+
+  it('refuses a markdown export (only jsonl is lossless)', async () => {
+    const { context, store, now } = writerOn(open());
+    await buildConversation(context);
+    const file = join(scratchDir(), 'x.md');
+    await exportSession(store, 'root', { format: 'markdown', out: file, now: now() });
+
+    await expect(importJsonl(createLedger(createMemoryStore()), file)).rejects.toMatchObject({ type: 'import_source_invalid' });
+  });
+});
