@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { createMemoryStore, isLedgerError, type EventStore } from '@session-ledger/core';
-import { formatReport, formatVerify, importHermes, verifyHermes, type ImportReport, type VerifyReport } from '@session-ledger/import-hermes';
+import type { ImportReport, VerifyReport } from '@session-ledger/import-hermes';
 import { action } from '../action.js';
 import { withLedger, type CommandContext } from '../context.js';
 import { emit } from '../output.js';
@@ -39,12 +39,14 @@ export const registerImport = (program: Command): void => {
       .option('--verify', 'compare every conversation’s display history with the source afterwards; exit 1 on any difference')
       .option('--busy-timeout <ms>', 'how long to wait for a Hermes writer holding a lock', '5000'),
     async (context, path: string, options: HermesOptions) => {
+      // Loaded on demand, so that other commands start fast.
+      const H = await import('@session-ledger/import-hermes');
       const busyTimeoutMs = parseCountOption('busy-timeout', options.busyTimeout);
       const progress = progressFor(context, 'importing', 'rows');
       let started = false;
       const { report, verify } = await withStore(context, Boolean(options.dryRun), async (store) => {
         try {
-          const imported: ImportReport = await importHermes(store, {
+          const imported: ImportReport = await H.importHermes(store, {
             path,
             memoriesDir: options.memories,
             profile: options.profile,
@@ -56,14 +58,14 @@ export const registerImport = (program: Command): void => {
             },
           });
           progress.stop();
-          const checked: VerifyReport | undefined = options.verify ? await verifyHermes(store, path, { busyTimeoutMs }) : undefined;
+          const checked: VerifyReport | undefined = options.verify ? await H.verifyHermes(store, path, { busyTimeoutMs }) : undefined;
           return { report: imported, verify: checked };
         } finally {
           progress.stop();
         }
       });
       emit(context.io, context.json, verify ? { ...report, verify } : report, () =>
-        [formatReport(report), ...(verify ? [formatVerify(verify)] : [])].join('\n'),
+        [H.formatReport(report), ...(verify ? [H.formatVerify(verify)] : [])].join('\n'),
       );
       return verify && verify.differences.length > 0 ? 1 : 0;
     },
