@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { contentDigest, escapeHtml, manifestOf, renderExport, type DisplayContent, type ExportedMessage, type Manifest } from '@session-ledger/retention';
+
+const message = (id: string, content: string | null, extra: Partial<ExportedMessage> = {}): ExportedMessage => ({
+  id,
+  sessionId: 's',
+  revision: 1,
+  role: 'user',
+  content,
+  timestamp: '2026-03-01T10:00:00.000Z',
+  compacted: false,
+  rewritten: false,
+  versions: [],
+  ...extra,
+});
+
+const content = (messages: ExportedMessage[]): DisplayContent => ({
+  view: 'display',
+  only: null,
+  conversations: [{ rootId: 's', tipId: 's', link: null, parentId: null, depth: 0, segments: ['s'], messages, markers: [] }],
+});
+
+const manifest = (format: Manifest['format'], digest: string): Manifest => ({
+  kind: 'manifest',
+  tool: 'session-ledger',
+  version: 1,
+  format,
+  view: 'display',
+  lineage: 'logical',
+  filtered: false,
+  only: null,
+  requestedId: 's',
+  rootId: 's',
+  sessionIds: ['s'],
+  conversations: [{ rootId: 's', tipId: 's', link: null, parentId: null, segments: ['s'] }],
+  streams: [{ stream: 'session-s', revision: 1, chainHead: 'ab' }],
+  messageCount: 1,
+  digest,
+  exportedAt: '2026-03-01T10:00:00.000Z',
+});
+
+describe('content identity', () => {
+  it('a same-count rewrite changes the digest; the same content gives the same digest', () => {
+    const before = content([message('m1', 'hello'), message('m2', 'world')]);
+    const rewritten = content([message('m1', 'hello'), message('m2', 'World', { rewritten: true, versions: [{ content: 'world', replacedAt: 'x', rewrittenIn: 's' }] })]);
+    const sameText = content([message('m1', 'hello'), message('m2', 'World')]);
+    expect(contentDigest(before)).toBe(contentDigest(content([message('m1', 'hello'), message('m2', 'world')])));
+    expect(contentDigest(rewritten)).not.toBe(contentDigest(before));
+    expect(contentDigest(sameText)).not.toBe(contentDigest(before));
+    expect(contentDigest(content([message('m1', 'hello', { compacted: true })]))).not.toBe(contentDigest(content([message('m1', 'hello')])));
+  });
+});
+
+describe('rendering', () => {
+  it('escapes every HTML special character', () => {
+    expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
+  });
+
+  it('any message text survives every format, and the manifest reads back from it', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => {
+        for (const format of ['markdown', 'qmd', 'html'] as const) {
+          const body = content([message('m1', text)]);
+          const declared = manifest(format, contentDigest(body));
+          const out = renderExport(body, declared);
+          expect(manifestOf(format, out)).toEqual(declared);
+          if (format === 'html') {
+            expect(out.match(/<script/g)).toHaveLength(1);
+            expect(out).toContain(escapeHtml(text));
+          } else {
+            // the fence is longer than any backtick run, so the text comes back whole
+            const fence = out.match(/\n(`{3,})text\n/)![1]!;
+            expect(out).toContain(`${fence}text\n${text}${text.endsWith('\n') ? '' : '\n'}${fence}`);
+          }
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('an html manifest cannot be closed by content: < > & are escaped inside the script element', () => {
+    const body = content([message('m1', '</script><script>alert(1)</script>')]);
+    const declared = { ...manifest('html', contentDigest(body)), requestedId: '</script><b>' };
+    const out = renderExport(body, declared);
+    expect(out.match(/<\/script>/g)).toHaveLength(1);
+    expect(manifestOf('html', out)).toEqual(declared);
+  });
+});
