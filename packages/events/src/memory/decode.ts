@@ -1,17 +1,9 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { invalidInput, ledgerError, MEMORY_PREFIX, type LedgerError, type RecordedEvent } from '@session-ledger/core';
-import { invalidEvent } from '../session/issues.js';
-import { SCHEMA_VERSION_KEY } from '../session/types.js';
+import { invalidInput, MEMORY_PREFIX, type LedgerError, type RecordedEvent } from '@session-ledger/core';
 import { MEMORY_SCHEMAS } from './registry.js';
 import { causationV1 } from './schemas.js';
 import { isMemoryEventType, type MemoryRecord } from './types.js';
-
-const versionOf = (event: RecordedEvent): number | LedgerError => {
-  const value = event.metadata[SCHEMA_VERSION_KEY];
-  if (value === undefined) return 1;
-  if (typeof value === 'number' && Number.isInteger(value) && value >= 1) return value;
-  return invalidInput(`Bad ${SCHEMA_VERSION_KEY} on ${event.streamName}@${event.revision}: ${JSON.stringify(value)}`, SCHEMA_VERSION_KEY);
-};
+import { decodeVersioned } from '../versioned.js';
 
 /**
  * Validation on read, like the session decoder: stored data against its stored version's schema,
@@ -24,24 +16,9 @@ export const decodeMemoryEventE = (event: RecordedEvent): E.Either<LedgerError, 
   const where = () => `${type} event at ${event.streamName}@${event.revision}`;
   if (!isMemoryEventType(type)) return E.left(invalidInput(`Unknown memory event type: ${where()}`, 'type'));
   const schemas = MEMORY_SCHEMAS[type];
-  const version = versionOf(event);
-  if (typeof version !== 'number') return E.left(version);
-  if (version > schemas.current) {
-    return E.left(
-      ledgerError('unsupported_version', `${where()} has schema version ${version}; this reader knows up to ${schemas.current}`, {
-        eventType: type,
-        version,
-        supported: schemas.current,
-      }),
-    );
-  }
-  let data: unknown = event.data;
-  for (let v = version; v <= schemas.current; v += 1) {
-    const step = schemas.versions[v - 1]!;
-    const parsed = step.schema.safeParse(data);
-    if (!parsed.success) return E.left(invalidEvent(`${where()} (v${v})`, parsed.error));
-    data = step.upcast ? step.upcast(parsed.data as never) : parsed.data;
-  }
+  const decoded = decodeVersioned(event, schemas);
+  if (E.isLeft(decoded)) return decoded;
+  const { data, version } = decoded.right;
   const cause = causationV1.safeParse(event.metadata.causation ?? {});
   return E.right({
     profile: event.streamName.slice(MEMORY_PREFIX.length),

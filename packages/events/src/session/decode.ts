@@ -1,15 +1,8 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { invalidInput, ledgerError, sessionIdOf, type LedgerError, type RecordedEvent } from '@session-ledger/core';
-import { invalidEvent } from './issues.js';
+import { invalidInput, sessionIdOf, type LedgerError, type RecordedEvent } from '@session-ledger/core';
 import { SESSION_SCHEMAS } from './registry.js';
-import { isSessionEventType, SCHEMA_VERSION_KEY, type SessionRecord } from './types.js';
-
-const versionOf = (event: RecordedEvent): number | LedgerError => {
-  const value = event.metadata[SCHEMA_VERSION_KEY];
-  if (value === undefined) return 1;
-  if (typeof value === 'number' && Number.isInteger(value) && value >= 1) return value;
-  return invalidInput(`Bad ${SCHEMA_VERSION_KEY} on ${event.streamName}@${event.revision}: ${JSON.stringify(value)}`, SCHEMA_VERSION_KEY);
-};
+import { isSessionEventType, type SessionRecord } from './types.js';
+import { decodeVersioned } from '../versioned.js';
 
 /**
  * Validation on read: checks the stored data against the schema of its stored version, then
@@ -24,24 +17,9 @@ export const decodeSessionEventE = (event: RecordedEvent): E.Either<LedgerError,
   const where = () => `${type} event at ${event.streamName}@${event.revision}`;
   if (!isSessionEventType(type)) return E.left(invalidInput(`Unknown session event type: ${where()}`, 'type'));
   const schemas = SESSION_SCHEMAS[type];
-  const version = versionOf(event);
-  if (typeof version !== 'number') return E.left(version);
-  if (version > schemas.current) {
-    return E.left(
-      ledgerError('unsupported_version', `${where()} has schema version ${version}; this reader knows up to ${schemas.current}`, {
-        eventType: type,
-        version,
-        supported: schemas.current,
-      }),
-    );
-  }
-  let data: unknown = event.data;
-  for (let v = version; v <= schemas.current; v += 1) {
-    const step = schemas.versions[v - 1]!;
-    const parsed = step.schema.safeParse(data);
-    if (!parsed.success) return E.left(invalidEvent(`${where()} (v${v})`, parsed.error));
-    data = step.upcast ? step.upcast(parsed.data as never) : parsed.data;
-  }
+  const decoded = decodeVersioned(event, schemas);
+  if (E.isLeft(decoded)) return decoded;
+  const { data, version } = decoded.right;
   return E.right({
     sessionId,
     eventId: event.id,

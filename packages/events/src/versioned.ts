@@ -1,0 +1,41 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { invalidInput, ledgerError, type LedgerError, type RecordedEvent } from '@session-ledger/core';
+import { invalidEvent } from './session/issues.js';
+import type { EventSchemas } from './session/registry.js';
+import { SCHEMA_VERSION_KEY } from './session/types.js';
+
+const versionOf = (event: RecordedEvent): number | LedgerError => {
+  const value = event.metadata[SCHEMA_VERSION_KEY];
+  if (value === undefined) return 1;
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 1) return value;
+  return invalidInput(`Bad ${SCHEMA_VERSION_KEY} on ${event.streamName}@${event.revision}: ${JSON.stringify(value)}`, SCHEMA_VERSION_KEY);
+};
+
+/**
+ * Validation on read, shared by every event family: checks the stored data against the schema of
+ * its stored version, then lifts it through each upcaster to the current version. A newer version
+ * than this reader knows is `unsupported_version`; anything malformed is `invalid_input`.
+ * (Plain control flow inside: this runs once per stored event on every read.)
+ */
+export const decodeVersioned = (event: RecordedEvent, schemas: EventSchemas): E.Either<LedgerError, { data: unknown; version: number }> => {
+  const where = () => `${event.type} event at ${event.streamName}@${event.revision}`;
+  const version = versionOf(event);
+  if (typeof version !== 'number') return E.left(version);
+  if (version > schemas.current) {
+    return E.left(
+      ledgerError('unsupported_version', `${where()} has schema version ${version}; this reader knows up to ${schemas.current}`, {
+        eventType: event.type,
+        version,
+        supported: schemas.current,
+      }),
+    );
+  }
+  let data: unknown = event.data;
+  for (let v = version; v <= schemas.current; v += 1) {
+    const step = schemas.versions[v - 1]!;
+    const parsed = step.schema.safeParse(data);
+    if (!parsed.success) return E.left(invalidEvent(`${where()} (v${v})`, parsed.error));
+    data = step.upcast ? step.upcast(parsed.data as never) : parsed.data;
+  }
+  return E.right({ data, version });
+};
