@@ -1,6 +1,7 @@
 import { BACKWARDS, END, FORWARDS, START, type EventStoreDBClient } from '@eventstore/db-client';
 import { withRetry, type ReadStreamOptions, type RecordedEvent } from '@session-ledger/core';
 import { checkCount, collect } from './collect.js';
+import type { LastRevisions } from './lastRevisions.js';
 
 /**
  * readStream as the port defines it: stream_not_found for a missing or soft-deleted stream,
@@ -12,13 +13,22 @@ export const readStream = async (
   client: EventStoreDBClient,
   stream: string,
   options: ReadStreamOptions = {},
+  known?: LastRevisions,
 ): Promise<RecordedEvent[]> => {
   const max = checkCount(options.maxCount);
   const backwards = options.direction === 'backwards';
   const from = options.fromRevision ?? (backwards ? 'end' : 'start');
   const empty = max === 0 || (backwards && from === 'start') || (!backwards && from === 'end');
-  const read = (direction: typeof FORWARDS | typeof BACKWARDS, fromRevision: bigint | typeof START | typeof END, maxCount: number) =>
-    withRetry(() => collect(client.readStream(stream, { direction, fromRevision, maxCount }), { stream }));
+  const read = async (direction: typeof FORWARDS | typeof BACKWARDS, fromRevision: bigint | typeof START | typeof END, maxCount: number) => {
+    try {
+      const events = await withRetry(() => collect(client.readStream(stream, { direction, fromRevision, maxCount }), { stream }));
+      known?.learn(stream, events, direction === BACKWARDS ? fromRevision === END : events.length < maxCount);
+      return events;
+    } catch (error) {
+      known?.forget(stream);
+      throw error;
+    }
+  };
   if (empty) {
     await read(BACKWARDS, END, 1);
     return [];

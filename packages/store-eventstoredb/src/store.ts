@@ -3,6 +3,7 @@ import { invalidInput, type EventStore } from '@session-ledger/core';
 import { appendToStream } from './append.js';
 import { checkpoints } from './checkpoints.js';
 import { boundaryMemory, readAll } from './readAll.js';
+import { lastRevisions } from './lastRevisions.js';
 import { readStream } from './readStream.js';
 import { deleteStream, tombstoneStream } from './remove.js';
 import { subscribeToAll, subscribeToStream } from './subscribe.js';
@@ -33,14 +34,17 @@ export const openEventStoreDbStore = (url: string): EventStore => {
   const boundaries = boundaryMemory();
   const named = checkpoints(client);
   const seen = { position: -1n };
+  const known = lastRevisions();
+  /** Deletes change where a stream ends in ways no answer shows: forget it whatever happens. */
+  const forgetting = <T>(stream: string, operation: Promise<T>) => operation.finally(() => known.forget(stream));
   let closed = false;
   return {
     name: `eventstoredb:${redactUrl(url)}`,
-    appendToStream: (stream, events, options = {}) => appendToStream(client, stream, events, options.expectedRevision ?? 'any', seen),
-    readStream: (stream, options) => readStream(client, stream, options),
+    appendToStream: (stream, events, options = {}) => appendToStream(client, stream, events, options.expectedRevision ?? 'any', seen, known),
+    readStream: (stream, options) => readStream(client, stream, options, known),
     readAll: (options = {}) => readAll(client, options, boundaries),
-    deleteStream: (stream, options = {}) => deleteStream(client, stream, options.expectedRevision ?? 'any'),
-    tombstoneStream: (stream, options = {}) => tombstoneStream(client, stream, options.expectedRevision ?? 'any'),
+    deleteStream: (stream, options = {}) => forgetting(stream, deleteStream(client, stream, options.expectedRevision ?? 'any')),
+    tombstoneStream: (stream, options = {}) => forgetting(stream, tombstoneStream(client, stream, options.expectedRevision ?? 'any')),
     subscribeToStream: (stream, options) => subscribeToStream(client, stream, options),
     subscribeToAll: (options) => subscribeToAll(client, options),
     readCheckpoint: (name) => named.read(name),
