@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { createLedger, createMemoryStore, type EventStore } from '@session-ledger/core';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
+import { openEsdbTestStore } from '../esdb-server/index.js';
 import {
   appendMessage,
   appendMessages,
@@ -29,13 +30,24 @@ export const scratchDir = (): string => {
   return dir;
 };
 
-/** Every library test runs on the reference in-memory store and on the embedded SQLite file. */
+/**
+ * Every library test runs on the reference in-memory store, on the embedded SQLite file, and on
+ * EventStoreDB through the real client (a fresh gRPC test double per store).
+ */
 export const STORES: Array<[string, () => EventStore]> = [
   ['memory', () => createMemoryStore()],
   [
     'sqlite',
     () => {
       const store = openSqliteStore(join(scratchDir(), 'ledger.sqlite'));
+      cleanups.push(() => store.close());
+      return store;
+    },
+  ],
+  [
+    'eventstoredb',
+    () => {
+      const store = openEsdbTestStore();
       cleanups.push(() => store.close());
       return store;
     },
