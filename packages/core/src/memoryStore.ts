@@ -4,12 +4,26 @@ import { matchesFilter } from './port.js';
 import { checkDeleteExpected, decideAppend, validateEvents, type StreamState } from './appendRules.js';
 import { catchUpSubscription, changeNotifier } from './catchUp.js';
 import { streamDeleted, streamNotFound } from './errors.js';
-import { readAllWindow, readStreamWindow } from './readWindow.js';
+import { lowerBound, readAllWindow, readStreamWindow } from './readWindow.js';
 import type { JsonObject } from './json.js';
 
 interface MemoryStream extends StreamState {
+  /** The live events only (deletion erases), contiguous in revision. */
   events: RecordedEvent[];
+  /** Event id to revision, for idempotent retries with expected revision 'any'. */
+  ids: Map<string, bigint>;
 }
+
+const byRevision = (event: RecordedEvent) => event.revision;
+const byPosition = (event: RecordedEvent) => event.position;
+
+const eventAt = (stream: MemoryStream | undefined, revision: bigint): RecordedEvent | undefined => {
+  const first = stream?.events[0];
+  if (!stream || !first || revision < first.revision) return undefined;
+  return stream.events[Number(revision - first.revision)];
+};
+
+const emptyStream = (): MemoryStream => ({ lastRevision: -1n, firstLive: 0n, tombstoned: false, events: [], ids: new Map() });
 
 const copy = <T>(value: T): T => structuredClone(value);
 
@@ -22,25 +36,26 @@ export const createMemoryStore = (options: { name?: string } = {}): EventStore =
   const changes = changeNotifier();
   let closed = false;
 
-  const live = (stream: MemoryStream) => stream.events.filter((event) => event.revision >= stream.firstLive);
-
   const readable = (name: string): RecordedEvent[] => {
     const stream = streams.get(name);
     if (stream?.tombstoned) throw streamDeleted(name);
     if (!stream || stream.lastRevision < stream.firstLive) throw streamNotFound(name);
-    return live(stream);
+    return stream.events;
   };
 
   const erase = (name: string, upTo: bigint) => {
     all = all.filter((event) => !(event.streamName === name && event.revision <= upTo));
     const stream = streams.get(name);
-    if (stream) stream.events = stream.events.filter((event) => event.revision > upTo);
+    if (stream) {
+      stream.events = stream.events.filter((event) => event.revision > upTo);
+      stream.ids = new Map(stream.events.map((event) => [event.id, event.revision]));
+    }
   };
 
   const remove = (name: string, expectedRevision: ExpectedRevision, tombstone: boolean) => {
     const stream = streams.get(name);
     checkDeleteExpected(name, stream, expectedRevision);
-    const state = stream ?? { lastRevision: -1n, firstLive: 0n, tombstoned: false, events: [] };
+    const state = stream ?? emptyStream();
     erase(name, state.lastRevision);
     state.firstLive = state.lastRevision + 1n;
     state.tombstoned = tombstone;
@@ -59,14 +74,14 @@ export const createMemoryStore = (options: { name?: string } = {}): EventStore =
         stream,
         events,
         opts.expectedRevision ?? 'any',
-        (revision) => stream?.events.find((event) => event.revision === revision && revision >= stream.firstLive)?.id,
-        (id) => stream?.events.find((event) => event.id === id && event.revision >= stream.firstLive)?.revision,
+        (revision) => eventAt(stream, revision)?.id,
+        (id) => stream?.ids.get(id),
       );
       if (decision.kind === 'idempotent') {
-        const last = stream!.events.find((event) => event.revision === decision.lastRevision)!;
+        const last = eventAt(stream, decision.lastRevision)!;
         return { nextExpectedRevision: decision.lastRevision, position: last.position, written: false };
       }
-      const state = stream ?? { lastRevision: -1n, firstLive: 0n, tombstoned: false, events: [] };
+      const state = stream ?? emptyStream();
       const created = new Date().toISOString();
       const recorded = events.map((event, index) => {
         lastPosition += 1n;
@@ -81,7 +96,10 @@ export const createMemoryStore = (options: { name?: string } = {}): EventStore =
           created,
         };
       });
-      state.events.push(...recorded);
+      for (const event of recorded) {
+        state.events.push(event);
+        if (!state.ids.has(event.id)) state.ids.set(event.id, event.revision);
+      }
       state.lastRevision = decision.firstRevision + BigInt(events.length) - 1n;
       streams.set(name, state);
       all.push(...recorded);
@@ -107,8 +125,8 @@ export const createMemoryStore = (options: { name?: string } = {}): EventStore =
             const stream = streams.get(name);
             if (stream?.tombstoned) throw streamDeleted(name);
             if (!stream) return [];
-            const from = after === null ? 0n : after + 1n;
-            return live(stream).filter((event) => event.revision >= from).slice(0, max).map(copy);
+            const start = after === null ? 0 : lowerBound(stream.events, after + 1n, byRevision);
+            return stream.events.slice(start, start + max).map(copy);
           },
           keyOf: (event) => event.revision,
           head: async () => {
@@ -124,8 +142,10 @@ export const createMemoryStore = (options: { name?: string } = {}): EventStore =
     subscribeToAll(opts = {}) {
       return catchUpSubscription(
         {
-          readAfter: async (after, max) =>
-            all.filter((event) => after === null || event.position > after).slice(0, max).map(copy),
+          readAfter: async (after, max) => {
+            const start = after === null ? 0 : lowerBound(all, after + 1n, byPosition);
+            return all.slice(start, start + max).map(copy);
+          },
           keyOf: (event) => event.position,
           head: async () => (lastPosition > 0n ? lastPosition : null),
           changeToken: () => changes.version(),

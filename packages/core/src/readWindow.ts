@@ -7,38 +7,43 @@ const checkCount = (maxCount: number | undefined): number => {
   return maxCount;
 };
 
+/** The first index whose key is >= `key` in an array sorted by `keyOf` (binary search). */
+export const lowerBound = (events: readonly RecordedEvent[], key: bigint, keyOf: (event: RecordedEvent) => bigint): number => {
+  let low = 0;
+  let high = events.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (keyOf(events[mid]!) < key) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+};
+
+const window = (
+  events: readonly RecordedEvent[],
+  keyOf: (event: RecordedEvent) => bigint,
+  backwards: boolean,
+  from: 'start' | 'end' | bigint,
+  max: number,
+): RecordedEvent[] => {
+  if (!backwards) {
+    if (from === 'end') return [];
+    const start = from === 'start' ? 0 : lowerBound(events, from, keyOf);
+    return events.slice(start, start + Math.min(max, events.length));
+  }
+  if (from === 'start') return [];
+  const end = from === 'end' ? events.length : lowerBound(events, from + 1n, keyOf);
+  return events.slice(Math.max(0, end - max), end).reverse();
+};
+
 /** Forwards or backwards from an inclusive revision, at most maxCount; `events` in revision order. */
-export const readStreamWindow = (events: RecordedEvent[], opts: ReadStreamOptions): RecordedEvent[] => {
-  const max = checkCount(opts.maxCount);
+export const readStreamWindow = (events: readonly RecordedEvent[], opts: ReadStreamOptions): RecordedEvent[] => {
   const backwards = opts.direction === 'backwards';
-  const from = opts.fromRevision ?? (backwards ? 'end' : 'start');
-  const selected = backwards
-    ? events.filter((event) => from === 'end' || (from !== 'start' && event.revision <= from)).reverse()
-    : events.filter((event) => from === 'start' || (from !== 'end' && event.revision >= from));
-  if (!backwards && from === 'end') return [];
-  if (backwards && from === 'start') return [];
-  return selected.slice(0, max);
+  return window(events, (event) => event.revision, backwards, opts.fromRevision ?? (backwards ? 'end' : 'start'), checkCount(opts.maxCount));
 };
 
 /** The same over $all, by inclusive commit position; `events` in position order. */
-export const readAllWindow = (events: RecordedEvent[], opts: ReadAllOptions): RecordedEvent[] => {
-  const max = checkCount(opts.maxCount);
+export const readAllWindow = (events: readonly RecordedEvent[], opts: ReadAllOptions): RecordedEvent[] => {
   const backwards = opts.direction === 'backwards';
-  const from = opts.fromPosition ?? (backwards ? 'end' : 'start');
-  if (!backwards && from === 'end') return [];
-  if (backwards && from === 'start') return [];
-  if (backwards) {
-    const out: RecordedEvent[] = [];
-    for (let i = events.length - 1; i >= 0 && out.length < max; i -= 1) {
-      const event = events[i]!;
-      if (from === 'end' || event.position <= (from as bigint)) out.push(event);
-    }
-    return out;
-  }
-  const out: RecordedEvent[] = [];
-  for (const event of events) {
-    if (out.length >= max) break;
-    if (from === 'start' || event.position >= (from as bigint)) out.push(event);
-  }
-  return out;
+  return window(events, (event) => event.position, backwards, opts.fromPosition ?? (backwards ? 'end' : 'start'), checkCount(opts.maxCount));
 };
