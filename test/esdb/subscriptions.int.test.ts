@@ -85,4 +85,15 @@ describe('EventStoreDB subscriptions through the real client', () => {
     await subscription.close();
     expect((await iterator.next()).done).toBe(true);
   });
+
+  it('ends a subscription with store_unavailable when its server goes away, instead of waiting forever', async () => {
+    const gone = await connect();
+    await gone.store.appendToStream(unique('drop'), events(1));
+    const subscription = gone.store.subscribeToAll();
+    const ended = pull(subscription, () => false);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await gone.server.close();
+    await expect(ended).rejects.toMatchObject({ type: 'store_unavailable' });
+    await gone.store.close();
+  });
 });
