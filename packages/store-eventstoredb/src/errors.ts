@@ -64,9 +64,14 @@ export const mapClientError = (error: unknown, context: ErrorContext = {}): Erro
       case ClientErrorType.INVALID_ARGUMENT:
       case ClientErrorType.MISSING_REQUIRED_METADATA_PROPERTY:
         return invalidInput(`EventStoreDB refused the request: ${error.message}`);
-      default:
+      default: {
+        // Errors without an `exception` trailer arrive as "unknown": their gRPC status decides.
+        const code = (error as { _raw?: { code?: number } })._raw?.code;
+        if (code === 3) return invalidInput(`EventStoreDB refused the request: ${error.message}`);
+        if (code === 7 || code === 16) return ledgerError('unauthorized', `EventStoreDB denied access: ${error.message}`, {});
         if (UNAVAILABLE.has(error.type)) return storeUnavailable(`EventStoreDB is unavailable: ${error.message}`, error.type);
         return storeUnavailable(`EventStoreDB failed: ${error.message}`, error.type);
+      }
     }
   }
   const message = error instanceof Error ? error.message : String(error);
