@@ -60,7 +60,7 @@ describe.each(STORES)('export --delete-after-verified (%s)', (_name, open) => {
     await gone(store, 'session-root');
   });
 
-  it('a message appended after the export is read: drift, nothing deleted, the export file unchanged, the command says what changed', async () => {
+  it.each(['heads', 'full'] as const)('a message appended after the export is read: drift, nothing deleted, the export file unchanged, the command says what changed (recheck %s)', async (recheck) => {
     const base = open();
     const { context, now } = writerOn(base);
     await buildConversation(context);
@@ -83,7 +83,7 @@ describe.each(STORES)('export --delete-after-verified (%s)', (_name, open) => {
       },
     });
 
-    const attempt = exportAndDelete(createLedger(store), 'root', { format: 'markdown', out, now: now() });
+    const attempt = exportAndDelete(createLedger(store), 'root', { format: 'markdown', out, now: now(), recheck });
 
     await expect(attempt).rejects.toMatchObject({ type: 'drift', details: { stream: 'session-root-2', exported: '3', current: '4' } });
     await expect(attempt).rejects.toThrow(/session-root-2 changed .*read at revision 3, now 4.*the session was kept and the export stays at/);
@@ -120,7 +120,7 @@ describe.each(STORES)('export --delete-after-verified (%s)', (_name, open) => {
     expect((await loadConversation(base, 'sub')).messages.map((m) => m.content)).toContain('written in the gap');
   });
 
-  it('a same-count rewrite after the export is read: drift, nothing deleted', async () => {
+  it.each(['heads', 'full'] as const)('a same-count rewrite after the export is read: drift, nothing deleted (recheck %s)', async (recheck) => {
     const base = open();
     const { context, now } = writerOn(base);
     await buildConversation(context);
@@ -136,7 +136,7 @@ describe.each(STORES)('export --delete-after-verified (%s)', (_name, open) => {
       },
     });
 
-    const attempt = exportAndDelete(createLedger(store), 'root', { format: 'qmd', out, now: now() });
+    const attempt = exportAndDelete(createLedger(store), 'root', { format: 'qmd', out, now: now(), recheck });
 
     await expect(attempt).rejects.toMatchObject({ type: 'drift', details: { stream: 'session-root-2' } });
     const kept = await loadConversation(base, 'root');

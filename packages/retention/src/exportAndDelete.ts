@@ -11,10 +11,18 @@ import { writeDurably } from './file/writeDurably.js';
 import { resolveExport } from './options.js';
 import { contentOf, prepareExport, type PreparedExport } from './prepareExport.js';
 import { contentDigest } from './view/digest.js';
+import { headsDrift } from './delete/recheck.js';
+
+/**
+ * How step 3 re-reads before deleting. heads (default): each covered stream's head at the exported
+ * revision and its chain hash (a commitment to every event, hence to the view); full: the whole
+ * conversation read, folded and digested again.
+ */
+export type Recheck = 'heads' | 'full';
 import type { ExportOptions } from './types.js';
 import { cannotDeleteActive } from './errors.js';
 
-/** Step 3: the conversation read again through the same retrying reads must be the one exported, stream by stream and digest for digest. */
+/** Step 3, full: the conversation read again through the same retrying reads must be the one exported, stream by stream and digest for digest. */
 const checkUnchanged = (prepared: PreparedExport, again: Coverage, now: Date): void => {
   const drift = streamDrift(prepared.coverage, again);
   if (drift) {
@@ -30,14 +38,15 @@ const checkUnchanged = (prepared: PreparedExport, again: Coverage, now: Date): v
 
 /**
  * export --delete-after-verified: (1) one read of the conversation and the live-lease guard on it;
- * (2) render, write durably, read back and check bytes and digest; (3) read again and compare;
+ * (2) render, write durably, read back and check bytes and digest; (3) read again and compare
+ * (the heads and chain hashes of every covered stream, or with recheck 'full' the whole view digest);
  * (4) tombstone every covered stream conditionally on the revision in the manifest, then audit.
  * Any drift keeps the session and leaves the export file as written.
  */
 export const exportAndDelete = async (
   ledger: Ledger,
   anyId: string,
-  options: ExportOptions & { out: string; retry?: RetryPolicy },
+  options: ExportOptions & { out: string; retry?: RetryPolicy; recheck?: Recheck },
 ): Promise<ExportResult> => {
   const resolved = resolveExport(options);
   if (resolved.only !== null) throw filteredCannotDelete();
@@ -50,7 +59,17 @@ export const exportAndDelete = async (
   try {
     const sha = await verifyWritten(file, prepared);
     options.onProgress?.('verify', 1, 2);
-    checkUnchanged(prepared, await readCoverage(ledger.store, anyId, { lineage: resolved.lineage, retry: options.retry }), resolved.now);
+    const reread = () => readCoverage(ledger.store, anyId, { lineage: resolved.lineage, retry: options.retry });
+    if (options.recheck === 'full') checkUnchanged(prepared, await reread(), resolved.now);
+    else {
+      const drift = await headsDrift(ledger.store, coverage, options.retry);
+      if (drift) {
+        // say whether a live turn moved it, and where each stream is now (best effort: the drift stands either way)
+        const again = await reread().catch(() => null);
+        if (again) checkUnchanged(prepared, again, resolved.now);
+        throw drift;
+      }
+    }
     options.onProgress?.('verify', 2, 2);
     const deleted = await deleteCovered(ledger, coverage, {
       reason: 'export',

@@ -1,3 +1,4 @@
+import { sha256Hex } from '@session-ledger/core';
 import type { Coverage } from './coverage/coverage.js';
 import { buildManifest, type Manifest } from './manifest.js';
 import type { ResolvedExport } from './options.js';
@@ -12,6 +13,8 @@ export interface PreparedExport {
   content: ExportContent;
   manifest: Manifest;
   bytes: Buffer;
+  /** sha256 (hex) of `bytes`: what the file must read back as. */
+  sha256: string;
 }
 
 export const contentOf = (coverage: Coverage, options: Pick<ResolvedExport, 'view' | 'only'>): ExportContent =>
@@ -20,5 +23,6 @@ export const contentOf = (coverage: Coverage, options: Pick<ResolvedExport, 'vie
 export const prepareExport = (coverage: Coverage, options: ResolvedExport): PreparedExport => {
   const content = contentOf(coverage, options);
   const manifest = buildManifest(coverage, content, options);
-  return { coverage, content, manifest, bytes: Buffer.from(renderExport(content, manifest), 'utf8') };
+  const bytes = Buffer.from(renderExport(content, manifest), 'utf8');
+  return { coverage, content, manifest, bytes, sha256: sha256Hex(bytes) };
 };

@@ -17,6 +17,7 @@ interface ExportFlags {
   lineage: string;
   only?: string;
   deleteAfterVerified?: boolean;
+  recheck: string;
 }
 
 const PHASES = ['read', 'render', 'write', 'verify', 'delete'] as const;
@@ -44,6 +45,8 @@ const runExport = async (context: CommandContext, id: string, flags: ExportFlags
     now: context.now(),
   };
   if (flags.deleteAfterVerified && options.only !== undefined) throw R.filteredCannotDelete();
+  if (flags.recheck !== 'heads' && flags.recheck !== 'full') throw invalidInput(`--recheck must be heads or full: ${flags.recheck}`, 'recheck');
+  const recheck: Retention.Recheck = flags.recheck;
   if (flags.out === undefined && (flags.deleteAfterVerified || context.json)) {
     throw invalidInput(`--out FILE is required with ${flags.deleteAfterVerified ? '--delete-after-verified' : '--json'}`, 'out');
   }
@@ -53,7 +56,7 @@ const runExport = async (context: CommandContext, id: string, flags: ExportFlags
   let result: Retention.ExportResult & { bytes?: Buffer };
   try {
     result = flags.deleteAfterVerified
-      ? await withLedger(context, { write: true }, (ledger) => R.exportAndDelete(ledger, id, { ...options, out: flags.out!, onProgress }))
+      ? await withLedger(context, { write: true }, (ledger) => R.exportAndDelete(ledger, id, { ...options, out: flags.out!, onProgress, recheck }))
       : await withLedger(context, { write: false }, (_ledger, store) => R.exportSession(store, id, { ...options, out: flags.out, onProgress }));
   } finally {
     progress.stop();
@@ -91,7 +94,8 @@ export const registerRetention = (program: Command): void => {
       .option('--view <view>', 'display | raw (default: raw for jsonl, display otherwise)')
       .option('--lineage <lineage>', 'logical (compression chain and delegated children) | tip (the tip segment only)', 'logical')
       .option('--only <roles>', 'only these roles, comma separated (a filtered export; never deletes)')
-      .option('--delete-after-verified', 'after the file is written, fsynced, read back and the conversation found unchanged, tombstone exactly the exported streams'),
+      .option('--delete-after-verified', 'after the file is written, fsynced, read back and the conversation found unchanged, tombstone exactly the exported streams')
+      .option('--recheck <how>', 'before deleting, re-read: heads (each stream head and chain hash) | full (the whole view digest)', 'heads'),
     async (context, id: string, flags: ExportFlags) => runExport(context, id, flags),
   );
 

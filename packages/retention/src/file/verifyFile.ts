@@ -13,7 +13,7 @@ const failed = (path: string, what: string) =>
 export const verifyWritten = async (path: string, prepared: PreparedExport): Promise<string> => {
   const bytes = await readFile(path);
   const written = sha256Hex(bytes);
-  if (written !== sha256Hex(prepared.bytes)) throw failed(path, 'its bytes differ from the rendered export');
+  if (written !== prepared.sha256) throw failed(path, 'its bytes differ from the rendered export');
   const manifest = manifestOf(prepared.manifest.format, bytes.toString('utf8'));
   if (manifest.digest !== prepared.manifest.digest) throw failed(path, `its manifest names digest ${manifest.digest}, the view is ${prepared.manifest.digest}`);
   return `sha256:${written}`;

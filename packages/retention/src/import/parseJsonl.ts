@@ -1,8 +1,7 @@
-import { isUuid, ledgerError, SESSION_PREFIX, verifyStreamChain, type JsonObject, type RecordedEvent } from '@session-ledger/core';
+import { digestOf, isUuid, ledgerError, SESSION_PREFIX, verifyStreamChain, type JsonObject, type RecordedEvent } from '@session-ledger/core';
 import { z } from 'zod';
 import type { Manifest } from '../manifest.js';
 import type { ExportedEvent } from '../view/content.js';
-import { contentDigest } from '../view/digest.js';
 
 const corrupt = (path: string, why: string) =>
   ledgerError('import_source_invalid', `Cannot import ${path}: ${why}`, { path, reason: 'corrupt' });
@@ -78,7 +77,7 @@ export const parseJsonlExport = (path: string, text: string): ParsedExport => {
     if (list) list.push(recorded);
     else streams.set(event.stream, [recorded]);
   });
-  if (contentDigest({ view: 'raw', events: exported }) !== manifest.digest) throw corrupt(path, 'its events do not match the manifest digest');
+  if (digestOf({ view: 'raw', events: exported }) !== manifest.digest) throw corrupt(path, 'its events do not match the manifest digest');
   if (streams.size !== manifest.streams.length) throw corrupt(path, 'the manifest and the events name different streams');
   for (const [name, events] of streams) checkStream(path, name, events, manifest);
   return { manifest, streams, events: exported.length };

@@ -1,7 +1,9 @@
-import { displayView, viewToJson, type DisplayMessage, type DisplayView, type Marker } from '@session-ledger/projections';
+import { displayView, type DisplayMessage, type DisplayView, type Marker } from '@session-ledger/projections';
 import type { Role } from '@session-ledger/events';
 import type { Coverage, CoveredConversation } from '../coverage/coverage.js';
-import type { DisplayContent, ExportedConversation } from './content.js';
+import { canonicalCopy } from './canonical.js';
+import type { DisplayContent, ExportedConversation, ExportedMarker } from './content.js';
+import { exportedMessage } from './exportedMessage.js';
 
 /**
  * Keeps the messages `keep` accepts and moves each marker to the place it had among them, so a
@@ -35,15 +37,16 @@ const conversationContent = (conversation: CoveredConversation, tipOnly: boolean
     (message) => byRole(message) && (!tipOnly || inTip(tipId)(message)),
     (marker) => !tipOnly || marker.sessionId === tipId,
   );
+  // keys in canonical order (see contentDigest)
   return {
-    rootId: conversation.rootId,
-    tipId,
-    link: conversation.link,
-    parentId: conversation.parentId,
     depth: conversation.depth,
+    link: conversation.link,
+    markers: markers.map((marker) => canonicalCopy(marker) as ExportedMarker),
+    messages: messages.map(exportedMessage),
+    parentId: conversation.parentId,
+    rootId: conversation.rootId,
     segments: conversation.segments.map((segment) => segment.sessionId),
-    messages: viewToJson(messages),
-    markers: viewToJson(markers),
+    tipId,
   };
 };
 
@@ -51,8 +54,8 @@ const conversationContent = (conversation: CoveredConversation, tipOnly: boolean
 export const displayContent = (coverage: Coverage, only: Role[] | null = null): DisplayContent => {
   const roles = only === null ? null : new Set(only);
   return {
-    view: 'display',
-    only,
     conversations: coverage.conversations.map((conversation) => conversationContent(conversation, coverage.lineage === 'tip', roles)),
+    only: only === null ? null : [...only],
+    view: 'display',
   };
 };
