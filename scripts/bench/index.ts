@@ -3,6 +3,8 @@ import * as store from './store.js';
 import * as memory from './memory.js';
 import * as esdb from './esdb.js';
 import * as hermes from './hermes.js';
+import * as sessions from './sessions.js';
+import * as retention from './retention.js';
 
 /** Every benchmark area, by the name `npm run bench -- --only <area>` takes. Add yours here. */
 export const areas: Record<string, BenchArea> = {
@@ -10,4 +12,6 @@ export const areas: Record<string, BenchArea> = {
   memory,
   esdb,
   hermes,
+  sessions,
+  retention,
 };

@@ -1,0 +1,88 @@
+import { copyFileSync, rmSync } from 'node:fs';
+import { createLedger, type EventStore } from '@session-ledger/core';
+import { exportAndDelete, exportSession } from '@session-ledger/retention';
+import { appendMessages, compactHistory, rewriteMessage, startSession, type MessageInput } from '@session-ledger/sessions';
+import { openSqliteStore } from '@session-ledger/store-sqlite';
+import { compareRates, scratch } from './measure.js';
+import type { BenchRow } from './types.js';
+
+/** Issue 4: export --delete-after-verified of a 100k-message session against a plain export of it (SQLite). */
+const MESSAGES = 100_000;
+const BATCH = 1000;
+const COMPACTIONS = 20;
+const RUNS = 3;
+
+const message = (n: number): MessageInput => ({
+  id: `m-${n}`,
+  role: n % 2 === 0 ? 'user' : 'assistant',
+  content: `message ${n}: a few words of conversation, about the length a person types.`,
+  timestamp: new Date(1_700_000_000_000 + n * 1000).toISOString(),
+});
+
+/** The session, written once through the writer API: 100k messages, 20 in-place compactions, a few rewrites. */
+const writeTemplate = async (file: string): Promise<void> => {
+  const store = openSqliteStore(file);
+  const context = { ledger: createLedger(store) };
+  await startSession(context, { id: 'bench-export' });
+  const every = MESSAGES / COMPACTIONS;
+  for (let at = 0; at < MESSAGES; at += BATCH) {
+    await appendMessages(context, 'bench-export', Array.from({ length: BATCH }, (_, index) => message(at + index)));
+    const last = at + BATCH - 1;
+    if ((last + 1) % every === 0) {
+      await compactHistory(context, 'bench-export', { throughMessageId: `m-${last - 10}`, summary: `summary through ${last - 10}` });
+      await rewriteMessage(context, 'bench-export', `m-${last}`, `message ${last}, rewritten`);
+    }
+  }
+  await store.close();
+};
+
+let copies = 0;
+
+/** A fresh copy of the template for one run (deletion destroys it); not timed. */
+const copyOf = (dir: ReturnType<typeof scratch>, template: string) => {
+  copies += 1;
+  const file = dir.file(`run-${copies}.sqlite`);
+  copyFileSync(template, file);
+  return { store: openSqliteStore(file), file, out: dir.file(`export-${copies}.md`) };
+};
+
+const cleanup = async ({ store, file, out }: { store: EventStore; file: string; out: string }) => {
+  await store.close();
+  for (const path of [file, `${file}-wal`, `${file}-shm`, out]) rmSync(path, { force: true });
+};
+
+export const rows = async (): Promise<BenchRow[]> => {
+  const dir = scratch('retention');
+  const template = dir.file('template.sqlite');
+  await writeTemplate(template);
+  const rates = await compareRates(
+    1,
+    {
+      prepare: () => copyOf(dir, template),
+      work: async ({ store, out }) => {
+        const result = await exportAndDelete(createLedger(store), 'bench-export', { format: 'markdown', out });
+        if (result.deleted.length !== 1) throw new Error('the session was not deleted');
+      },
+      cleanup,
+    },
+    {
+      prepare: () => copyOf(dir, template),
+      work: async ({ store, out }) => {
+        await exportSession(store, 'bench-export', { format: 'markdown', out });
+      },
+      cleanup,
+    },
+    RUNS,
+  );
+  dir.remove();
+  const ms = (rate: number) => Math.round((1000 / rate) * 10) / 10;
+  return [
+    {
+      name: `sessions export --delete-after-verified of a ${MESSAGES / 1000}k-message session (markdown; write, fsync, read back, re-read, conditional tombstone, audit)`,
+      unit: 'ms',
+      value: ms(rates.subject),
+      baseline: { name: 'plain export of the same session to a file (target: ratio <= 1.3)', value: ms(rates.baseline) },
+      ratio: Math.round((rates.baseline / rates.subject) * 100) / 100,
+    },
+  ];
+};
