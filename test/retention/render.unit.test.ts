@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { contentDigest, escapeHtml, manifestOf, renderExport, type DisplayContent, type ExportedMessage, type Manifest } from '@session-ledger/retention';
+import { digestOf } from '@session-ledger/core';
+import { displayMessage, type MessageState } from '@session-ledger/projections';
+import { contentDigest, escapeHtml, exportedMessage, manifestOf, renderExport, type DisplayContent, type ExportedMessage, type Manifest } from '@session-ledger/retention';
 
 const message = (id: string, content: string | null, extra: Partial<ExportedMessage> = {}): ExportedMessage => ({
   id,
@@ -49,6 +51,46 @@ describe('content identity', () => {
     expect(contentDigest(rewritten)).not.toBe(contentDigest(before));
     expect(contentDigest(sameText)).not.toBe(contentDigest(before));
     expect(contentDigest(content([message('m1', 'hello', { compacted: true })]))).not.toBe(contentDigest(content([message('m1', 'hello')])));
+  });
+});
+
+describe('the exported message', () => {
+  const full: MessageState = {
+    id: 'm1',
+    sessionId: 's',
+    revision: 3n,
+    role: 'assistant',
+    content: 'text',
+    toolCalls: [{ type: 'function', id: 'c1', function: { name: 'f', arguments: '{}' } }],
+    toolCallId: 'c0',
+    toolName: 'search',
+    tokenCounts: { output: 3, input: 2 },
+    timestamp: '2026-03-01T10:00:00.000Z',
+    turnId: 't1',
+    finishReason: 'stop',
+    reasoning: 'because',
+    extra: { zeta: 1, alpha: { y: [1, { b: 2, a: 1 }], x: null } },
+    versions: [{ content: 'old', replacedAt: '2026-03-01T10:01:00.000Z', rewrittenIn: 's' }],
+    compactedBy: 'sum1',
+    rewound: null,
+  };
+
+  it('carries every field of the display message (nothing of a message is lost), revisions as numbers', () => {
+    const shown = displayMessage(full);
+    const exported = exportedMessage(shown);
+    expect(Object.keys(exported).sort()).toEqual(Object.keys(shown).sort());
+    expect(JSON.parse(JSON.stringify(exported))).toEqual(JSON.parse(JSON.stringify({ ...shown, revision: 3 })));
+  });
+
+  it('is built in canonical key order: its digest is core digestOf of the same content', () => {
+    const plain = displayMessage({ ...full, id: 'm2', toolCalls: undefined, extra: undefined, tokenCounts: undefined, versions: [], compactedBy: null });
+    // the conversation keys in canonical order, as displayContent writes them
+    const body: DisplayContent = {
+      conversations: [{ depth: 0, link: null, markers: [], messages: [exportedMessage(displayMessage(full)), exportedMessage(plain)], parentId: null, rootId: 's', segments: ['s'], tipId: 's' }],
+      only: null,
+      view: 'display',
+    };
+    expect(contentDigest(body)).toBe(digestOf(body));
   });
 });
 
