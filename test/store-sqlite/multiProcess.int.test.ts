@@ -1,4 +1,6 @@
 import Database from 'better-sqlite3';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLedger, newId, type EventStore } from '@session-ledger/core';
 import { openSqliteStore, SCHEMA_VERSION } from '@session-ledger/store-sqlite';
@@ -121,21 +123,29 @@ describe('SQLite store shared by several processes on one file', () => {
 });
 
 describe('SQLite store: several processes creating one new file at once', () => {
-  const temp = tempLedger('create');
+  const ROUNDS = 8;
+  const PROCESSES = 4;
+  const opener = fileURLToPath(new URL('./fixtures/openAndAppend.mjs', import.meta.url));
+  const openInChild = (file: string) =>
+    new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, [opener, file], (error, stdout) => (error ? reject(error) : resolve(stdout.trim()))),
+    );
   beforeAll(() => buildStore(), 120_000);
-  afterAll(() => temp.remove());
 
-  it('every process opens it, the schema is created once, and all of them can write', async () => {
-    const writers = await Promise.all([startWriter(temp.file), startWriter(temp.file), startWriter(temp.file)]);
-    try {
-      const replies = await Promise.all(writers.map((writer, index) => writer.send({ cmd: 'append', stream: `w-${index}`, ids: [newId()] })));
-      expect(replies.map((reply) => reply.ok)).toEqual([true, true, true]);
-      const db = new Database(temp.file, { readonly: true });
-      expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-      expect(db.prepare(`SELECT count(*) FROM ledger_meta WHERE key = 'format'`).pluck().get()).toBe(1);
-      db.close();
-    } finally {
-      await Promise.all(writers.map((writer) => writer.stop()));
+  it(`every process opens it and writes, and the schema is created once (${ROUNDS} rounds of ${PROCESSES})`, async () => {
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const temp = tempLedger('create');
+      try {
+        const outcomes = await Promise.all(Array.from({ length: PROCESSES }, () => openInChild(temp.file)));
+        expect(outcomes, `round ${round}`).toEqual(Array.from({ length: PROCESSES }, () => 'ok'));
+        const db = new Database(temp.file, { readonly: true });
+        expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+        expect(db.prepare(`SELECT count(*) FROM ledger_meta WHERE key = 'format'`).pluck().get()).toBe(1);
+        expect(db.prepare('SELECT count(*) FROM events').pluck().get()).toBe(PROCESSES);
+        db.close();
+      } finally {
+        temp.remove();
+      }
     }
-  });
+  }, 120_000);
 });

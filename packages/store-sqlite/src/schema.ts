@@ -35,12 +35,15 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
  * an SQLite file with other tables (someone's data) or one from a newer session-ledger.
  */
 export const assertLedgerFile = (db: Database.Database): void => {
-  const version = db.pragma('user_version', { simple: true }) as number;
-  if (version > SCHEMA_VERSION) throw new Error(`schema version ${version} is newer than this session-ledger (${SCHEMA_VERSION})`);
-  if (version === 0) {
-    const tables = db.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'`).get() as { n: number };
-    if (tables.n > 0) throw new Error('not a session-ledger store: the file holds other tables');
-  }
+  // One read transaction: another process may be creating the schema between the two reads.
+  db.transaction(() => {
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > SCHEMA_VERSION) throw new Error(`schema version ${version} is newer than this session-ledger (${SCHEMA_VERSION})`);
+    if (version === 0) {
+      const tables = db.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'`).get() as { n: number };
+      if (tables.n > 0) throw new Error('not a session-ledger store: the file holds other tables');
+    }
+  })();
 };
 
 /** Brings a file up to the current schema in one immediate transaction; several processes may race here. */

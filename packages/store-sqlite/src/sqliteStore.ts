@@ -21,6 +21,7 @@ import {
 import { mapped } from './errors.js';
 import { toRecorded } from './rows.js';
 import { assertLedgerFile, migrate } from './schema.js';
+import { enableWal } from './wal.js';
 import { prepareStatements, type EventRow, type StreamRow } from './statements.js';
 
 export type Durability = 'normal' | 'full';
@@ -49,7 +50,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     db = opened = new Database(path, { fileMustExist: options.create === false });
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     assertLedgerFile(db);
-    db.pragma('journal_mode = WAL');
+    enableWal(db, options.busyTimeoutMs ?? 5000);
     db.pragma(`synchronous = ${options.durability === 'full' ? 'FULL' : 'NORMAL'}`);
     db.pragma('secure_delete = ON');
     db.pragma('foreign_keys = ON');
