@@ -22,14 +22,15 @@ const timed = async <T>(count: number, trial: Trial<T>): Promise<number> => {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /**
- * Runs the subject and its baseline alternately, `runs` times each, so both see the same machine
- * load, and returns the median rate (operations per second) of each.
+ * Runs the subject and its baseline alternately, `runs` short trials each, so both see the same
+ * machine load (other processes, disk write-back), and returns the median rate (operations per
+ * second) of each.
  */
 export const compareRates = async <S, B>(
   count: number,
   subject: Trial<S>,
   baseline: Trial<B>,
-  runs = 5,
+  runs = 9,
 ): Promise<{ subject: number; baseline: number }> => {
   const subjectRates: number[] = [];
   const baselineRates: number[] = [];

@@ -5,11 +5,11 @@ import { openPlain } from './plainSqlite.js';
 import type { BenchRow } from './types.js';
 
 /** Issue 2: the SQLite store through the hash-chained ledger, against plain better-sqlite3. */
-const SINGLE = { normal: 3000, full: 200 } as const;
+const SINGLE = { normal: 1000, full: 100 } as const;
 const SYNC = { normal: 'NORMAL', full: 'FULL' } as const;
 const BATCH_SIZE = 100;
-const BATCHES = 100;
-const READ_EVENTS = 50_000;
+const BATCHES = 50;
+const READ_EVENTS = 20_000;
 const PAGE = 1000;
 
 const TEXT = 'The assistant replied with a short paragraph about the weather and asked a question. '.repeat(3);
