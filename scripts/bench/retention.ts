@@ -1,6 +1,6 @@
 import { copyFileSync, rmSync } from 'node:fs';
 import { createLedger, type EventStore } from '@session-ledger/core';
-import { exportAndDelete, exportSession } from '@session-ledger/retention';
+import { exportAndDelete, exportSession, type Recheck } from '@session-ledger/retention';
 import { appendMessages, compactHistory, rewriteMessage, startSession, type MessageInput } from '@session-ledger/sessions';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
 import { compareRates, scratch } from './measure.js';
@@ -51,16 +51,14 @@ const cleanup = async ({ store, file, out }: { store: EventStore; file: string; 
   for (const path of [file, `${file}-wal`, `${file}-shm`, out]) rmSync(path, { force: true });
 };
 
-export const rows = async (): Promise<BenchRow[]> => {
-  const dir = scratch('retention');
-  const template = dir.file('template.sqlite');
-  await writeTemplate(template);
-  const rates = await compareRates(
+/** export --delete-after-verified (with the given re-read before deleting) against a plain export, alternately. */
+const compareWith = async (dir: ReturnType<typeof scratch>, template: string, recheck: Recheck) =>
+  compareRates(
     1,
     {
       prepare: () => copyOf(dir, template),
       work: async ({ store, out }) => {
-        const result = await exportAndDelete(createLedger(store), 'bench-export', { format: 'markdown', out });
+        const result = await exportAndDelete(createLedger(store), 'bench-export', { format: 'markdown', out, recheck });
         if (result.deleted.length !== 1) throw new Error('the session was not deleted');
       },
       cleanup,
@@ -74,15 +72,27 @@ export const rows = async (): Promise<BenchRow[]> => {
     },
     RUNS,
   );
+
+const ms = (rate: number) => Math.round((1000 / rate) * 10) / 10;
+
+const row = (name: string, rates: { subject: number; baseline: number }): BenchRow => ({
+  name,
+  unit: 'ms',
+  value: ms(rates.subject),
+  baseline: { name: 'plain export of the same session to a file (target: ratio <= 1.3)', value: ms(rates.baseline) },
+  ratio: Math.round((rates.baseline / rates.subject) * 100) / 100,
+});
+
+export const rows = async (): Promise<BenchRow[]> => {
+  const dir = scratch('retention');
+  const template = dir.file('template.sqlite');
+  await writeTemplate(template);
+  const heads = await compareWith(dir, template, 'heads');
+  const full = await compareWith(dir, template, 'full');
   dir.remove();
-  const ms = (rate: number) => Math.round((1000 / rate) * 10) / 10;
+  const what = `sessions export --delete-after-verified of a ${MESSAGES / 1000}k-message session (markdown; write, fsync, read back`;
   return [
-    {
-      name: `sessions export --delete-after-verified of a ${MESSAGES / 1000}k-message session (markdown; write, fsync, read back, re-read, conditional tombstone, audit)`,
-      unit: 'ms',
-      value: ms(rates.subject),
-      baseline: { name: 'plain export of the same session to a file (target: ratio <= 1.3)', value: ms(rates.baseline) },
-      ratio: Math.round((rates.baseline / rates.subject) * 100) / 100,
-    },
+    row(`${what}, re-read of every stream head and chain hash, conditional tombstone, audit)`, heads),
+    row(`${what}, --recheck full: whole view re-read and digested, conditional tombstone, audit)`, full),
   ];
 };

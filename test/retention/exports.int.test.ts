@@ -34,7 +34,7 @@ describe.each(STORES)('exports that declare their view (%s)', (_name, open) => {
     expect(out).toContain('compressed: asked and answered');
     expect(out).toContain('after the compression');
     const manifest = manifestOf(format, text(result.bytes));
-    expect(manifest).toMatchObject({ kind: 'manifest', format, view: 'display', lineage: 'logical', filtered: false, only: null, rootId: 'root', messageCount: 7 });
+    expect(manifest).toMatchObject({ kind: 'manifest', tool: 'session-ledger', version: 1, format, view: 'display', lineage: 'logical', filtered: false, only: null, rootId: 'root', messageCount: 7 });
   });
 
   it('the manifest names every covered stream at its revision and chain head, and the digest of the exported view content', async () => {
