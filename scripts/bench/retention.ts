@@ -3,7 +3,7 @@ import { createLedger, type EventStore } from '@session-ledger/core';
 import { exportAndDelete, exportSession, type Recheck } from '@session-ledger/retention';
 import { appendMessages, compactHistory, rewriteMessage, startSession, type MessageInput } from '@session-ledger/sessions';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
-import { compareRates, scratch } from './measure.js';
+import { compareRates, medianRate, scratch } from './measure.js';
 import type { BenchRow } from './types.js';
 
 /** Issue 4: export --delete-after-verified of a 100k-message session against a plain export of it (SQLite). */
@@ -89,10 +89,27 @@ export const rows = async (): Promise<BenchRow[]> => {
   await writeTemplate(template);
   const heads = await compareWith(dir, template, 'heads');
   const full = await compareWith(dir, template, 'full');
+  // what the deletion adds is mostly the store's erasure of the events: the tombstone alone, for comparison
+  const tombstone = await medianRate(
+    1,
+    () => copyOf(dir, template),
+    async ({ store }) => {
+      await store.tombstoneStream('session-bench-export');
+    },
+    cleanup,
+    RUNS,
+  );
   dir.remove();
   const what = `sessions export --delete-after-verified of a ${MESSAGES / 1000}k-message session (markdown; write, fsync, read back`;
   return [
     row(`${what}, re-read of every stream head and chain hash, conditional tombstone, audit)`, heads),
     row(`${what}, --recheck full: whole view re-read and digested, conditional tombstone, audit)`, full),
+    {
+      name: `the SQLite store's tombstone (erasure) of the same ${MESSAGES / 1000}k-event stream alone`,
+      unit: 'ms',
+      value: ms(tombstone),
+      baseline: { name: 'plain export of the same session to a file (first row)', value: ms(heads.baseline) },
+      ratio: Math.round((heads.baseline / tombstone) * 100) / 100,
+    },
   ];
 };
