@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AUDIT_STREAM, createLedger, readWholeStream, type EventStore } from '@session-ledger/core';
+import { appendMessage, loadConversation } from '@session-ledger/sessions';
+import { deleteSession, exportAndDelete, importJsonl } from '@session-ledger/retention';
+import { openEsdbTestStore } from '../esdb-server/index.js';
+import { buildConversation, COVERED, scratchDir, wrapStore, writerOn } from './helpers.js';
+
+/** EventStoreDB through the real client (a gRPC test double): one tombstone per stream, no listStreams or streamState. */
+const opened: EventStore[] = [];
+const esdb = () => {
+  const store = openEsdbTestStore();
+  opened.push(store);
+  return store;
+};
+afterEach(async () => {
+  for (const store of opened.splice(0)) await store.close();
+});
+
+describe('verified deletion on EventStoreDB', () => {
+  it('tombstones exactly the covered streams at the exported revisions, audits, and the jsonl restores into another server', async () => {
+    const { context, store, ledger, now } = writerOn(esdb());
+    await buildConversation(context);
+    const file = join(scratchDir(), 'root.jsonl');
+
+    const result = await exportAndDelete(ledger, 'root', { format: 'jsonl', out: file, now: now() });
+
+    expect([...result.deleted].sort()).toEqual([...COVERED].sort());
+    for (const stream of COVERED) await expect(store.readStream(stream)).rejects.toMatchObject({ type: 'stream_deleted' });
+    expect((await loadConversation(store, 'br')).messages).toHaveLength(1);
+    expect((await readWholeStream(store, AUDIT_STREAM))[0]!.data).toMatchObject({ reason: 'export', complete: true });
+    const other = esdb();
+    await importJsonl(createLedger(other), file);
+    expect((await loadConversation(other, 'root')).messages.map((m) => m.id)).toEqual(['m1', 'm2', 'm3', 'm4', 'm5']);
+    expect((await createLedger(other).verify()).broken).toBeNull();
+    await expect(importJsonl(createLedger(other), file)).rejects.toMatchObject({ type: 'duplicate' });
+    await expect(importJsonl(ledger, file)).rejects.toMatchObject({ type: 'stream_deleted' });
+    expect(readFileSync(file, 'utf8').split('\n')[0]).toContain('"kind":"manifest"');
+  });
+
+  it('a stream that moves after others were tombstoned: partial_deletion names deleted and kept; deleting again finishes', async () => {
+    const base = esdb();
+    const { context, now } = writerOn(base);
+    await buildConversation(context);
+    let moved = false;
+    const store = wrapStore(base, {
+      tombstoneStream: async (stream, options) => {
+        if (stream === 'session-root-2' && !moved) {
+          moved = true;
+          await appendMessage(context, 'root-2', { id: 'late', role: 'user', content: 'landed in the gap' });
+        }
+        return base.tombstoneStream(stream, options);
+      },
+    });
+
+    await expect(deleteSession(createLedger(store), 'root', { now: now() })).rejects.toMatchObject({
+      type: 'partial_deletion',
+      details: { deleted: ['session-subsub', 'session-sub'], kept: ['session-root-2', 'session-root'], stream: 'session-root-2' },
+    });
+    const rest = await loadConversation(base, 'root');
+    expect(rest.messages.map((m) => m.id)).toContain('late');
+
+    const again = await deleteSession(createLedger(base), 'root', { now: now() });
+    expect(again.deleted).toEqual(['session-root-2', 'session-root']);
+  });
+});
