@@ -1,0 +1,65 @@
+import { hashOf, isLedgerError, sessionStream, withRetry, type EventStore, type RetryPolicy } from '@session-ledger/core';
+import { readConversationState, type LoadedConversation } from '@session-ledger/sessions';
+import type { CoveredStream, Lineage } from '../types.js';
+import type { Coverage, CoveredConversation } from './coverage.js';
+
+const gone = (error: unknown) => isLedgerError(error, 'not_found') || isLedgerError(error, 'session_deleted');
+
+const covered = (loaded: LoadedConversation, lineage: Lineage, link: CoveredConversation['link'], parentId: string | null, depth: number): CoveredConversation => ({
+  rootId: loaded.rootId,
+  tipId: loaded.tipId,
+  link,
+  parentId,
+  depth,
+  loaded,
+  segments: lineage === 'tip' ? loaded.segments.slice(-1) : loaded.segments,
+});
+
+const streamsOf = (conversation: CoveredConversation): CoveredStream[] =>
+  conversation.segments.map(({ sessionId, events }) => {
+    const last = events[events.length - 1]!;
+    return { stream: sessionStream(sessionId), sessionId, revision: last.revision, chainHead: hashOf(last) };
+  });
+
+/** Delegated children of the covered conversations, recursively; a child that is gone (or never started) is skipped. */
+const withDelegated = async (store: EventStore, main: CoveredConversation): Promise<CoveredConversation[]> => {
+  const out = [main];
+  const seen = new Set([main.rootId]);
+  for (let next = 0; next < out.length; next += 1) {
+    const parent = out[next]!;
+    for (const segment of parent.loaded.state.segments) {
+      for (const child of segment.children) {
+        if (child.link !== 'delegation' || seen.has(child.childId)) continue;
+        seen.add(child.childId);
+        let loaded: LoadedConversation;
+        try {
+          loaded = await readConversationState(store, child.childId);
+        } catch (error) {
+          if (gone(error)) continue;
+          throw error;
+        }
+        seen.add(loaded.rootId);
+        out.push(covered(loaded, 'logical', 'delegation', segment.sessionId, parent.depth + 1));
+      }
+    }
+  }
+  return out;
+};
+
+/**
+ * Reads what an export or a deletion of `anyId` covers, every segment once, through the one retry
+ * policy of ordinary reads (transient store errors are retried; a read that still fails throws, and
+ * nothing is deleted). Every event is validated on read.
+ */
+export const readCoverage = async (
+  store: EventStore,
+  anyId: string,
+  options: { lineage?: Lineage; retry?: RetryPolicy } = {},
+): Promise<Coverage> => {
+  const lineage = options.lineage ?? 'logical';
+  return withRetry(async () => {
+    const main = covered(await readConversationState(store, anyId), lineage, null, null, 0);
+    const conversations = lineage === 'tip' ? [main] : await withDelegated(store, main);
+    return { requestedId: anyId, lineage, conversations, streams: conversations.flatMap(streamsOf) };
+  }, options.retry);
+};
