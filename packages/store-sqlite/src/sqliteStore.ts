@@ -53,6 +53,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     enableWal(db, options.busyTimeoutMs ?? 5000);
     db.pragma(`synchronous = ${options.durability === 'full' ? 'FULL' : 'NORMAL'}`);
     db.pragma('secure_delete = ON');
+    db.pragma('cache_size = -65536');
     db.pragma('foreign_keys = ON');
     migrate(db);
   } catch (error) {
