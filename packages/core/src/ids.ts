@@ -1,4 +1,5 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { sha256Hex } from './canonical.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -11,9 +12,9 @@ export const newId = (): string => randomUUID();
  * so an append retried after a timeout carries the ids it carried the first time.
  */
 export const deterministicId = (...parts: Array<string | number | bigint>): string => {
-  const hash = createHash('sha256').update(parts.map(String).join('\u0000')).digest();
-  hash[6] = (hash[6]! & 0x0f) | 0x50;
-  hash[8] = (hash[8]! & 0x3f) | 0x80;
-  const hex = hash.subarray(0, 16).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  // The same bytes as setting hash[6] = (hash[6] & 0x0f) | 0x50 and hash[8] = (hash[8] & 0x3f) | 0x80
+  // on the digest, done on its hex form: one one-shot hash and no Buffer per id (ids are made per event).
+  const hex = sha256Hex(parts.map(String).join('\u0000'));
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 };

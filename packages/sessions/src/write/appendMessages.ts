@@ -25,13 +25,23 @@ export interface MessageInput {
 
 export type AppendMessagesResult = WriteResult & { messageIds: string[] };
 
+/**
+ * The event data: the input's own keys but id, timestamp and turnId (undefined ones left out), then
+ * messageId, timestamp and turnId. Built by adding keys, never deleting them: a `delete` turns the
+ * object into a slow dictionary that validation and hashing then walk on every append.
+ */
 const toData = (input: MessageInput, messageId: string, at: string, turnId: string | undefined): MessageAppended => {
-  const { id: _id, timestamp, turnId: own, ...rest } = input;
-  const data: MessageAppended = { ...rest, messageId, timestamp: timestamp ?? at };
-  const turn = own ?? turnId;
+  const data: Record<string, unknown> = {};
+  for (const key of Object.keys(input)) {
+    if (key === 'id' || key === 'timestamp' || key === 'turnId') continue;
+    const value = (input as unknown as Record<string, unknown>)[key];
+    if (value !== undefined) data[key] = value;
+  }
+  data.messageId = messageId;
+  data.timestamp = input.timestamp ?? at;
+  const turn = input.turnId ?? turnId;
   if (turn !== undefined) data.turnId = turn;
-  for (const key of Object.keys(data) as Array<keyof MessageAppended>) if (data[key] === undefined) delete data[key];
-  return data;
+  return data as MessageAppended;
 };
 
 /** A stateless append (no expected revision) that loses a race re-reads the head and tries again, this many times. */
