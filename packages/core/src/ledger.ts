@@ -37,13 +37,15 @@ const sealEvents = (stream: string, base: Head | null, events: NewEvent[]): Even
   let prev = base?.hash ?? null;
   let revision = (base?.revision ?? -1n) + 1n;
   return events.map((event) => {
-    const metadata = { ...(event.metadata ?? {}) };
+    const metadata: JsonObject = { ...(event.metadata ?? {}) };
     if (HASH in metadata || PREV_HASH in metadata) throw invalidInput(`Metadata keys ${PREV_HASH} and ${HASH} belong to the ledger`);
     metadata[PREV_HASH] = prev;
     const hash = chainHash({ stream, revision, id: event.id, type: event.type, data: event.data, metadata });
+    // The hash covers the metadata without it, so it is added to the same object afterwards (one copy per event).
+    metadata[HASH] = hash;
     prev = hash;
     revision += 1n;
-    return { id: event.id, type: event.type, data: event.data, metadata: { ...metadata, [HASH]: hash } };
+    return { id: event.id, type: event.type, data: event.data, metadata };
   });
 };
 
