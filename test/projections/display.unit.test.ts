@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { advanceConversation, displayView, foldConversation } from '@session-ledger/projections';
+import { advanceConversation, displayView, foldConversation, viewToJson } from '@session-ledger/projections';
 import { history, only } from './given.js';
 
 describe('display view', () => {
@@ -95,5 +95,33 @@ describe('display view', () => {
 
     expect(displayView(base).messages.map((message) => message.content)).toEqual(['one']);
     expect(displayView(next)).toEqual(displayView(foldConversation(given.records)));
+  });
+
+  it('given a display view already taken, when the state is advanced by a rewrite, a compaction and a rewind, then that view is unchanged', () => {
+    const given = history().start('a').message('a', 'm1', 'one').message('a', 'm2', 'two');
+    const base = foldConversation(given.records);
+    const view = displayView(base);
+    const before = JSON.stringify(viewToJson(view));
+    const seen = given.records.length;
+    given.rewrite('a', 'm1', 'uno').compactThrough('a', 'm1', 'sum').rewind('a', ['m2']);
+
+    const next = advanceConversation(base, given.records.slice(seen));
+
+    expect(JSON.stringify(viewToJson(view))).toBe(before);
+    expect(displayView(next).messages).toEqual([expect.objectContaining({ id: 'm1', content: 'uno', compacted: true, compactedBy: 'sum', rewritten: true })]);
+  });
+
+  it('given plain, compacted and rewritten messages, when shown as JSON, then each carries exactly the display fields', () => {
+    const given = history().start('a').message('a', 'm1', 'one').message('a', 'm2', 'two').message('a', 'm3', 'three');
+    given.rewrite('a', 'm2', 'deux').compactThrough('a', 'm1', 'sum').rewind('a', ['m3']);
+
+    const messages = viewToJson(displayView(foldConversation(given.records))).messages as unknown as Array<Record<string, unknown>>;
+
+    const keys = ['compacted', 'content', 'id', 'revision', 'rewritten', 'role', 'sessionId', 'timestamp', 'versions'];
+    expect(messages.map((message) => Object.keys(message).sort())).toEqual([['compactedBy', ...keys].sort(), keys]);
+    expect(messages.map((message) => [message.compacted, message.rewritten])).toEqual([
+      [true, false],
+      [false, true],
+    ]);
   });
 });

@@ -71,8 +71,9 @@ describe('the exported message', () => {
     reasoning: 'because',
     extra: { zeta: 1, alpha: { y: [1, { b: 2, a: 1 }], x: null } },
     versions: [{ content: 'old', replacedAt: '2026-03-01T10:01:00.000Z', rewrittenIn: 's' }],
+    compacted: true,
     compactedBy: 'sum1',
-    rewound: null,
+    rewritten: true,
   };
 
   it('carries every field of the display message (nothing of a message is lost), revisions as numbers', () => {
@@ -83,7 +84,7 @@ describe('the exported message', () => {
   });
 
   it('is built in canonical key order: its digest is core digestOf of the same content', () => {
-    const plain = displayMessage({ ...full, id: 'm2', toolCalls: undefined, extra: undefined, tokenCounts: undefined, versions: [], compactedBy: null });
+    const plain = displayMessage({ ...full, id: 'm2', toolCalls: undefined, extra: undefined, tokenCounts: undefined, versions: [], compacted: false, compactedBy: undefined, rewritten: false });
     // the conversation keys in canonical order, as displayContent writes them
     const body: DisplayContent = {
       conversations: [{ depth: 0, link: null, markers: [], messages: [exportedMessage(displayMessage(full)), exportedMessage(plain)], parentId: null, rootId: 's', segments: ['s'], tipId: 's' }],

@@ -48,7 +48,7 @@ export const activeView = (state: ConversationState): ActiveView => {
   for (let index = state.activeStart; index < state.messages.length; index += 1) {
     while (next < open.length && open[next]!.anchor <= index) items.push(summaryItem(open[next++]!));
     const message = state.messages[index]!;
-    if (message.compactedBy === null && message.rewound === null) items.push({ kind: 'message', ...displayMessage(message) });
+    if (!message.compacted && message.rewound === undefined) items.push({ kind: 'message', ...displayMessage(message) });
   }
   while (next < open.length) items.push(summaryItem(open[next++]!));
   return { rootId: state.rootId ?? '', tipId: state.tipId ?? '', segments: segmentsView(state), messages: items };

@@ -7,7 +7,8 @@ type CompactionRecord = SessionRecordOf<'history.compacted'>;
 /** Marks one message of the active context as compacted; returns whether it was still active. */
 const take = (state: ConversationState, index: number, summaryId: string): boolean => {
   const message = state.messages[index];
-  if (!message || index < state.activeStart || message.compactedBy !== null || message.rewound !== null) return false;
+  if (!message || index < state.activeStart || message.compacted || message.rewound !== undefined) return false;
+  message.compacted = true;
   message.compactedBy = summaryId;
   return true;
 };

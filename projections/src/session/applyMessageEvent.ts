@@ -5,7 +5,11 @@ import type { ConversationState, MessageState, MessageVersion } from './state.js
 /** Shared by every message never rewritten (a rewrite replaces it with the message's own array). */
 const NO_VERSIONS: MessageVersion[] = Object.freeze([]) as unknown as MessageVersion[];
 
-/** The message fields, copied one by one: one object shape for every message, no rest/spread on the hot path. */
+/**
+ * The message fields, copied one by one: one object shape for every message, no rest/spread on the
+ * hot path. Keys in the display view's order, and this is the ONLY object made per message: the
+ * display view reuses it (see MessageState).
+ */
 const messageOf = (data: MessageAppended, sessionId: string, revision: bigint): MessageState => ({
   id: data.messageId,
   sessionId,
@@ -21,9 +25,10 @@ const messageOf = (data: MessageAppended, sessionId: string, revision: bigint): 
   finishReason: data.finishReason,
   reasoning: data.reasoning,
   extra: data.extra,
+  compacted: false,
+  compactedBy: undefined,
+  rewritten: false,
   versions: NO_VERSIONS,
-  compactedBy: null,
-  rewound: null,
 });
 
 export const applyAppended = (state: ConversationState, record: SessionRecordOf<'message.appended'>): void => {
@@ -41,15 +46,19 @@ export const applyRewritten = (state: ConversationState, record: SessionRecordOf
   if (!message) return skip(state, record, `unknown message ${messageId}`);
   message.versions = [...message.versions, { content: message.content, replacedAt: rewrittenAt, rewrittenIn: record.sessionId }];
   message.content = content;
+  message.rewritten = true;
 };
 
-/** Rewound messages leave the display and active views; unknown ids are skipped, known ones still apply. */
+/**
+ * Rewound messages leave the display and active views; unknown ids are skipped, known ones still apply.
+ * The `rewound` key is added only here (rare), so displayed messages never carry it.
+ */
 export const applyRewound = (state: ConversationState, record: SessionRecordOf<'history.rewound'>): void => {
   const { messageIds, reason, rewoundAt } = record.data;
   for (const id of messageIds) {
     const index = state.messageIndex.get(id);
     const message = index === undefined ? undefined : state.messages[index];
     if (!message) skip(state, record, `unknown message ${id}`);
-    else if (message.rewound === null) message.rewound = reason === undefined ? { rewoundAt } : { reason, rewoundAt };
+    else if (message.rewound === undefined) message.rewound = reason === undefined ? { rewoundAt } : { reason, rewoundAt };
   }
 };

@@ -1,13 +1,11 @@
-import type { ConversationState, Marker, MessageState, MessageVersion, TurnState } from './state.js';
+import type { ConversationState, Marker, MessageState, TurnState } from './state.js';
 import { segmentsView, type SegmentView } from './segmentsView.js';
 
-/** A message as a person sees it: latest content, earlier versions reachable, compaction marked. */
-export type DisplayMessage = Omit<MessageState, 'versions' | 'compactedBy' | 'rewound'> & {
-  compacted: boolean;
-  compactedBy?: string;
-  rewritten: boolean;
-  versions: MessageVersion[];
-};
+/**
+ * A message as a person sees it: latest content, earlier versions reachable, compaction marked.
+ * The fold keeps every message in this shape, so a displayed message is the state's own object.
+ */
+export type DisplayMessage = Omit<MessageState, 'rewound'>;
 
 /** The whole logical conversation, root to tip, compacted originals included; rewound messages left out. */
 export interface DisplayView {
@@ -21,7 +19,10 @@ export interface DisplayView {
   lastActivity: string | null;
 }
 
-/** Field by field (one shape, no rest/spread): this runs once per message of every view. */
+/**
+ * A copy of one message in its display shape (`rewound` left out), field by field (one shape, no
+ * rest/spread). The views themselves do not copy: this is for callers that need a detached message.
+ */
 export const displayMessage = (message: MessageState): DisplayMessage => ({
   id: message.id,
   sessionId: message.sessionId,
@@ -37,27 +38,47 @@ export const displayMessage = (message: MessageState): DisplayMessage => ({
   finishReason: message.finishReason,
   reasoning: message.reasoning,
   extra: message.extra,
-  compacted: message.compactedBy !== null,
-  compactedBy: message.compactedBy ?? undefined,
-  rewritten: message.versions.length > 0,
+  compacted: message.compacted,
+  compactedBy: message.compactedBy,
+  rewritten: message.rewritten,
   versions: message.versions,
 });
 
-export const displayView = (state: ConversationState): DisplayView => {
-  const messages: DisplayMessage[] = [];
-  /** shown[i]: how many displayed messages precede message i (marker indexes move past rewound ones). */
-  const shown = new Array<number>(state.messages.length + 1);
-  state.messages.forEach((message, index) => {
+/**
+ * Which messages are shown, and shown[i]: how many displayed messages precede message i (marker
+ * indexes move past rewound ones). Without a rewound message (the usual case) the list is a copy of
+ * the state's array and no index table is needed.
+ */
+const shownMessages = (state: ConversationState): { messages: DisplayMessage[]; shown: number[] | null } => {
+  const all = state.messages;
+  let firstRewound = 0;
+  while (firstRewound < all.length && all[firstRewound]!.rewound === undefined) firstRewound += 1;
+  if (firstRewound === all.length) return { messages: all.slice(), shown: null };
+  const messages: DisplayMessage[] = all.slice(0, firstRewound);
+  const shown = new Array<number>(all.length + 1);
+  for (let index = 0; index < firstRewound; index += 1) shown[index] = index;
+  for (let index = firstRewound; index < all.length; index += 1) {
     shown[index] = messages.length;
-    if (message.rewound === null) messages.push(displayMessage(message));
-  });
-  shown[state.messages.length] = messages.length;
+    const message = all[index]!;
+    if (message.rewound === undefined) messages.push(message);
+  }
+  shown[all.length] = messages.length;
+  return { messages, shown };
+};
+
+/**
+ * The displayed messages are the fold's own objects (one object per message in the whole job, not
+ * two): nothing mutates them after this returns, because a finished fold is only advanced through an
+ * immer draft (advanceConversation), which copies a message before changing it.
+ */
+export const displayView = (state: ConversationState): DisplayView => {
+  const { messages, shown } = shownMessages(state);
   return {
     rootId: state.rootId ?? '',
     tipId: state.tipId ?? '',
     segments: segmentsView(state),
     messages,
-    markers: state.markers.map((marker) => ({ ...marker, index: shown[marker.index] ?? messages.length })),
+    markers: state.markers.map((marker) => ({ ...marker, index: shown === null ? marker.index : (shown[marker.index] ?? messages.length) })),
     turns: state.turns,
     lastActivity: state.lastActivity,
   };

@@ -9,7 +9,7 @@ export type SegmentView = Omit<SegmentState, 'firstMessage'> & {
 export const segmentsView = (state: ConversationState): SegmentView[] => {
   const counts = new Map<string, number>();
   for (const message of state.messages) {
-    if (message.rewound === null) counts.set(message.sessionId, (counts.get(message.sessionId) ?? 0) + 1);
+    if (message.rewound === undefined) counts.set(message.sessionId, (counts.get(message.sessionId) ?? 0) + 1);
   }
   return state.segments.map(({ firstMessage: _first, ...segment }) => ({ ...segment, messages: counts.get(segment.sessionId) ?? 0 }));
 };

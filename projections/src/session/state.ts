@@ -29,16 +29,27 @@ export interface MessageVersion {
   rewrittenIn: string;
 }
 
-/** A message with its rewrites applied; `versions` are the earlier contents, oldest first. */
+/**
+ * A message with its rewrites applied, kept in the shape the display view shows it (`compacted`,
+ * `compactedBy`, `rewritten` kept current by the fold): displayView hands these very objects out
+ * instead of copying 100k of them per view. `versions` are the earlier contents, oldest first.
+ * Fold code that changes a message must keep the display fields consistent; once a view is taken
+ * the objects are only changed through immer drafts (advanceConversation), which copy on write.
+ */
 export type MessageState = Omit<MessageAppended, 'messageId'> & {
   id: string;
   sessionId: string;
   revision: bigint;
+  compacted: boolean;
+  /** The compaction summary that took it out of the active view; undefined (and absent from JSON) while active. */
+  compactedBy?: string;
+  rewritten: boolean;
   versions: MessageVersion[];
-  /** The compaction summary that took it out of the active view, or null. */
-  compactedBy: string | null;
-  /** Taken back (rewind, undo, superseded by a copy): out of the active and display views, kept in raw. */
-  rewound: { reason?: string; rewoundAt: string } | null;
+  /**
+   * Taken back (rewind, undo, superseded by a copy): out of the active and display views, kept in raw.
+   * Absent until then, so a displayed message carries no key the display view does not have.
+   */
+  rewound?: { reason?: string; rewoundAt: string };
 };
 
 /** A summary that stands in the active view for what it replaced. */

@@ -20,7 +20,7 @@ export interface CompactInput extends Conditional {
 const inActiveContext = (state: ConversationState, index: number, id: string): void => {
   const message = state.messages[index]!;
   if (index < state.activeStart) throw invalidInput(`Message ${id} is before the active context (it was compressed)`, 'messageIds');
-  if (message.compactedBy !== null) throw invalidInput(`Message ${id} is compacted already (by ${message.compactedBy})`, 'messageIds');
+  if (message.compacted) throw invalidInput(`Message ${id} is compacted already (by ${message.compactedBy})`, 'messageIds');
 };
 
 /** Checks the request against the current active view, so a compaction never silently does nothing. */
@@ -34,7 +34,7 @@ const checkTarget = (loaded: LoadedConversation, input: CompactInput): void => {
     if (index < state.activeStart) throw invalidInput(`Message ${input.throughMessageId} is before the active context`, 'throughMessageId');
     const start = Math.max(state.activeStart, state.compactedThrough);
     const anyActive =
-      state.messages.slice(start, index + 1).some((message) => message.compactedBy === null && message.rewound === null) ||
+      state.messages.slice(start, index + 1).some((message) => !message.compacted && message.rewound === undefined) ||
       state.summaries.some((summary) => summary.supersededBy === null && summary.anchor <= index);
     if (!anyActive) throw invalidInput(`Nothing active up to ${input.throughMessageId}`, 'throughMessageId');
     return;

@@ -17,6 +17,6 @@ export const loadForWrite = async (ledger: Ledger, sessionId: string): Promise<{
 export const messageOf = (loaded: LoadedConversation, messageId: string): { index: number; message: MessageState } => {
   const index = loaded.state.messageIndex.get(checkSafeId(messageId, 'messageId'));
   const message = index === undefined ? undefined : loaded.state.messages[index];
-  if (index === undefined || !message || message.rewound !== null) throw notFound('message', messageId);
+  if (index === undefined || !message || message.rewound !== undefined) throw notFound('message', messageId);
   return { index, message };
 };
