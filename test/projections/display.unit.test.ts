@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { advanceConversation, displayView, foldConversation, viewToJson } from '@session-ledger/projections';
+import { advanceConversation, displayMessage, displayView, foldConversation, viewToJson } from '@session-ledger/projections';
+import type { SessionRecord } from '@session-ledger/events';
 import { history, only } from './given.js';
 
 describe('display view', () => {
@@ -123,5 +124,30 @@ describe('display view', () => {
       [true, false],
       [false, true],
     ]);
+  });
+
+  it('given a plain message and one with every optional field, when shown as JSON, then each is byte for byte its full display copy', () => {
+    const given = history().start('a').message('a', 'm1', 'plain').compactThrough('a', 'm1', 'sum');
+    const data = {
+      messageId: 'm2',
+      role: 'assistant',
+      content: null,
+      toolCalls: [{ type: 'function', id: 'c1', function: { name: 'f', arguments: '{}' } }],
+      toolCallId: 'c0',
+      toolName: 'search',
+      tokenCounts: { input: 2, output: 3 },
+      timestamp: given.at(),
+      turnId: 't1',
+      finishReason: 'tool_calls',
+      reasoning: 'because',
+      extra: { k: 1 },
+    };
+    given.records.push({ sessionId: 'a', eventId: 'a-3', revision: 3n, position: 4n, created: given.at(), storedVersion: 1, type: 'message.appended', data } as SessionRecord);
+
+    const messages = displayView(foldConversation(given.records)).messages;
+
+    expect(messages.map((message) => JSON.stringify(viewToJson(message)))).toEqual(messages.map((message) => JSON.stringify(viewToJson(displayMessage(message)))));
+    expect(viewToJson(messages[1]!)).toMatchObject({ toolCalls: data.toolCalls, toolName: 'search', extra: { k: 1 } });
+    expect(viewToJson(messages[0]!)).toMatchObject({ compacted: true, compactedBy: 'sum' });
   });
 });

@@ -6,11 +6,10 @@ import type { ConversationState, MessageState, MessageVersion } from './state.js
 const NO_VERSIONS: MessageVersion[] = Object.freeze([]) as unknown as MessageVersion[];
 
 /**
- * The message fields, copied one by one: one object shape for every message, no rest/spread on the
- * hot path. Keys in the display view's order, and this is the ONLY object made per message: the
- * display view reuses it (see MessageState).
+ * The message fields, copied one by one (no rest/spread on the hot path), keys in the display view's
+ * order. This is the ONLY object made per message: the display view reuses it (see MessageState).
  */
-const messageOf = (data: MessageAppended, sessionId: string, revision: bigint): MessageState => ({
+const fullMessage = (data: MessageAppended, sessionId: string, revision: bigint): MessageState => ({
   id: data.messageId,
   sessionId,
   revision,
@@ -30,6 +29,38 @@ const messageOf = (data: MessageAppended, sessionId: string, revision: bigint): 
   rewritten: false,
   versions: NO_VERSIONS,
 });
+
+/**
+ * A plain text message (none of the eight optional fields set, most of a long session): 10 fields
+ * instead of 18. Making these objects is the larger part of the fold, and its cost follows their size.
+ * Same keys in the same order minus the undefined ones, which JSON leaves out anyway: the views' JSON
+ * is byte for byte the same. Two shapes only, so readers stay fast.
+ */
+const plainMessage = (data: MessageAppended, sessionId: string, revision: bigint): MessageState => ({
+  id: data.messageId,
+  sessionId,
+  revision,
+  role: data.role,
+  content: data.content,
+  timestamp: data.timestamp,
+  compacted: false,
+  compactedBy: undefined,
+  rewritten: false,
+  versions: NO_VERSIONS,
+});
+
+const isPlain = (data: MessageAppended): boolean =>
+  data.toolCalls === undefined &&
+  data.toolCallId === undefined &&
+  data.toolName === undefined &&
+  data.tokenCounts === undefined &&
+  data.turnId === undefined &&
+  data.finishReason === undefined &&
+  data.reasoning === undefined &&
+  data.extra === undefined;
+
+const messageOf = (data: MessageAppended, sessionId: string, revision: bigint): MessageState =>
+  isPlain(data) ? plainMessage(data, sessionId, revision) : fullMessage(data, sessionId, revision);
 
 export const applyAppended = (state: ConversationState, record: SessionRecordOf<'message.appended'>): void => {
   const { messageId } = record.data;
