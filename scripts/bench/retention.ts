@@ -1,10 +1,11 @@
 import { copyFileSync, rmSync } from 'node:fs';
 import { createLedger, type EventStore } from '@session-ledger/core';
 import { exportAndDelete, exportSession, type Recheck } from '@session-ledger/retention';
-import { appendMessages, compactHistory, rewriteMessage, startSession, type MessageInput } from '@session-ledger/sessions';
+import { appendMessages, compactHistory, rewriteMessage, startSession } from '@session-ledger/sessions';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
 import { compareRates, medianRate, scratch } from './measure.js';
 import type { BenchRow } from './types.js';
+import { benchMessage } from './messages.js';
 
 /** Issue 4: export --delete-after-verified of a 100k-message session against a plain export of it (SQLite). */
 const MESSAGES = 100_000;
@@ -12,12 +13,7 @@ const BATCH = 1000;
 const COMPACTIONS = 20;
 const RUNS = 3;
 
-const message = (n: number): MessageInput => ({
-  id: `m-${n}`,
-  role: n % 2 === 0 ? 'user' : 'assistant',
-  content: `message ${n}: a few words of conversation, about the length a person types.`,
-  timestamp: new Date(1_700_000_000_000 + n * 1000).toISOString(),
-});
+const message = benchMessage;
 
 /** The session, written once through the writer API: 100k messages, 20 in-place compactions, a few rewrites. */
 const writeTemplate = async (file: string): Promise<void> => {

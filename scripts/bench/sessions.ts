@@ -9,11 +9,11 @@ import {
   loadConversation,
   readConversationState,
   startSession,
-  type MessageInput,
 } from '@session-ledger/sessions';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
 import { compareRates, compared, scratch } from './measure.js';
 import type { BenchRow } from './types.js';
+import { benchMessage } from './messages.js';
 
 /** Issue 3: folding views, resuming a long chain, and the writer API's cost over a raw append. */
 const MESSAGES = 100_000;
@@ -21,12 +21,7 @@ const COMPACTIONS = 50;
 const CHAIN = 1000;
 const APPENDS = 2000;
 
-const message = (n: number): MessageInput => ({
-  id: `m-${n}`,
-  role: n % 2 === 0 ? 'user' : 'assistant',
-  content: `message ${n}: a few words of conversation, about the length a person types.`,
-  timestamp: new Date(1_700_000_000_000 + n * 1000).toISOString(),
-});
+const message = benchMessage;
 
 /** A 100k-message session with 50 in-place compactions, written through the writer API. */
 const bigSession = async (store: EventStore) => {
