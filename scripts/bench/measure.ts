@@ -34,6 +34,9 @@ export const compareRates = async <S, B>(
 ): Promise<{ subject: number; baseline: number }> => {
   const subjectRates: number[] = [];
   const baselineRates: number[] = [];
+  // One untimed trial of each side first, so neither is measured while V8 is still compiling it.
+  await timed(count, baseline);
+  await timed(count, subject);
   for (let run = 0; run < runs; run += 1) {
     baselineRates.push(await timed(count, baseline));
     subjectRates.push(await timed(count, subject));
