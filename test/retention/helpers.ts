@@ -2,9 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
-import { createLedger, createMemoryStore, type EventStore } from '@session-ledger/core';
-import { openSqliteStore } from '@session-ledger/store-sqlite';
-import { openEsdbTestStore } from '../esdb-server/index.js';
+import type { EventStore } from '@session-ledger/core';
 import {
   appendMessage,
   appendMessages,
@@ -30,46 +28,7 @@ export const scratchDir = (): string => {
   return dir;
 };
 
-/**
- * Every library test runs on the reference in-memory store, on the embedded SQLite file, and on
- * EventStoreDB through the real client (a fresh gRPC test double per store).
- */
-export const STORES: Array<[string, () => EventStore]> = [
-  ['memory', () => createMemoryStore()],
-  [
-    'sqlite',
-    () => {
-      const store = openSqliteStore(join(scratchDir(), 'ledger.sqlite'));
-      cleanups.push(() => store.close());
-      return store;
-    },
-  ],
-  [
-    'eventstoredb',
-    () => {
-      const store = openEsdbTestStore();
-      cleanups.push(() => store.close());
-      return store;
-    },
-  ],
-];
-
-export const T0 = '2026-03-01T10:00:00.000Z';
-
-/** A writer context with a clock the test moves. */
-export const writerOn = (store: EventStore, start = T0) => {
-  let now = new Date(start);
-  const context: WriterContext & { now: () => Date } = { ledger: createLedger(store), now: () => now };
-  return {
-    store,
-    ledger: context.ledger,
-    context,
-    now: () => now,
-    advance(ms: number) {
-      now = new Date(now.getTime() + ms);
-    },
-  };
-};
+export { STORES, T0, writerOn } from '../support/stores.js';
 
 export const SCRIPT = '<script>alert("pwned")</script> & friends';
 
