@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, chainHash, deterministicId, sha256Hex } from '@session-ledger/core';
 import { createHash } from 'node:crypto';
@@ -28,6 +29,32 @@ describe('stored encodings stay byte-identical', () => {
     expect(canonicalJson({ a: {} })).toBe('{"a":{}}');
     expect(() => canonicalJson({ a: Number.NaN })).toThrow(/Not a JSON number/);
     expect(() => canonicalJson([undefined])).toThrow(/Not a JSON value/);
+  });
+
+  it('canonicalJson gives what the first encoder gave, whichever path (native or key by key) it takes', () => {
+    // The first encoder: sort, drop undefined, recurse. Flat plain objects now go through native
+    // JSON.stringify (already sorted, or with the sorted keys as its property list), others key by key.
+    const reference = (value: unknown): string => {
+      if (value === null || typeof value !== 'object') return JSON.stringify(value);
+      if (Array.isArray(value)) return `[${value.map(reference).join(',')}]`;
+      const record = value as Record<string, unknown>;
+      const keys = Object.keys(record).sort().filter((key) => record[key] !== undefined);
+      return `{${keys.map((key) => `${JSON.stringify(key)}:${reference(record[key])}`).join(',')}}`;
+    };
+    const flat = fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), fc.constant(undefined)));
+    fc.assert(
+      fc.property(fc.oneof(flat, fc.jsonValue()), (value) => {
+        expect(canonicalJson(value)).toBe(reference(value));
+        const sorted = value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : value;
+        expect(canonicalJson(sorted)).toBe(reference(value));
+      }),
+      { numRuns: 500 },
+    );
+    // Not plain objects: no toJSON is called and nothing is unboxed (what the key-by-key encoder did).
+    expect(canonicalJson(new Date(0))).toBe('{}');
+    expect(canonicalJson({ at: new Date(0) })).toBe('{"at":{}}');
+    expect(canonicalJson(Object.assign(Object.create(null) as object, { b: 1, a: 'x' }))).toBe('{"a":"x","b":1}');
+    expect(canonicalJson({ b: -0, a: 1e21, c: 'a\u0000"' })).toBe('{"a":1e+21,"b":0,"c":"a\\u0000\\""}');
   });
 
   it('chainHash is the sha256 of the canonical event', () => {

@@ -2,11 +2,49 @@ import * as crypto from 'node:crypto';
 import { invalidInput } from './errors.js';
 
 /**
+ * Whether every value is a JSON primitive (or undefined): then native JSON.stringify with the sorted
+ * keys as its property list writes exactly the canonical text (same escaping and numbers, undefined
+ * left out), without a string built key by key. Event data and metadata are mostly this shape.
+ */
+const isFlat = (record: Record<string, unknown>, keys: string[]): boolean => {
+  for (const key of keys) {
+    const item = record[key];
+    switch (typeof item) {
+      case 'string':
+      case 'boolean':
+      case 'undefined':
+        break;
+      case 'number':
+        if (!Number.isFinite(item)) return false;
+        break;
+      case 'object':
+        if (item !== null) return false;
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+};
+
+/** A literal-made object: JSON.stringify of anything else (a Date, a boxed string) would call its toJSON or unbox it. */
+const isPlainObject = (record: object): boolean => {
+  const prototype = Object.getPrototypeOf(record);
+  return prototype === Object.prototype || prototype === null;
+};
+
+const isSorted = (keys: string[]): boolean => {
+  for (let index = 1; index < keys.length; index += 1) if (keys[index - 1]! >= keys[index]!) return false;
+  return true;
+};
+
+/**
  * Canonical JSON: object keys sorted by code unit, no white space, finite numbers only.
  * Two equal JSON values always encode to the same string, on every backend.
  *
  * Written as plain loops appending to one string (no filter/sort/map/join arrays per object):
- * every appended event is encoded once for its chain hash, so this is on the write path.
+ * every appended event is encoded once for its chain hash, so this is on the write path. A plain
+ * object of JSON primitives (most event data and metadata) is written by native JSON.stringify.
  */
 export const canonicalJson = (value: unknown): string => {
   if (value === null) return 'null';
@@ -27,8 +65,13 @@ export const canonicalJson = (value: unknown): string => {
         return `${out}]`;
       }
       const record = value as Record<string, unknown>;
+      const own = Object.keys(record);
+      // Keys already in canonical order (writers build them so): JSON.stringify writes them as they are.
+      const plain = isPlainObject(record);
+      if (plain && isSorted(own) && isFlat(record, own)) return JSON.stringify(record);
       // Default sort compares UTF-16 code units, which is the canonical key order.
-      const keys = Object.keys(record).sort();
+      const keys = own.sort();
+      if (plain && isFlat(record, keys)) return JSON.stringify(record, keys);
       let out = '{';
       let first = true;
       for (const key of keys) {
