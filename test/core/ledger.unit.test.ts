@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLedger, createMemoryStore, newId, verifyStreamChain } from '@session-ledger/core';
+import { createLedger, createMemoryStore, isLedgerError, newId, verifyStreamChain } from '@session-ledger/core';
 
 describe('ledger hash chain', () => {
   it('links each event to its predecessor and verifies', async () => {
@@ -20,5 +20,24 @@ describe('ledger hash chain', () => {
     events[1]!.data = { n: 20 };
     const broken = verifyStreamChain(events);
     expect(broken).toMatchObject({ stream: 's-1', revision: 1n, reason: 'hash' });
+  });
+
+  it('refuses metadata that sets the chain keys itself, and stores nothing', async () => {
+    const ledger = createLedger(createMemoryStore());
+    for (const metadata of [{ prevHash: null }, { hash: 'f'.repeat(64) }, { note: 'x', hash: null }]) {
+      const refused = await ledger.append('s-1', [{ id: newId(), type: 't', data: {}, metadata }]).catch((error: unknown) => error);
+      expect(isLedgerError(refused, 'invalid_input')).toBe(true);
+    }
+    await expect(ledger.store.readStream('s-1')).rejects.toMatchObject({ type: 'stream_not_found' });
+  });
+
+  it('keeps the writer metadata beside the chain keys, and the chain covers it', async () => {
+    const ledger = createLedger(createMemoryStore());
+    await ledger.append('s-1', [{ id: newId(), type: 't', data: { b: [1], a: 'x' }, metadata: { schemaVersion: 2, zeta: { y: 1, x: 2 } } }]);
+    const [event] = await ledger.store.readStream('s-1');
+    expect(event!.metadata).toEqual({ prevHash: null, schemaVersion: 2, zeta: { y: 1, x: 2 }, hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(verifyStreamChain([event!])).toBeNull();
+    event!.metadata.schemaVersion = 3;
+    expect(verifyStreamChain([event!])).toMatchObject({ reason: 'hash' });
   });
 });

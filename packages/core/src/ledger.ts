@@ -37,9 +37,10 @@ const sealEvents = (stream: string, base: Head | null, events: NewEvent[]): Even
   let prev = base?.hash ?? null;
   let revision = (base?.revision ?? -1n) + 1n;
   return events.map((event) => {
-    const metadata: JsonObject = { ...(event.metadata ?? {}) };
-    if (HASH in metadata || PREV_HASH in metadata) throw invalidInput(`Metadata keys ${PREV_HASH} and ${HASH} belong to the ledger`);
-    metadata[PREV_HASH] = prev;
+    const given = event.metadata;
+    if (given && (HASH in given || PREV_HASH in given)) throw invalidInput(`Metadata keys ${PREV_HASH} and ${HASH} belong to the ledger`);
+    // prevHash first: before the writers' usual keys (schemaVersion) that is canonical order already.
+    const metadata: JsonObject = { [PREV_HASH]: prev, ...given };
     const hash = chainHash({ stream, revision, id: event.id, type: event.type, data: event.data, metadata });
     // The hash covers the metadata without it, so it is added to the same object afterwards (one copy per event).
     metadata[HASH] = hash;
@@ -120,21 +121,26 @@ export const createLedger = (store: EventStore): Ledger => {
     }
   };
 
+  /** 'any' and 'stream_exists': the head is the store's, read again when another writer moved it. */
+  const appendLoose = async (stream: string, events: NewEvent[], expected: 'any' | 'stream_exists'): Promise<AppendResult> => {
+    const replay = expected === 'any' ? await alreadyAppended(stream, events) : null;
+    if (replay) return replay;
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await appendAt(stream, events, expected);
+      } catch (error) {
+        if (!isLedgerError(error, 'wrong_expected_version') || attempt >= MAX_RETRIES) throw error;
+        if (expected === 'stream_exists' && error.details.actual === 'no_stream') throw error;
+      }
+    }
+  };
+
   return {
     store,
-    async append(stream, events, options = {}) {
+    // Not async: an exact revision (the writer API's usual case) goes straight to appendAt, no extra promise.
+    append(stream, events, options = {}) {
       const expected = options.expectedRevision ?? 'any';
-      if (typeof expected === 'bigint' || expected === 'no_stream') return appendAt(stream, events, expected);
-      const replay = expected === 'any' ? await alreadyAppended(stream, events) : null;
-      if (replay) return replay;
-      for (let attempt = 0; ; attempt += 1) {
-        try {
-          return await appendAt(stream, events, expected);
-        } catch (error) {
-          if (!isLedgerError(error, 'wrong_expected_version') || attempt >= MAX_RETRIES) throw error;
-          if (expected === 'stream_exists' && error.details.actual === 'no_stream') throw error;
-        }
-      }
+      return typeof expected === 'bigint' || expected === 'no_stream' ? appendAt(stream, events, expected) : appendLoose(stream, events, expected);
     },
     async verify(options = {}) {
       const names = options.stream ? [options.stream] : await streamNames(store);

@@ -12,20 +12,24 @@ export const messageAppendedV1 = z.strictObject({
   timestamp: isoTime,
 });
 
-/** message.appended v2: content may be null (a tool-call-only reply), token counts by kind, open extras. */
+/**
+ * message.appended v2: content may be null (a tool-call-only reply), token counts by kind, open extras.
+ * Keys in code-unit order: the parsed data comes out in this order, which is the canonical one, so the
+ * chain hash encodes a plain message with one native JSON.stringify (see canonicalJson).
+ */
 export const messageAppendedV2 = z.strictObject({
-  messageId: safeId,
-  role,
   content: z.string().nullable(),
-  toolCalls: toolCalls.optional(),
-  toolCallId: z.string().min(1).optional(),
-  toolName: z.string().min(1).optional(),
-  tokenCounts: tokenCounts.optional(),
-  timestamp: isoTime,
-  turnId: safeId.optional(),
-  finishReason: z.string().optional(),
-  reasoning: z.string().optional(),
   extra: jsonObject.optional(),
+  finishReason: z.string().optional(),
+  messageId: safeId,
+  reasoning: z.string().optional(),
+  role,
+  timestamp: isoTime,
+  tokenCounts: tokenCounts.optional(),
+  toolCallId: z.string().min(1).optional(),
+  toolCalls: toolCalls.optional(),
+  toolName: z.string().min(1).optional(),
+  turnId: safeId.optional(),
 });
 
 export type MessageAppendedV1 = z.infer<typeof messageAppendedV1>;
