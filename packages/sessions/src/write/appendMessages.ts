@@ -1,7 +1,7 @@
 import { deterministicId, isLedgerError, type JsonObject } from '@session-ledger/core';
 import { checkSafeId, type MessageAppended, type Role } from '@session-ledger/events';
 import { nowOf, type Conditional, type WriteResult, type WriterContext } from '../context.js';
-import { appendToSegment } from './appendToSegment.js';
+import { appendToSegment, type IdentifiedEvent } from './appendToSegment.js';
 
 /** A message as a harness hands it over; everything but role and content is optional. */
 export interface MessageInput {
@@ -30,7 +30,7 @@ export type AppendMessagesResult = WriteResult & { messageIds: string[] };
  * messageId, timestamp and turnId. Built by adding keys, never deleting them: a `delete` turns the
  * object into a slow dictionary that validation and hashing then walk on every append.
  */
-const toData = (input: MessageInput, messageId: string, at: string, turnId: string | undefined): MessageAppended => {
+const toData = (input: MessageInput, messageId: string, timestamp: string, turnId: string | undefined): MessageAppended => {
   const data: Record<string, unknown> = {};
   for (const key of Object.keys(input)) {
     if (key === 'id' || key === 'timestamp' || key === 'turnId') continue;
@@ -38,7 +38,7 @@ const toData = (input: MessageInput, messageId: string, at: string, turnId: stri
     if (value !== undefined) data[key] = value;
   }
   data.messageId = messageId;
-  data.timestamp = input.timestamp ?? at;
+  data.timestamp = timestamp;
   const turn = input.turnId ?? turnId;
   if (turn !== undefined) data.turnId = turn;
   return data as MessageAppended;
@@ -46,6 +46,8 @@ const toData = (input: MessageInput, messageId: string, at: string, turnId: stri
 
 /** A stateless append (no expected revision) that loses a race re-reads the head and tries again, this many times. */
 const STATELESS_ATTEMPTS = 5;
+
+type AppendInput = Conditional & { turnId?: string };
 
 /**
  * Appends messages in one conditional append. The event id derives from the message id, so a retry
@@ -56,42 +58,56 @@ export const appendMessages = async (
   context: WriterContext,
   sessionId: string,
   messages: MessageInput[],
-  input: Conditional & { turnId?: string } = {},
+  input: AppendInput = {},
 ): Promise<AppendMessagesResult> => {
+  // With an expected revision a conflict is the caller's to handle: one attempt, no retry loop around it.
+  if (input.expectedRevision !== undefined) return appendOnce(context, sessionId, messages, input);
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await appendOnce(context, sessionId, messages, input);
     } catch (error) {
-      if (input.expectedRevision !== undefined || attempt >= STATELESS_ATTEMPTS || !isLedgerError(error, 'wrong_expected_version')) throw error;
+      if (attempt >= STATELESS_ATTEMPTS || !isLedgerError(error, 'wrong_expected_version')) throw error;
     }
   }
+};
+
+/** The writer clock is read once per append, and only when a message has no timestamp of its own. */
+const clockOf = (context: WriterContext) => {
+  let at: string | undefined;
+  return () => (at ??= nowOf(context).toISOString());
 };
 
 const appendOnce = async (
   context: WriterContext,
   sessionId: string,
   messages: MessageInput[],
-  input: Conditional & { turnId?: string },
+  input: AppendInput,
 ): Promise<AppendMessagesResult> => {
-  const at = nowOf(context).toISOString();
-  let messageIds: string[] = [];
-  const result = await appendToSegment(context.ledger, sessionId, input, (expected) => {
-    messageIds = messages.map((message, index) => checkSafeId(message.id ?? deterministicId(sessionId, 'message', expected, index), 'messageId'));
-    return messages.map((message, index) => ({
-      id: deterministicId(sessionId, 'message.appended', messageIds[index]!),
-      type: 'message.appended' as const,
-      data: toData(message, messageIds[index]!, at, input.turnId),
-    }));
-  });
-  return { ...result, messageIds };
+  const now = clockOf(context);
+  const messageIds: string[] = new Array(messages.length);
+  const result = (await appendToSegment(context.ledger, sessionId, input, (expected) => {
+    const events: IdentifiedEvent[] = new Array(messages.length);
+    for (let index = 0; index < messages.length; index += 1) {
+      const message = messages[index]!;
+      const messageId = checkSafeId(message.id ?? deterministicId(sessionId, 'message', expected, index), 'messageId');
+      messageIds[index] = messageId;
+      const data = toData(message, messageId, message.timestamp ?? now(), input.turnId);
+      events[index] = { id: deterministicId(sessionId, 'message.appended', messageId), type: 'message.appended', data };
+    }
+    return events;
+  })) as AppendMessagesResult;
+  result.messageIds = messageIds;
+  return result;
 };
 
 export const appendMessage = async (
   context: WriterContext,
   sessionId: string,
   message: MessageInput,
-  input: Conditional & { turnId?: string } = {},
+  input: AppendInput = {},
 ): Promise<WriteResult & { messageId: string }> => {
-  const { messageIds, ...result } = await appendMessages(context, sessionId, [message], input);
-  return { ...result, messageId: messageIds[0]! };
+  const result = await appendMessages(context, sessionId, [message], input);
+  const out: WriteResult & { messageId: string } = { sessionId: result.sessionId, revision: result.revision, position: result.position, messageId: result.messageIds[0]! };
+  if (result.written !== undefined) out.written = result.written;
+  return out;
 };
