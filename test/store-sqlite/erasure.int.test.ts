@@ -36,12 +36,12 @@ describe('SQLite erasure on tombstone', () => {
     await store.appendToStream(stream, events);
     await store.appendToStream(`kept-${randomUUID()}`, [{ id: newId(), type: 'turn', data: { text: 'still here' } }]);
     expect(filesHold(temp.file, secret)).not.toEqual([]);
-    return secret;
+    return { secret, ids: events.map((event) => event.id) };
   };
 
   it('after tombstoneStream the content is in neither the .sqlite nor the -wal file', async () => {
     const store = open();
-    const secret = await writeSecret(store, 'session-secret');
+    const { secret } = await writeSecret(store, 'session-secret');
     await store.tombstoneStream('session-secret');
     expect(filesHold(temp.file, secret)).toEqual([]);
   });
@@ -49,15 +49,32 @@ describe('SQLite erasure on tombstone', () => {
   it('the content is gone even while another connection has the file open', async () => {
     const store = open();
     const other = open();
-    const secret = await writeSecret(store, 'session-secret');
+    const { secret } = await writeSecret(store, 'session-secret');
     expect((await other.readAll({ maxCount: 10 })).length).toBeGreaterThan(0);
     await store.tombstoneStream('session-secret');
     expect(filesHold(temp.file, secret)).toEqual([]);
   });
 
+  it('the erased events\' ids are gone too (the event_ids table, not only the events)', async () => {
+    const store = open();
+    const { ids } = await writeSecret(store, 'session-secret');
+    for (const id of ids) expect(filesHold(temp.file, id)).not.toEqual([]);
+    await store.tombstoneStream('session-secret');
+    for (const id of ids) expect(filesHold(temp.file, id)).toEqual([]);
+  });
+
+  it('a soft delete erases the events and their ids as well (once a checkpoint has moved them out of the WAL)', async () => {
+    const store = open();
+    const { secret, ids } = await writeSecret(store, 'session-secret');
+    await store.deleteStream('session-secret');
+    await store.tombstoneStream(`unrelated-${randomUUID()}`); // a checkpoint, so the WAL holds no earlier frames
+    expect(filesHold(temp.file, secret)).toEqual([]);
+    for (const id of ids) expect(filesHold(temp.file, id)).toEqual([]);
+  });
+
   it('the content is gone after the store is closed and reopened', async () => {
     const store = open();
-    const secret = await writeSecret(store, 'session-secret');
+    const { secret } = await writeSecret(store, 'session-secret');
     await store.tombstoneStream('session-secret');
     await store.close();
     const reopened = open();

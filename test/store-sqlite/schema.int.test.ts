@@ -82,6 +82,43 @@ describe('SQLite schema versions and migrations', () => {
     db.close();
   });
 
+  it('a version 2 file is migrated: its event ids move from the events_stream_id index to event_ids, and replays still find them', async () => {
+    const v2 = new Database(temp.file);
+    v2.pragma('journal_mode = WAL');
+    v2.exec(MIGRATIONS[0]!);
+    v2.exec(MIGRATIONS[1]!);
+    v2.pragma('user_version = 2');
+    const ids = [newId(), newId(), newId(), newId()];
+    const insert = v2.prepare(`INSERT INTO events (stream, revision, id, type, data, metadata, created) VALUES (?, ?, ?, 't', '{}', '{}', '')`);
+    ids.forEach((id, revision) => insert.run('old', revision, id));
+    insert.run('other', 0, ids[1]);
+    v2.prepare(`INSERT INTO streams (name, last_revision, first_live, tombstoned) VALUES ('old', 0, 0, 0), ('other', 0, 0, 0)`).run();
+    v2.close();
+
+    const store = openSqliteStore(temp.file);
+    const db = new Database(temp.file, { readonly: true });
+    const objects = db.prepare(`SELECT name FROM sqlite_master WHERE type IN ('table', 'index', 'trigger')`).pluck().all();
+    expect(objects).toEqual(expect.arrayContaining(['event_ids', 'events_id_recorded']));
+    expect(objects).not.toContain('events_stream_id');
+    expect(db.prepare('SELECT stream, id, revision FROM event_ids ORDER BY stream, revision').raw().all()).toEqual([
+      ...ids.map((id, revision) => ['old', id, revision]),
+      ['other', ids[1], 0],
+    ]);
+    // 'any' finds a batch written before the migration by its first id: a replay writes nothing, a partial overlap conflicts
+    const replay = await store.appendToStream('old', [ids[1], ids[2]].map((id) => ({ id: id!, type: 't', data: {} })), { expectedRevision: 'any' });
+    expect(replay).toMatchObject({ nextExpectedRevision: 2n, written: false });
+    const overlap = [ids[2], newId()].map((id) => ({ id: id!, type: 't', data: {} }));
+    await expectLedgerError(store.appendToStream('old', overlap, { expectedRevision: 'any' }), 'wrong_expected_version', { stream: 'old' });
+    // an append after the migration records its ids through the trigger
+    const added = newId();
+    await store.appendToStream('old', [{ id: added, type: 't', data: {} }], { expectedRevision: 3n });
+    expect(db.prepare(`SELECT revision FROM event_ids WHERE stream = 'old' AND id = ?`).pluck().safeIntegers(true).all(added)).toEqual([4n]);
+    expect((await store.appendToStream('old', [{ id: added, type: 't', data: {} }], { expectedRevision: 'any' })).written).toBe(false);
+    expect((await store.readStream('old')).map((event) => event.id)).toEqual([...ids, added]);
+    db.close();
+    await store.close();
+  });
+
   it('a file from a newer session-ledger is refused and left unchanged', async () => {
     const store = openSqliteStore(temp.file);
     await store.appendToStream('s', [{ id: newId(), type: 't', data: {} }]);

@@ -86,10 +86,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
       events,
       expected,
       (revision) => (state && revision >= state.firstLive ? (sql.idAt.get(name, revision) as string | undefined) : undefined),
-      (id) => {
-        const revision = sql.revisionOfId.get(name, id) as bigint | undefined;
-        return revision !== undefined && state && revision >= state.firstLive ? revision : undefined;
-      },
+      (id) => (state ? (sql.revisionOfId.get(name, id, state.firstLive) as bigint | undefined) : undefined),
     );
     if (decision.kind === 'idempotent') {
       const position = sql.positionAt.get(name, decision.lastRevision) as bigint;
@@ -121,6 +118,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     checkDeleteExpected(name, state, expected);
     const last = state?.lastRevision ?? -1n;
     sql.eraseStream.run(name);
+    sql.eraseStreamIds.run(name);
     sql.upsertStream.run(name, last, last + 1n, tombstone ? 1n : 0n);
     return { position: null };
   });

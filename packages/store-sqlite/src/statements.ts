@@ -34,9 +34,11 @@ const SQL = {
       first_live = excluded.first_live, tombstoned = excluded.tombstoned`,
   insertEvent: 'INSERT INTO events (stream, revision, id, type, data, metadata, created) VALUES (?, ?, ?, ?, ?, ?, ?)',
   idAt: 'SELECT id FROM events WHERE stream = ? AND revision = ?',
-  revisionOfId: 'SELECT revision FROM events WHERE stream = ? AND id = ? ORDER BY revision LIMIT 1',
+  revisionOfId: 'SELECT revision FROM event_ids WHERE stream = ? AND id = ? AND revision >= ? ORDER BY revision LIMIT 1',
   positionAt: 'SELECT position FROM events WHERE stream = ? AND revision = ?',
   eraseStream: 'DELETE FROM events WHERE stream = ?',
+  /** The ids of the erased events: one key range of event_ids (see schema.ts, version 3). */
+  eraseStreamIds: 'DELETE FROM event_ids WHERE stream = ?',
   forwards: `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`,
   backwards: `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
   allForwards: `SELECT ${COLUMNS} FROM events WHERE position >= ? ORDER BY position LIMIT ?`,
