@@ -14,6 +14,7 @@ export default defineConfig({
   resolve: { alias },
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/support/globalSetup.ts'],
     testTimeout: 120_000,
     hookTimeout: 30_000,
     pool: 'forks',
