@@ -18,7 +18,11 @@ export const openPlain = (file: string, synchronous: 'NORMAL' | 'FULL'): PlainSq
     position INTEGER PRIMARY KEY AUTOINCREMENT, stream TEXT NOT NULL, revision INTEGER NOT NULL,
     id TEXT NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL, metadata TEXT NOT NULL, created TEXT NOT NULL,
     UNIQUE (stream, revision));
-    CREATE INDEX IF NOT EXISTS events_stream_id ON events (stream, id);`);
+    CREATE TABLE IF NOT EXISTS event_ids (stream TEXT NOT NULL, id TEXT NOT NULL, revision INTEGER NOT NULL,
+      PRIMARY KEY (stream, id, revision)) WITHOUT ROWID;
+    CREATE TRIGGER IF NOT EXISTS events_id_recorded AFTER INSERT ON events BEGIN
+      INSERT INTO event_ids (stream, id, revision) VALUES (new.stream, new.id, new.revision);
+    END;`);
   const insert = db.prepare('INSERT INTO events (stream, revision, id, type, data, metadata, created) VALUES (?, ?, ?, ?, ?, ?, ?)');
   const page = db.prepare('SELECT position, stream, revision, id, type, data, metadata, created FROM events WHERE position >= ? ORDER BY position LIMIT ?');
   const begin = db.prepare('BEGIN IMMEDIATE');
