@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createLedger, createMemoryStore, digestOf, readWholeStream } from '@session-ledger/core';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
-import { loadConversation } from '@session-ledger/sessions';
+import { appendMessage, loadConversation, startSession } from '@session-ledger/sessions';
 import { exportAndDelete, exportSession, importJsonl } from '@session-ledger/retention';
 import { buildConversation, COVERED, scratchDir, STORES, writerOn } from './helpers.js';
 
@@ -38,6 +38,19 @@ describe.each(STORES)('jsonl export and import (%s source)', (_name, open) => {
     await expect(importJsonl(restored, file)).rejects.toMatchObject({ type: 'duplicate' });
     await expect(importJsonl(ledger, file)).rejects.toMatchObject({ type: 'stream_deleted' });
     await target.close();
+  });
+
+  it('restores a session whose messages carry numeric JSON keys (tool arguments, extras): the manifest digest is canonical', async () => {
+    const { context, store, now } = writerOn(open());
+    await startSession(context, { id: 'numeric' });
+    await appendMessage(context, 'numeric', { role: 'assistant', content: null, toolCalls: [{ id: 'c1', arguments: { '10': 'ten', '9': 'nine' } }], extra: { '2': true, '11': false } });
+    const file = join(scratchDir(), 'numeric.jsonl');
+    const exported = await exportSession(store, 'numeric', { format: 'jsonl', out: file, now: now() });
+    const events = readFileSync(file, 'utf8').trim().split('\n').slice(1).map((line) => JSON.parse(line));
+    expect(exported.digest).toBe(digestOf({ view: 'raw', events }));
+    const target = createMemoryStore();
+    await importJsonl(createLedger(target), file);
+    expect((await loadConversation(target, 'numeric')).messages).toEqual((await loadConversation(store, 'numeric')).messages);
   });
 
   it('refuses a file whose events do not match the manifest digest, or whose chain breaks, writing nothing', async () => {

@@ -93,6 +93,21 @@ describe('the exported message', () => {
     };
     expect(contentDigest(body)).toBe(digestOf(body));
   });
+
+  it('is core digestOf of the content also when user JSON has numeric keys, which JavaScript cannot keep in canonical order', () => {
+    // "10" sorts before "9" by code unit, but every object lists "9" first: JSON.stringify alone is not canonical here
+    const numeric = displayMessage({ ...full, id: 'm3', extra: { '10': 'ten', '9': 'nine', b: { '2': 1, '11': 2 } }, tokenCounts: { '100': 1, '20': 2 } });
+    const body: DisplayContent = {
+      conversations: [{ depth: 0, link: null, markers: [], messages: [exportedMessage(numeric)], parentId: null, rootId: 's', segments: ['s'], tipId: 's' }],
+      only: null,
+      view: 'display',
+    };
+    expect(contentDigest(body)).toBe(digestOf(body));
+    // and a content string that merely looks like such a key is no key (the quote in a string is escaped)
+    const looksLike = displayMessage({ ...full, id: 'm4', content: '{"9": "x", "10": "y"}' });
+    const text: DisplayContent = { ...body, conversations: [{ ...body.conversations[0]!, messages: [exportedMessage(looksLike)] }] };
+    expect(contentDigest(text)).toBe(digestOf(text));
+  });
 });
 
 describe('rendering', () => {

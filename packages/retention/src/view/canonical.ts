@@ -2,7 +2,9 @@ import { jsonSafe, type JsonValue } from '@session-ledger/core';
 
 /**
  * A deep copy of a JSON value whose object keys are in canonical order (sorted by code unit), so
- * that JSON.stringify of it IS its canonical JSON (core's `canonicalJson`), at native speed.
+ * that JSON.stringify of it IS its canonical JSON (core's `canonicalJson`), at native speed: except
+ * for array-index keys ("9", "10"), which JavaScript always lists in numeric order (contentDigest
+ * detects those and encodes canonically).
  */
 export const canonicalCopy = (value: unknown): JsonValue => {
   if (value === null || typeof value !== 'object') return jsonSafe(value);
