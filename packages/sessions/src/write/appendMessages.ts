@@ -54,14 +54,21 @@ type AppendInput = Conditional & { turnId?: string };
  * with the same ids and expected revision never duplicates a message. Without an expected revision,
  * a concurrent writer's append in between is not an error: the head is read again.
  */
-export const appendMessages = async (
+export const appendMessages = (
   context: WriterContext,
   sessionId: string,
   messages: MessageInput[],
   input: AppendInput = {},
+): Promise<AppendMessagesResult> =>
+  // With an expected revision a conflict is the caller's to handle: one attempt, no retry loop (and no promise) around it.
+  input.expectedRevision !== undefined ? appendOnce(context, sessionId, messages, input) : appendRetrying(context, sessionId, messages, input);
+
+const appendRetrying = async (
+  context: WriterContext,
+  sessionId: string,
+  messages: MessageInput[],
+  input: AppendInput,
 ): Promise<AppendMessagesResult> => {
-  // With an expected revision a conflict is the caller's to handle: one attempt, no retry loop around it.
-  if (input.expectedRevision !== undefined) return appendOnce(context, sessionId, messages, input);
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await appendOnce(context, sessionId, messages, input);
