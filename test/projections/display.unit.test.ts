@@ -86,6 +86,28 @@ describe('display view', () => {
     expect(state.skipped.map((skipped) => skipped.reason)).toEqual(['duplicate message id m1', 'unknown message nope']);
   });
 
+  it('given a chain with messages and rewinds in several segments, when folded, then each segment counts its own displayed messages', () => {
+    const given = history().start('root').message('root', 'm1', 'a').message('root', 'm2', 'b').compress('root', 's1', 'root');
+    given.message('s1', 'm3', 'c').rewind('s1', ['m1', 'm3']).compress('s1', 's2', 'root').message('s2', 'm4', 'd');
+
+    const view = displayView(foldConversation(given.records));
+
+    expect(view.segments.map((segment) => [segment.sessionId, segment.messages])).toEqual([['root', 1], ['s1', 0], ['s2', 1]]);
+    expect(view.messages.map((message) => message.id)).toEqual(['m2', 'm4']);
+  });
+
+  it('given a folded chain, when a message lands in the sealed root after the child started, then the counts still go by segment', () => {
+    const given = history().start('root').message('root', 'm1', 'a').compress('root', 's1', 'root').message('s1', 'm2', 'b');
+    const base = foldConversation(given.records);
+    const seen = given.records.length;
+    given.message('root', 'late', 'written by a foreign writer after the seal');
+
+    const next = advanceConversation(base, given.records.slice(seen));
+
+    expect(displayView(next).segments.map((segment) => [segment.sessionId, segment.messages])).toEqual([['root', 2], ['s1', 1]]);
+    expect(displayView(base).segments.map((segment) => [segment.sessionId, segment.messages])).toEqual([['root', 1], ['s1', 1]]);
+  });
+
   it('given a folded state, when newer events are applied in one draft, then the base is unchanged and the result matches a full fold', () => {
     const given = history().start('a').message('a', 'm1', 'one');
     const base = foldConversation(given.records);

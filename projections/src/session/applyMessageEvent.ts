@@ -90,6 +90,9 @@ export const applyRewound = (state: ConversationState, record: SessionRecordOf<'
     const index = state.messageIndex.get(id);
     const message = index === undefined ? undefined : state.messages[index];
     if (!message) skip(state, record, `unknown message ${id}`);
-    else if (message.rewound === undefined) message.rewound = reason === undefined ? { rewoundAt } : { reason, rewoundAt };
+    else if (message.rewound === undefined) {
+      message.rewound = reason === undefined ? { rewoundAt } : { reason, rewoundAt };
+      state.rewoundMessages += 1;
+    }
   }
 };

@@ -21,6 +21,7 @@ export const applySessionEvent = (state: ConversationState, record: SessionRecor
     segment.revision = record.revision;
     switch (record.type) {
       case 'message.appended':
+        if (at !== state.segments.length - 1) state.segmentRanges = false;
         applyAppended(state, record);
         break;
       case 'message.rewritten':

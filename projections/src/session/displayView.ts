@@ -51,9 +51,9 @@ export const displayMessage = (message: MessageState): DisplayMessage => ({
  */
 const shownMessages = (state: ConversationState): { messages: DisplayMessage[]; shown: number[] | null } => {
   const all = state.messages;
+  if (state.rewoundMessages === 0) return { messages: all.slice(), shown: null };
   let firstRewound = 0;
   while (firstRewound < all.length && all[firstRewound]!.rewound === undefined) firstRewound += 1;
-  if (firstRewound === all.length) return { messages: all.slice(), shown: null };
   const messages: DisplayMessage[] = all.slice(0, firstRewound);
   const shown = new Array<number>(all.length + 1);
   for (let index = 0; index < firstRewound; index += 1) shown[index] = index;

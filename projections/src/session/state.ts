@@ -109,6 +109,14 @@ export interface ConversationState {
   activeStart: number;
   /** Messages below this index are compacted by a through-compaction (never below activeStart). */
   compactedThrough: number;
+  /** How many messages are rewound: while 0 (the usual case) views need not look for them. */
+  rewoundMessages: number;
+  /**
+   * Whether each segment's messages are one index range, firstMessage up to the next segment's (a
+   * fold takes segments root first). False once a message lands in an earlier segment after a later
+   * one started (advancing a state with a foreign append to a sealed segment).
+   */
+  segmentRanges: boolean;
   lastActivity: string | null;
   skipped: SkippedEvent[];
 }
@@ -127,6 +135,8 @@ export const emptyConversation = (): ConversationState => ({
   turnIndex: new Map(),
   activeStart: 0,
   compactedThrough: 0,
+  rewoundMessages: 0,
+  segmentRanges: true,
   lastActivity: null,
   skipped: [],
 });
