@@ -55,6 +55,10 @@ describe('stored encodings stay byte-identical', () => {
     expect(canonicalJson({ at: new Date(0) })).toBe('{"at":{}}');
     expect(canonicalJson(Object.assign(Object.create(null) as object, { b: 1, a: 'x' }))).toBe('{"a":"x","b":1}');
     expect(canonicalJson({ b: -0, a: 1e21, c: 'a\u0000"' })).toBe('{"a":1e+21,"b":0,"c":"a\\u0000\\""}');
+    // Numeric keys: JavaScript lists "9" before "10", canonical order is "10" before "9" (chain hashes of
+    // tool arguments and extras with such keys depend on it), on the native path and the key-by-key one.
+    expect(canonicalJson({ '9': 1, '10': 2, a: 'x' })).toBe('{"10":2,"9":1,"a":"x"}');
+    expect(canonicalJson({ '9': [1], '10': { '2': 0, '11': 1 } })).toBe('{"10":{"11":1,"2":0},"9":[1]}');
   });
 
   it('chainHash is the sha256 of the canonical event', () => {
