@@ -64,8 +64,8 @@ const messageOf = (data: MessageAppended, sessionId: string, revision: bigint): 
 
 export const applyAppended = (state: ConversationState, record: SessionRecordOf<'message.appended'>): void => {
   const { messageId } = record.data;
-  if (state.messageIndex.has(messageId)) return skip(state, record, `duplicate message id ${messageId}`);
-  state.messageIndex.set(messageId, state.messages.length);
+  // Filed at index messages.length, which the push below makes true.
+  if (state.messageIndex.add(messageId) !== undefined) return skip(state, record, `duplicate message id ${messageId}`);
   state.messages.push(messageOf(record.data, record.sessionId, record.revision));
 };
 

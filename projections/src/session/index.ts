@@ -1,4 +1,5 @@
 export * from './state.js';
+export * from './messageIndex.js';
 export * from './eventTime.js';
 export * from './applySessionEvent.js';
 export * from './foldConversation.js';

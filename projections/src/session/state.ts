@@ -1,4 +1,5 @@
 import type { ChildLink, Link, MessageAppended, TurnOutcome } from '@session-ledger/events';
+import { MessageIndex } from './messageIndex.js';
 
 /** One segment (stream `session-<id>`) of a logical conversation, as folded so far. */
 export interface SegmentState {
@@ -99,7 +100,8 @@ export interface ConversationState {
   segments: SegmentState[];
   segmentIndex: Map<string, number>;
   messages: MessageState[];
-  messageIndex: Map<string, number>;
+  /** Message id -> index in `messages` (every message, rewound ones included). */
+  messageIndex: MessageIndex;
   summaries: SummaryState[];
   summaryIndex: Map<string, number>;
   markers: Marker[];
@@ -121,13 +123,14 @@ export interface ConversationState {
   skipped: SkippedEvent[];
 }
 
-export const emptyConversation = (): ConversationState => ({
+/** `expectedMessages`: how many messages the fold may file (sizes the index once; more still fit). */
+export const emptyConversation = (expectedMessages = 0): ConversationState => ({
   rootId: null,
   tipId: null,
   segments: [],
   segmentIndex: new Map(),
   messages: [],
-  messageIndex: new Map(),
+  messageIndex: new MessageIndex(expectedMessages),
   summaries: [],
   summaryIndex: new Map(),
   markers: [],
