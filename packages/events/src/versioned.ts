@@ -1,8 +1,17 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { invalidInput, ledgerError, type LedgerError, type RecordedEvent } from '@session-ledger/core';
 import { invalidEvent } from './session/issues.js';
-import type { EventSchemas } from './session/registry.js';
+import type { z } from 'zod';
+import type { EventSchemas, SchemaVersion } from './session/registry.js';
 import { SCHEMA_VERSION_KEY } from './session/types.js';
+
+/** Checks data against one schema version: its quick check when that applies, else the schema itself. */
+export const parseVersion = (step: SchemaVersion, data: unknown): { data: unknown } | { error: z.ZodError } => {
+  const quick = step.quick?.(data);
+  if (quick !== undefined) return { data: quick };
+  const parsed = step.schema.safeParse(data);
+  return parsed.success ? { data: parsed.data } : { error: parsed.error };
+};
 
 const versionOf = (event: RecordedEvent): number | LedgerError => {
   const value = event.metadata[SCHEMA_VERSION_KEY];
@@ -33,8 +42,8 @@ export const decodeVersioned = (event: RecordedEvent, schemas: EventSchemas): E.
   let data: unknown = event.data;
   for (let v = version; v <= schemas.current; v += 1) {
     const step = schemas.versions[v - 1]!;
-    const parsed = step.schema.safeParse(data);
-    if (!parsed.success) return E.left(invalidEvent(`${where()} (v${v})`, parsed.error));
+    const parsed = parseVersion(step, data);
+    if ('error' in parsed) return E.left(invalidEvent(`${where()} (v${v})`, parsed.error));
     data = step.upcast ? step.upcast(parsed.data as never) : parsed.data;
   }
   return E.right({ data, version });

@@ -1,4 +1,5 @@
 import { invalidInput, type JsonObject, type JsonValue } from '@session-ledger/core';
+import { parseVersion } from '../versioned.js';
 import { invalidEvent } from '../session/issues.js';
 import { SCHEMA_VERSION_KEY } from '../session/types.js';
 import { causationV1 } from './schemas.js';
@@ -21,8 +22,8 @@ export interface EncodedMemoryEvent {
 export const encodeMemoryEvent = (event: MemoryEvent, causation: Causation = {}, extra: JsonObject = {}): EncodedMemoryEvent => {
   if (!isMemoryEventType(event.type)) throw invalidInput(`Unknown memory event type: ${String(event.type)}`, 'type');
   const schemas = MEMORY_SCHEMAS[event.type];
-  const parsed = schemas.versions[schemas.current - 1]!.schema.safeParse(event.data);
-  if (!parsed.success) throw invalidEvent(`${event.type} event`, parsed.error);
+  const parsed = parseVersion(schemas.versions[schemas.current - 1]!, event.data);
+  if ('error' in parsed) throw invalidEvent(`${event.type} event`, parsed.error);
   const cause = causationV1.safeParse(causation);
   if (!cause.success) throw invalidEvent('causation', cause.error);
   return {

@@ -1,4 +1,5 @@
 import { invalidInput, type JsonObject, type JsonValue } from '@session-ledger/core';
+import { parseVersion } from '../versioned.js';
 import { invalidEvent } from './issues.js';
 import { SESSION_SCHEMAS } from './registry.js';
 import { isSessionEventType, SCHEMA_VERSION_KEY, type SessionEvent } from './types.js';
@@ -17,7 +18,7 @@ export interface EncodedSessionEvent {
 export const encodeSessionEvent = (event: SessionEvent): EncodedSessionEvent => {
   if (!isSessionEventType(event.type)) throw invalidInput(`Unknown session event type: ${String(event.type)}`, 'type');
   const schemas = SESSION_SCHEMAS[event.type];
-  const parsed = schemas.versions[schemas.current - 1]!.schema.safeParse(event.data);
-  if (!parsed.success) throw invalidEvent(`${event.type} event`, parsed.error);
+  const parsed = parseVersion(schemas.versions[schemas.current - 1]!, event.data);
+  if ('error' in parsed) throw invalidEvent(`${event.type} event`, parsed.error);
   return { type: event.type, data: parsed.data as JsonValue, metadata: { [SCHEMA_VERSION_KEY]: schemas.current } };
 };

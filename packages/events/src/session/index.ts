@@ -3,6 +3,7 @@ export * from './common.js';
 export * from './started.js';
 export * from './turns.js';
 export * from './messages.js';
+export * from './messageQuick.js';
 export * from './segments.js';
 export * from './rewound.js';
 export * from './types.js';
