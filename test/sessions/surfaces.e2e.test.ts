@@ -82,6 +82,20 @@ describe('resume by any id through the CLI (seed 002 reproduction)', () => {
     cli('turns', 'end', id, turn.turnId);
     expect(cli('turns', 'begin', id).turnId).toBeTruthy();
   });
+
+  it('fences messages by their turn: an ended turn or another live turn refuses them, with one line and the documented codes', () => {
+    const id = cli('sessions', 'start').sessionId as string;
+    const first = cli('turns', 'begin', id, '--ttl', '5m').turnId as string;
+    cli('messages', 'append', id, '--role', 'user', '--content', 'in the turn', '--turn', first);
+    cli('turns', 'end', id, first);
+
+    const ended = runCli(['messages', 'append', id, '--role', 'user', '--content', 'late', '--turn', first], { env });
+    expect([ended.code, ended.stderr.trim().split('\n')]).toEqual([3, [expect.stringMatching(/has ended/)]]);
+    const second = cli('turns', 'begin', id, '--ttl', '5m').turnId as string;
+    const zombie = runCli(['messages', 'append', id, '--role', 'user', '--content', 'zombie', '--turn', first], { env });
+    expect([zombie.code, zombie.stderr]).toEqual([1, expect.stringContaining(second)]);
+    expect(cli('sessions', 'show', id).messages.map((m: { content: string }) => m.content)).toEqual(['in the turn']);
+  });
 });
 
 describe('sessions over HTTP', () => {
@@ -130,8 +144,16 @@ describe('sessions over HTTP', () => {
     expect((await call('POST', `/sessions/${id}/messages`, { role: 'wizard', content: 'x' })).status).toBe(400);
     expect((await call('GET', '/sessions/nobody-here')).status).toBe(404);
     expect((await call('GET', `/sessions/${id}?view=fancy`)).status).toBe(400);
-    expect((await call('POST', `/sessions/${id}/turns`, { ttl: '1m' })).status).toBe(201);
+    const turn = await call('POST', `/sessions/${id}/turns`, { ttl: '1m' });
+    expect(turn.status).toBe(201);
     expect((await call('POST', `/sessions/${id}/turns`, { ttl: '1m' })).status).toBe(409);
+    expect((await call('POST', `/sessions/${id}/messages`, { role: 'user', content: 'x', turnId: 'not-this-one' })).body).toMatchObject({
+      error: { type: 'session_active', details: { turnId: turn.body.turnId } },
+    });
+    expect((await call('POST', `/sessions/${id}/messages`, { role: 'user', content: 'x', turnId: turn.body.turnId })).status).toBe(201);
+    await call('POST', `/sessions/${id}/turns/${turn.body.turnId}/end`, {});
+    const ended = await call('POST', `/sessions/${id}/messages`, { role: 'user', content: 'x', turnId: turn.body.turnId });
+    expect([ended.status, ended.body.error.type]).toEqual([404, 'turn_not_found']);
   });
 
   it("streams one conversation's events across compression; a reconnect with Last-Event-ID misses nothing", async () => {

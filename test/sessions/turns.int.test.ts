@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { beginTurn, compressSession, endTurn, listConversations, loadConversation, renewLease, startSession } from '@session-ledger/sessions';
+import type { EventStore } from '@session-ledger/core';
+import { appendMessage, appendMessages, beginTurn, compressSession, endTurn, listConversations, loadConversation, renewLease, startSession } from '@session-ledger/sessions';
 import { STORES, writerOn } from './stores.js';
 
 describe.each(STORES)('turns and leases (%s)', (_name, open) => {
@@ -54,10 +55,70 @@ describe.each(STORES)('turns and leases (%s)', (_name, open) => {
     expect(view.turns).toEqual([expect.objectContaining({ turnId: 't1', sessionId: 's', ended: expect.objectContaining({ outcome: 'completed' }) })]);
   });
 
+  it('messages in a turn land while it is the latest turn; after it ends, or once another turn took over, they are refused', async () => {
+    const writer = writerOn(open());
+    await startSession(writer.context, { id: 's' });
+    await beginTurn(writer.context, 's', { turnId: 't1', ttlMs: 10_000 });
+    await appendMessage(writer.context, 's', { role: 'user', content: 'in t1' }, { turnId: 't1' });
+
+    // Expired, but nobody took over: t1 is still the latest turn and may go on.
+    writer.advance(15_000);
+    await appendMessage(writer.context, 's', { role: 'assistant', content: 'late, still t1' }, { turnId: 't1' });
+
+    // A stalled harness coming back after another turn began is fenced off.
+    await beginTurn(writer.context, 's', { turnId: 't2', ttlMs: 10_000 });
+    await expect(appendMessage(writer.context, 's', { role: 'assistant', content: 'zombie' }, { turnId: 't1' })).rejects.toMatchObject({
+      type: 'session_active',
+      details: { sessionId: 's', turnId: 't2' },
+    });
+    await endTurn(writer.context, 's', 't2');
+    await expect(appendMessage(writer.context, 's', { role: 'assistant', content: 'zombie' }, { turnId: 't1' })).rejects.toMatchObject({ type: 'turn_not_found', details: { turnId: 't1' } });
+    await expect(appendMessage(writer.context, 's', { role: 'assistant', content: 'after the end' }, { turnId: 't2' })).rejects.toMatchObject({
+      type: 'turn_not_found',
+      message: expect.stringMatching(/has ended/),
+    });
+    await expect(appendMessages(writer.context, 's', [{ role: 'user', content: 'x', turnId: 'never-begun' }])).rejects.toMatchObject({ type: 'turn_not_found' });
+
+    const view = await loadConversation(writer.store, 's');
+    expect(view.messages.map((message) => [message.content, message.turnId])).toEqual([
+      ['in t1', 't1'],
+      ['late, still t1', 't1'],
+    ]);
+  });
+
+  it('a writer that knows the revision appends in its turn without reading; a turn another writer ended is refused at the new revision', async () => {
+    const reads = { count: 0 };
+    const store = counting(open(), reads);
+    const harness = writerOn(store);
+    const other = writerOn(store);
+    await startSession(harness.context, { id: 's' });
+    let { revision } = await beginTurn(harness.context, 's', { turnId: 't1', ttlMs: 60_000 });
+
+    reads.count = 0;
+    for (const content of ['one', 'two', 'three']) {
+      ({ revision } = await appendMessage(harness.context, 's', { role: 'user', content }, { turnId: 't1', expectedRevision: revision }));
+    }
+    expect(reads.count).toBe(0);
+
+    const ended = await endTurn(other.context, 's', 't1');
+    await expect(appendMessage(harness.context, 's', { role: 'user', content: 'four' }, { turnId: 't1', expectedRevision: ended.revision })).rejects.toMatchObject({
+      type: 'turn_not_found',
+    });
+  });
+
   it('a bad TTL is invalid_input', async () => {
     const writer = writerOn(open());
     await startSession(writer.context, { id: 's' });
 
     await expect(beginTurn(writer.context, 's', { ttlMs: 0 })).rejects.toMatchObject({ type: 'invalid_input' });
   });
+});
+
+/** The store with its reads counted (the writer's own appends and nothing else should need none). */
+const counting = (store: EventStore, reads: { count: number }): EventStore => ({
+  ...store,
+  readStream: (...args) => {
+    reads.count += 1;
+    return store.readStream(...args);
+  },
 });

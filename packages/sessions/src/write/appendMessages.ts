@@ -2,6 +2,7 @@ import { deterministicId, isLedgerError, type JsonObject } from '@session-ledger
 import { checkSafeId, type MessageAppended, type Role } from '@session-ledger/events';
 import { nowOf, type Conditional, type WriteResult, type WriterContext } from '../context.js';
 import { appendToSegment, type IdentifiedEvent } from './appendToSegment.js';
+import { fenceTurns } from './turnFence.js';
 
 /** A message as a harness hands it over; everything but role and content is optional. */
 export interface MessageInput {
@@ -84,6 +85,16 @@ const clockOf = (context: WriterContext) => {
   return () => (at ??= nowOf(context).toISOString());
 };
 
+/** The distinct turns a batch names (each message's own, else the append's), checked as ids. */
+const turnsNamed = (messages: MessageInput[], turnId: string | undefined): string[] => {
+  const named: string[] = [];
+  for (const message of messages) {
+    const turn = message.turnId ?? turnId;
+    if (turn !== undefined && !named.includes(turn)) named.push(checkSafeId(turn, 'turnId'));
+  }
+  return named;
+};
+
 const appendOnce = async (
   context: WriterContext,
   sessionId: string,
@@ -91,8 +102,12 @@ const appendOnce = async (
   input: AppendInput,
 ): Promise<AppendMessagesResult> => {
   const now = clockOf(context);
+  const turnIds = turnsNamed(messages, input.turnId);
+  // Messages in a turn land only while that turn holds the segment (see turnFence).
+  const tail = turnIds.length === 0 ? undefined : await fenceTurns(context.ledger, checkSafeId(sessionId, 'sessionId'), turnIds, input.expectedRevision, nowOf(context));
   const messageIds: string[] = new Array(messages.length);
-  const result = (await appendToSegment(context.ledger, sessionId, input, (expected) => {
+  const plan = tail ? { expectedRevision: input.expectedRevision, tail } : input;
+  const result = (await appendToSegment(context.ledger, sessionId, plan, (expected) => {
     const events: IdentifiedEvent[] = new Array(messages.length);
     for (let index = 0; index < messages.length; index += 1) {
       const message = messages[index]!;

@@ -4,6 +4,7 @@ import type { WriteResult } from '../context.js';
 import { sessionDeleted, sessionNotFound } from '../errors.js';
 import { readAt } from '../read/segmentEvents.js';
 import { readSegmentTail, type SegmentTail } from '../read/segmentTail.js';
+import { noteAppended } from './turnFence.js';
 import { assertWritable } from './writable.js';
 
 /** A session event with its (deterministic) event id. */
@@ -84,6 +85,7 @@ export const appendToSegment = async (
   }
   if (CLOSING.has(events[events.length - 1]!.type)) openRevisions(ledger).delete(sessionId);
   else openRevisions(ledger).set(sessionId, result.nextExpectedRevision);
+  noteAppended(ledger, sessionId, expected, result.nextExpectedRevision, events, result.written !== false);
   const out: WriteResult = { sessionId, revision: result.nextExpectedRevision, position: result.position };
   if (result.written !== undefined) out.written = result.written;
   return out;
