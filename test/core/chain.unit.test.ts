@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chainHash, createLedger, createMemoryStore, newId, verifyStreamChain, type RecordedEvent } from '@session-ledger/core';
+import fc from 'fast-check';
+import { canonicalJson, chainHash, chainText, createLedger, createMemoryStore, newId, verifyStreamChain, type RecordedEvent } from '@session-ledger/core';
 
 const chained = async (count: number): Promise<RecordedEvent[]> => {
   const ledger = createLedger(createMemoryStore());
@@ -69,5 +70,26 @@ describe('hash chain links', () => {
     const ledger = createLedger(createMemoryStore());
     await expect(ledger.append('s', [{ id: newId(), type: 't', data: 1, metadata: { hash: 'x' } }])).rejects.toMatchObject({ type: 'invalid_input' });
     await expect(ledger.store.readStream('s')).rejects.toMatchObject({ type: 'stream_not_found' });
+  });
+});
+
+describe('chain text', () => {
+  it('given any data and metadata (flat or nested, sorted or not, numeric keys), when encoded for the chain, then it is the canonical JSON of the six keys', () => {
+    const flat = fc.dictionary(fc.oneof(fc.string(), fc.nat(20).map(String)), fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null)));
+    const value = fc.oneof(flat, fc.jsonValue(), fc.string(), fc.double({ noNaN: true, noDefaultInfinity: true }));
+    fc.assert(
+      fc.property(value, flat, fc.bigInt({ min: 0n, max: 1n << 62n }), fc.string(), (data, metadata, revision, id) => {
+        const input = { stream: 'session-s', revision, id, type: 'message.appended', data, metadata };
+        expect(chainText(input)).toBe(canonicalJson({ ...input, revision: revision.toString() }));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('given a number JSON cannot carry, when encoded for the chain, then it is refused as canonicalJson refuses it', () => {
+    const input = { stream: 'session-s', revision: 0n, id: 'e', type: 't', metadata: {} };
+    for (const data of [Number.NaN, Number.POSITIVE_INFINITY, { a: Number.NEGATIVE_INFINITY }]) {
+      expect(() => chainText({ ...input, data })).toThrow(expect.objectContaining({ type: 'invalid_input' }));
+    }
   });
 });

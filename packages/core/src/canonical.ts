@@ -39,6 +39,29 @@ const isSorted = (keys: string[]): boolean => {
 };
 
 /**
+ * Whether native JSON.stringify already writes `value`'s canonical text: a JSON primitive, or a plain
+ * object of JSON primitives whose keys are in canonical order. Callers that embed such values in a
+ * larger object (the chain hash's six keys) can then stringify the whole in one native call.
+ */
+export const isCanonicalAsIs = (value: unknown): boolean => {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value);
+    case 'object': {
+      if (value === null) return true;
+      if (Array.isArray(value) || !isPlainObject(value)) return false;
+      const keys = Object.keys(value);
+      return isSorted(keys) && isFlat(value as Record<string, unknown>, keys);
+    }
+    default:
+      return false;
+  }
+};
+
+/**
  * Canonical JSON: object keys sorted by code unit, no white space, finite numbers only.
  * Two equal JSON values always encode to the same string, on every backend.
  *
