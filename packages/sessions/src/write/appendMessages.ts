@@ -50,6 +50,21 @@ const STATELESS_ATTEMPTS = 5;
 
 type AppendInput = Conditional & { turnId?: string };
 
+/** Shapes what an append returns from the write result and the message ids (one for the batch, one per message). */
+type Finish<R> = (result: WriteResult, messageIds: string[]) => R;
+
+const batchResult: Finish<AppendMessagesResult> = (result, messageIds) => {
+  const out = result as AppendMessagesResult;
+  out.messageIds = messageIds;
+  return out;
+};
+
+const singleResult: Finish<WriteResult & { messageId: string }> = (result, messageIds) => {
+  const out: WriteResult & { messageId: string } = { sessionId: result.sessionId, revision: result.revision, position: result.position, messageId: messageIds[0]! };
+  if (result.written !== undefined) out.written = result.written;
+  return out;
+};
+
 /**
  * Appends messages in one conditional append. The event id derives from the message id, so a retry
  * with the same ids and expected revision never duplicates a message. Without an expected revision,
@@ -60,19 +75,30 @@ export const appendMessages = (
   sessionId: string,
   messages: MessageInput[],
   input: AppendInput = {},
-): Promise<AppendMessagesResult> =>
-  // With an expected revision a conflict is the caller's to handle: one attempt, no retry loop (and no promise) around it.
-  input.expectedRevision !== undefined ? appendOnce(context, sessionId, messages, input) : appendRetrying(context, sessionId, messages, input);
+): Promise<AppendMessagesResult> => appendWith(context, sessionId, messages, input, batchResult);
 
-const appendRetrying = async (
+/** One message: the same append, its result shaped in the same step (no promise of its own). */
+export const appendMessage = (
+  context: WriterContext,
+  sessionId: string,
+  message: MessageInput,
+  input: AppendInput = {},
+): Promise<WriteResult & { messageId: string }> => appendWith(context, sessionId, [message], input, singleResult);
+
+const appendWith = <R>(context: WriterContext, sessionId: string, messages: MessageInput[], input: AppendInput, finish: Finish<R>): Promise<R> =>
+  // With an expected revision a conflict is the caller's to handle: one attempt, no retry loop (and no promise) around it.
+  input.expectedRevision !== undefined ? appendOnce(context, sessionId, messages, input, finish) : appendRetrying(context, sessionId, messages, input, finish);
+
+const appendRetrying = async <R>(
   context: WriterContext,
   sessionId: string,
   messages: MessageInput[],
   input: AppendInput,
-): Promise<AppendMessagesResult> => {
+  finish: Finish<R>,
+): Promise<R> => {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await appendOnce(context, sessionId, messages, input);
+      return await appendOnce(context, sessionId, messages, input, finish);
     } catch (error) {
       if (attempt >= STATELESS_ATTEMPTS || !isLedgerError(error, 'wrong_expected_version')) throw error;
     }
@@ -95,19 +121,20 @@ const turnsNamed = (messages: MessageInput[], turnId: string | undefined): strin
   return named;
 };
 
-const appendOnce = async (
+const appendOnce = async <R>(
   context: WriterContext,
   sessionId: string,
   messages: MessageInput[],
   input: AppendInput,
-): Promise<AppendMessagesResult> => {
+  finish: Finish<R>,
+): Promise<R> => {
   const now = clockOf(context);
   const turnIds = turnsNamed(messages, input.turnId);
   // Messages in a turn land only while that turn holds the segment (see turnFence).
   const tail = turnIds.length === 0 ? undefined : await fenceTurns(context.ledger, checkSafeId(sessionId, 'sessionId'), turnIds, input.expectedRevision, nowOf(context));
   const messageIds: string[] = new Array(messages.length);
   const plan = tail ? { expectedRevision: input.expectedRevision, tail } : input;
-  const result = (await appendToSegment(context.ledger, sessionId, plan, (expected) => {
+  const result = await appendToSegment(context.ledger, sessionId, plan, (expected) => {
     const events: IdentifiedEvent[] = new Array(messages.length);
     for (let index = 0; index < messages.length; index += 1) {
       const message = messages[index]!;
@@ -117,19 +144,6 @@ const appendOnce = async (
       events[index] = { id: deterministicId(sessionId, 'message.appended', messageId), type: 'message.appended', data };
     }
     return events;
-  })) as AppendMessagesResult;
-  result.messageIds = messageIds;
-  return result;
-};
-
-export const appendMessage = async (
-  context: WriterContext,
-  sessionId: string,
-  message: MessageInput,
-  input: AppendInput = {},
-): Promise<WriteResult & { messageId: string }> => {
-  const result = await appendMessages(context, sessionId, [message], input);
-  const out: WriteResult & { messageId: string } = { sessionId: result.sessionId, revision: result.revision, position: result.position, messageId: result.messageIds[0]! };
-  if (result.written !== undefined) out.written = result.written;
-  return out;
+  });
+  return finish(result, messageIds);
 };
