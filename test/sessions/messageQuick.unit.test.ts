@@ -13,7 +13,7 @@ const text = fc.oneof(
 );
 const isoTime = fc.date({ min: new Date('1900-01-01'), max: new Date('2200-01-01'), noInvalidDate: true }).map((date) => date.toISOString());
 const time = fc.oneof(
-  { arbitrary: isoTime, weight: 4 },
+  { arbitrary: isoTime, weight: 8 },
   {
     arbitrary: fc.constantFrom(
       '2024-02-29T00:00:00Z',
@@ -29,26 +29,26 @@ const time = fc.oneof(
   },
   { arbitrary: text, weight: 1 },
 );
-const id = fc.oneof({ arbitrary: fc.stringMatching(/^[A-Za-z0-9_.:-]{1,12}$/), weight: 3 }, { arbitrary: text, weight: 1 });
+const id = fc.oneof({ arbitrary: fc.stringMatching(/^[A-Za-z0-9_.:-]{1,12}$/), weight: 9 }, { arbitrary: text, weight: 1 });
 /** Mostly a good value, sometimes a bad one: many cases reach the quick check's accepting side. */
-const mostly = <T>(good: fc.Arbitrary<T>) => fc.oneof({ arbitrary: good, weight: 6 }, { arbitrary: text, weight: 1 });
+const mostly = <T>(good: fc.Arbitrary<T>) => fc.oneof({ arbitrary: good, weight: 9 }, { arbitrary: text, weight: 1 });
 const ABSENT = Symbol('absent');
-/** Present with the given chance out of 8, else the key is left out. */
-const present = <T>(value: fc.Arbitrary<T>, eighths: number) =>
-  fc.oneof({ arbitrary: value, weight: eighths }, { arbitrary: fc.constant(ABSENT), weight: 8 - eighths });
+/** Present with the given chance out of 16, else the key is left out. */
+const present = <T>(value: fc.Arbitrary<T>, sixteenths: number) =>
+  fc.oneof({ arbitrary: value, weight: sixteenths }, { arbitrary: fc.constant(ABSENT), weight: 16 - sixteenths });
 
 /** Every key of the schema, each present or not, plus keys the quick check leaves to the schema. */
 const message = fc
   .record({
-    content: present(fc.oneof(fc.string(), fc.constant(null), text), 7),
-    messageId: present(id, 7),
-    role: present(mostly(fc.constantFrom(...ROLES)), 7),
-    timestamp: present(time, 7),
-    finishReason: present(mostly(fc.string()), 3),
-    reasoning: present(mostly(fc.string()), 3),
-    toolCallId: present(mostly(fc.string({ minLength: 1 })), 3),
-    toolName: present(mostly(fc.string({ minLength: 1 })), 3),
-    turnId: present(id, 3),
+    content: present(fc.oneof({ arbitrary: fc.string(), weight: 6 }, { arbitrary: fc.constant(null), weight: 2 }, { arbitrary: text, weight: 1 }), 15),
+    messageId: present(id, 15),
+    role: present(mostly(fc.constantFrom(...ROLES)), 15),
+    timestamp: present(time, 15),
+    finishReason: present(mostly(fc.string()), 6),
+    reasoning: present(mostly(fc.string()), 6),
+    toolCallId: present(mostly(fc.string({ minLength: 1 })), 6),
+    toolName: present(mostly(fc.string({ minLength: 1 })), 6),
+    turnId: present(id, 6),
     extra: present(fc.constant({ k: 1 }), 1),
     toolCalls: present(fc.constant([]), 1),
     tokenCounts: present(fc.constant({ total: 3 }), 1),
@@ -85,7 +85,8 @@ describe('message.appended quick check', () => {
       }),
       { numRuns: 3000 },
     );
-    // The generator reaches the accepting side often enough for the property to mean something.
+    // The generator reaches the accepting side often enough for the property to mean something
+    // (about a third of the cases; a fixed floor far below that, so the check never flakes).
     expect(accepted).toBeGreaterThan(300);
   });
 
