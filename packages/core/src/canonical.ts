@@ -28,7 +28,7 @@ const isFlat = (record: Record<string, unknown>, keys: string[]): boolean => {
 };
 
 /** A literal-made object: JSON.stringify of anything else (a Date, a boxed string) would call its toJSON or unbox it. */
-const isPlainObject = (record: object): boolean => {
+export const isPlainObject = (record: object): boolean => {
   const prototype = Object.getPrototypeOf(record);
   return prototype === Object.prototype || prototype === null;
 };

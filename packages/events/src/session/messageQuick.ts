@@ -1,3 +1,4 @@
+import { isPlainObject } from '@session-ledger/core';
 import { isoTime, ROLES } from './common.js';
 import { SAFE_ID } from './ids.js';
 import type { MessageAppended } from './messages.js';
@@ -19,11 +20,7 @@ const ISO_TIME: RegExp | undefined = isoTime.def.pattern instanceof RegExp ? iso
 
 const isRole = (value: unknown): boolean => typeof value === 'string' && (ROLES as readonly string[]).includes(value);
 
-const isPlain = (value: unknown): value is Record<string, unknown> => {
-  if (typeof value !== 'object' || value === null) return false;
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-};
+const isPlain = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && isPlainObject(value);
 
 const optionalOk = (key: keyof typeof OPTIONAL_TEXT, value: unknown): boolean => {
   if (typeof value !== 'string') return false;

@@ -6,9 +6,19 @@ import { readSegmentTail, type SegmentTail, type TurnInfo } from '../read/segmen
 import { assertWritable } from './writable.js';
 
 /**
- * Reads a writable segment and its latest turn, which must be `turnId`. Another turn that is live
- * holds the session (session_active); an unknown or superseded turn is turn_not_found.
+ * `turnId` must be the segment's latest turn (`latest`): another turn that is live holds the session
+ * (session_active); an unknown or superseded turn is turn_not_found. Whether it has ended is the
+ * caller's to judge (ending it again is a no-op, renewing or writing in it is refused).
  */
+export const ownTurn = (sessionId: string, turnId: string, latest: TurnInfo | null, now: Date): TurnInfo => {
+  if (latest && latest.turnId !== turnId && !latest.ended && isLeaseLive(latest.leaseExpiresAt, now)) {
+    throw sessionActive(sessionId, latest.turnId, sessionId);
+  }
+  if (!latest || latest.turnId !== turnId) throw turnNotFound(sessionId, turnId);
+  return latest;
+};
+
+/** Reads a writable segment and its latest turn, which must be `turnId` (see ownTurn). */
 export const readOwnTurn = async (
   ledger: Ledger,
   sessionId: string,
@@ -17,11 +27,5 @@ export const readOwnTurn = async (
 ): Promise<{ tail: SegmentTail; turn: TurnInfo }> => {
   const tail = await readSegmentTail(ledger.store, checkSafeId(sessionId, 'sessionId'), { turns: true });
   await assertWritable(ledger.store, tail);
-  const turn = tail.turn;
-  checkSafeId(turnId, 'turnId');
-  if (turn && turn.turnId !== turnId && !turn.ended && isLeaseLive(turn.leaseExpiresAt, now)) {
-    throw sessionActive(sessionId, turn.turnId, sessionId);
-  }
-  if (!turn || turn.turnId !== turnId) throw turnNotFound(sessionId, turnId);
-  return { tail, turn };
+  return { tail, turn: ownTurn(sessionId, checkSafeId(turnId, 'turnId'), tail.turn, now) };
 };

@@ -1,7 +1,7 @@
 import type { Ledger } from '@session-ledger/core';
-import { isLeaseLive } from '@session-ledger/projections';
-import { sessionActive, turnNotFound } from '../errors.js';
+import { turnNotFound } from '../errors.js';
 import { readSegmentTail, type SegmentTail, type TurnInfo } from '../read/segmentTail.js';
+import { ownTurn } from './currentTurn.js';
 
 /**
  * A message appended in a turn is fenced by that turn: it lands only while the turn is the
@@ -29,13 +29,9 @@ const knownOf = (ledger: Ledger): Map<string, KnownTurn> => {
   return map;
 };
 
-const check = (sessionId: string, turnId: string, turn: TurnInfo | null, now: Date): void => {
-  if (turn && turn.turnId === turnId) {
-    if (turn.ended) throw turnNotFound(sessionId, turnId, 'has ended');
-    return;
-  }
-  if (turn && !turn.ended && isLeaseLive(turn.leaseExpiresAt, now)) throw sessionActive(sessionId, turn.turnId, sessionId);
-  throw turnNotFound(sessionId, turnId);
+/** The named turn must own the segment (ownTurn) and still be open. */
+const check = (sessionId: string, turnId: string, latest: TurnInfo | null, now: Date): void => {
+  if (ownTurn(sessionId, turnId, latest, now).ended) throw turnNotFound(sessionId, turnId, 'has ended');
 };
 
 /**
