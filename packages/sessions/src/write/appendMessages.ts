@@ -111,12 +111,12 @@ const clockOf = (context: WriterContext) => {
   return () => (at ??= nowOf(context).toISOString());
 };
 
-/** The distinct turns a batch names (each message's own, else the append's), checked as ids. */
-const turnsNamed = (messages: MessageInput[], turnId: string | undefined): string[] => {
-  const named: string[] = [];
+/** The distinct turns a batch names (each message's own, else the append's), checked as ids; none: undefined. */
+const turnsNamed = (messages: MessageInput[], turnId: string | undefined): string[] | undefined => {
+  let named: string[] | undefined;
   for (const message of messages) {
     const turn = message.turnId ?? turnId;
-    if (turn !== undefined && !named.includes(turn)) named.push(checkSafeId(turn, 'turnId'));
+    if (turn !== undefined && !named?.includes(turn)) (named ??= []).push(checkSafeId(turn, 'turnId'));
   }
   return named;
 };
@@ -131,7 +131,7 @@ const appendOnce = async <R>(
   const now = clockOf(context);
   const turnIds = turnsNamed(messages, input.turnId);
   // Messages in a turn land only while that turn holds the segment (see turnFence).
-  const tail = turnIds.length === 0 ? undefined : await fenceTurns(context.ledger, checkSafeId(sessionId, 'sessionId'), turnIds, input.expectedRevision, nowOf(context));
+  const tail = turnIds === undefined ? undefined : await fenceTurns(context.ledger, checkSafeId(sessionId, 'sessionId'), turnIds, input.expectedRevision, nowOf(context));
   const messageIds: string[] = new Array(messages.length);
   const plan = tail ? { expectedRevision: input.expectedRevision, tail } : input;
   const result = await appendToSegment(context.ledger, sessionId, plan, (expected) => {
