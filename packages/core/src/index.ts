@@ -15,3 +15,6 @@ export * from './durableSubscriber.js';
 export * from './retry.js';
 export * from './streamNames.js';
 export * from './jsonSafe.js';
+export * from './decider/decider.js';
+export * from './decider/retryPolicy.js';
+export type { Handled, HandleOptions, StreamView } from './decider/commandHandler.js';
