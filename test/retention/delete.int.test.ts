@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AUDIT_STREAM, createLedger, readWholeStream, storeUnavailable, type EventStore } from '@session-ledger/core';
+import { createLedger, readWholeStream, storeUnavailable, type EventStore } from '@session-ledger/core';
+import { AUDIT_STREAM } from '@session-ledger/retention';
 import { appendMessage, beginTurn, loadConversation, rewriteMessage } from '@session-ledger/sessions';
 import { deleteSession, exportAndDelete, exportSession, manifestOf } from '@session-ledger/retention';
 import { buildConversation, COVERED, scratchDir, SCRIPT, STORES, wrapStore, writerOn } from './helpers.js';

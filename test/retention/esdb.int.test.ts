@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AUDIT_STREAM, createLedger, readWholeStream, type EventStore } from '@session-ledger/core';
+import { createLedger, readWholeStream, type EventStore } from '@session-ledger/core';
+import { AUDIT_STREAM } from '@session-ledger/retention';
 import { appendMessage, loadConversation } from '@session-ledger/sessions';
 import { deleteSession, exportAndDelete, importJsonl } from '@session-ledger/retention';
 import { openEsdbTestStore } from '../esdb-server/index.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { sessionStream, type EventStore } from '@session-ledger/core';
+import { type EventStore } from '@session-ledger/core';
+import { sessionStream } from '@session-ledger/events';
 import { appendMessage, compressSession, listConversations, loadConversation, rewriteMessage, startSession } from '@session-ledger/sessions';
 import { STORES, writerOn } from './stores.js';
 

@@ -13,7 +13,6 @@ export * from './chain.js';
 export * from './ledger.js';
 export * from './durableSubscriber.js';
 export * from './retry.js';
-export * from './streamNames.js';
 export * from './jsonSafe.js';
 export * from './decider/decider.js';
 export * from './decider/retryPolicy.js';

@@ -1,4 +1,5 @@
-import { createLedger, defaultConflictRetry, memoryStream, newId, type EventStore } from '@session-ledger/core';
+import { createLedger, defaultConflictRetry, newId, type EventStore } from '@session-ledger/core';
+import { memoryStream } from '@session-ledger/events';
 import { DEFAULT_BUDGETS, type Budgets } from './budgets.js';
 import { memoryDecider, type ApplyBatch } from './decide/memoryDecider.js';
 import type { Causation, MemoryTarget } from '@session-ledger/events';

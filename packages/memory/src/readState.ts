@@ -1,5 +1,5 @@
-import { isLedgerError, memoryStream, type EventStore, type RecordedEvent } from '@session-ledger/core';
-import { decodeMemoryEvents } from '@session-ledger/events';
+import { isLedgerError, type EventStore, type RecordedEvent } from '@session-ledger/core';
+import { decodeMemoryEvents, memoryStream } from '@session-ledger/events';
 import { foldMemoryEntries, type MemoryEntriesView } from '@session-ledger/projections';
 
 export interface MemoryState extends MemoryEntriesView {

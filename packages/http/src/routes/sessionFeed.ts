@@ -1,4 +1,5 @@
-import { isJsonObject, SESSION_PREFIX, sessionIdOf, type RecordedEvent } from '@session-ledger/core';
+import { isJsonObject, type RecordedEvent } from '@session-ledger/core';
+import { SESSION_PREFIX, sessionIdOf } from '@session-ledger/events';
 import { readConversationEvents } from '@session-ledger/sessions';
 import { resumePosition, streamSse } from '../sse.js';
 import type { RequestContext } from '../types.js';

@@ -1,11 +1,5 @@
-import {
-  createLedger,
-  MEMORY_PREFIX,
-  startDurableSubscriber,
-  type EventStore,
-  type JsonObject,
-  type RecordedEvent,
-} from '@session-ledger/core';
+import { createLedger, startDurableSubscriber, type EventStore, type JsonObject, type RecordedEvent } from '@session-ledger/core';
+import { MEMORY_PREFIX } from '@session-ledger/events';
 import { backoffDelay, DEFAULT_PROVIDER_RETRY, sleep, type RetryOptions } from './backoff.js';
 import { checkProviderNames } from './names.js';
 import { deliveryOf, type MemoryMutation, type MemoryProvider } from './mutation.js';

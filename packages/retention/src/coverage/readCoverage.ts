@@ -1,4 +1,5 @@
-import { hashOf, isLedgerError, sessionStream, withRetry, type EventStore, type RetryPolicy } from '@session-ledger/core';
+import { hashOf, isLedgerError, withRetry, type EventStore, type RetryPolicy } from '@session-ledger/core';
+import { sessionStream } from '@session-ledger/events';
 import { readConversationState, type LoadedConversation } from '@session-ledger/sessions';
 import type { CoveredStream, Lineage } from '../types.js';
 import type { Coverage, CoveredConversation } from './coverage.js';

@@ -1,6 +1,9 @@
-import { AUDIT_STREAM, deterministicId, jsonSafe, type JsonObject, type Ledger } from '@session-ledger/core';
+import { deterministicId, jsonSafe, type JsonObject, type Ledger } from '@session-ledger/core';
 import type { Coverage } from '../coverage/coverage.js';
 import type { DeletionReason } from '../types.js';
+
+/** The stream of deletion records (the retention module's own; a raw append there is refused). */
+export const AUDIT_STREAM = 'ledger-audit';
 
 export const DELETION_EVENT = 'retention.deleted';
 

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { AUDIT_STREAM, deterministicId, hashOf, isLedgerError, ledgerError, streamDeleted, type EventStore, type Ledger } from '@session-ledger/core';
+import { deterministicId, hashOf, isLedgerError, ledgerError, streamDeleted, type EventStore, type Ledger } from '@session-ledger/core';
+import { AUDIT_STREAM } from '../delete/audit.js';
 import type { ManifestStream } from '../manifest.js';
 import { parseJsonlExport } from './parseJsonl.js';
 

@@ -1,5 +1,5 @@
-import { invalidInput, isLedgerError, readWholeStream, sessionStream, type EventStore, type RecordedEvent } from '@session-ledger/core';
-import { checkSafeId, decodeSessionEvent, type SessionRecordOf } from '@session-ledger/events';
+import { invalidInput, isLedgerError, readWholeStream, type EventStore, type RecordedEvent } from '@session-ledger/core';
+import { checkSafeId, decodeSessionEvent, type SessionRecordOf, sessionStream } from '@session-ledger/events';
 import { asSessionError } from '../errors.js';
 
 /** Reads a whole segment; a missing segment is not_found, a tombstoned one session_deleted. */

@@ -1,4 +1,5 @@
-import { isLedgerError, sessionStream, type Handled, type Ledger } from '@session-ledger/core';
+import { isLedgerError, type Handled, type Ledger } from '@session-ledger/core';
+import { sessionStream } from '@session-ledger/events';
 import type { SegmentWriteState } from '@session-ledger/projections';
 import type { WriteResult } from '../context.js';
 import type { SegmentCommand } from '../decide/commands.js';
