@@ -17,3 +17,4 @@ export * from './jsonSafe.js';
 export * from './decider/decider.js';
 export * from './decider/retryPolicy.js';
 export type { Handled, HandleOptions, StreamView } from './decider/commandHandler.js';
+export * from './streamRead.js';

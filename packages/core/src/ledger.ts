@@ -5,6 +5,7 @@ import type { Decider } from './decider/decider.js';
 import { conflictBackoff, defaultConflictRetry, type ConflictRetryPolicy } from './decider/retryPolicy.js';
 import type { AppendResult, EventData, ExpectedRevision, RecordedEvent } from './envelope.js';
 import { invalidInput, isLedgerError, ledgerError, wrongExpectedVersion } from './errors.js';
+import { readStreamIfAny } from './streamRead.js';
 import type { JsonObject, JsonValue } from './json.js';
 import type { EventStore } from './port.js';
 
@@ -98,18 +99,10 @@ export const createLedger = (store: EventStore, options: { retry?: ConflictRetry
   const retry = options.retry ?? defaultConflictRetry;
 
   const readHead = async (stream: string, at?: bigint): Promise<ChainHead | null> => {
-    try {
-      const events =
-        at === undefined
-          ? await store.readStream(stream, { direction: 'backwards', maxCount: 1 })
-          : await store.readStream(stream, { fromRevision: at, maxCount: 1 });
-      const last = events[0];
-      if (!last || (at !== undefined && last.revision !== at)) return null;
-      return { revision: last.revision, hash: hashOf(last) };
-    } catch (error) {
-      if (isLedgerError(error, 'stream_not_found')) return null;
-      throw error;
-    }
+    const events = await readStreamIfAny(store, stream, at === undefined ? { direction: 'backwards', maxCount: 1 } : { fromRevision: at, maxCount: 1 });
+    const last = events?.[0];
+    if (!last || (at !== undefined && last.revision !== at)) return null;
+    return { revision: last.revision, hash: hashOf(last) };
   };
 
   /** The stored events an idempotent answer points at; a retry must be the same write. */
@@ -127,16 +120,11 @@ export const createLedger = (store: EventStore, options: { retry?: ConflictRetry
   /** A retry of the latest append (same ids at the tail) writes nothing and reports the tail; other content is a conflict. */
   const alreadyAppended = async (stream: string, events: NewEvent[]): Promise<AppendResult | null> => {
     if (events.length === 0) return null;
-    try {
-      const tail = await store.readStream(stream, { direction: 'backwards', maxCount: events.length });
-      const ids = tail.map((event) => event.id).reverse();
-      const same = ids.length === events.length && ids.every((id, index) => id === events[index]!.id);
-      if (!same) return null;
-      return checkReplay(stream, events, { nextExpectedRevision: tail[0]!.revision, position: tail[0]!.position, written: false });
-    } catch (error) {
-      if (isLedgerError(error, 'stream_not_found')) return null;
-      throw error;
-    }
+    const tail = (await readStreamIfAny(store, stream, { direction: 'backwards', maxCount: events.length })) ?? [];
+    const ids = tail.map((event) => event.id).reverse();
+    const same = ids.length === events.length && ids.every((id, index) => id === events[index]!.id);
+    if (!same) return null;
+    return checkReplay(stream, events, { nextExpectedRevision: tail[0]!.revision, position: tail[0]!.position, written: false });
   };
 
   /**

@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '../envelope.js';
-import { isLedgerError } from '../errors.js';
+import { readStreamIfAny } from '../streamRead.js';
 import { hashOf } from '../chain.js';
 import type { ChainHead } from '../ledger.js';
 import type { EventStore } from '../port.js';
@@ -48,13 +48,8 @@ export const stateCache = (store: EventStore) => {
   const readFrom = async (stream: string, from: bigint): Promise<RecordedEvent[] | null> => {
     const out: RecordedEvent[] = [];
     for (let cursor = from; ; ) {
-      let page: RecordedEvent[];
-      try {
-        page = await store.readStream(stream, { fromRevision: cursor, maxCount: PAGE });
-      } catch (error) {
-        if (isLedgerError(error, 'stream_not_found')) return null;
-        throw error;
-      }
+      const page = await readStreamIfAny(store, stream, { fromRevision: cursor, maxCount: PAGE });
+      if (page === null) return null;
       for (const event of page) out.push(event);
       if (page.length < PAGE) return out;
       cursor = page[page.length - 1]!.revision + 1n;

@@ -1,6 +1,6 @@
 import {
   createLedger,
-  isLedgerError,
+  readStreamIfAny,
   newId,
   notFound,
   readWholeStream,
@@ -18,12 +18,7 @@ import {
 } from './statusEvents.js';
 
 export const readStatusEvents = async (store: EventStore): Promise<RecordedEvent[]> => {
-  try {
-    return await readWholeStream(store, PROVIDER_STATUS_STREAM);
-  } catch (error) {
-    if (isLedgerError(error, 'stream_not_found')) return [];
-    throw error;
-  }
+  return (await readStreamIfAny(store, PROVIDER_STATUS_STREAM)) ?? [];
 };
 
 /** Every provider a fan-out ever registered in this store, with its state and checkpoint. */
