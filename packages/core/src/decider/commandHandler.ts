@@ -93,7 +93,7 @@ export const commandHandler = ({ store, appendAt, retry }: HandlerPorts) => {
       }
       let state = view.state;
       for (const event of recordedOf(stream, events, result)) state = decider.evolve(state, event);
-      cache.set(decider, stream, { state, revision: result.nextExpectedRevision, position: result.position, head: result.head });
+      cache.advance(decider, stream, view, { state, revision: result.nextExpectedRevision, position: result.position, head: result.head });
       return { reply, state, revision: result.nextExpectedRevision, position: result.position, written: true };
     }
   };

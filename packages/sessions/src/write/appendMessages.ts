@@ -27,21 +27,21 @@ export interface MessageInput {
 export type AppendMessagesResult = WriteResult & { messageIds: string[] };
 
 /**
- * The event data: the input's own keys but id, timestamp and turnId (undefined ones left out), then
- * messageId, a caller-given timestamp and turnId. Built by adding keys, never deleting them: a
- * `delete` turns the object into a slow dictionary that validation and hashing then walk.
+ * The event data: the input's own keys but id (undefined ones left out), messageId, and the
+ * append's turnId when the message names none, in sorted key order, so its canonical text (the
+ * event id's digest) is one native JSON.stringify (benchmark row "appendMessage through the writer
+ * API"). Built by adding keys, never deleting them: a `delete` turns the object into a slow
+ * dictionary that validation and hashing then walk.
  */
 const toData = (input: MessageInput, messageId: string, turnId: string | undefined): MessageAppended => {
-  const data: Record<string, unknown> = {};
-  for (const key of Object.keys(input)) {
-    if (key === 'id' || key === 'timestamp' || key === 'turnId') continue;
-    const value = (input as unknown as Record<string, unknown>)[key];
-    if (value !== undefined) data[key] = value;
-  }
-  data.messageId = messageId;
-  if (input.timestamp !== undefined) data.timestamp = input.timestamp;
+  const fields = input as unknown as Record<string, unknown>;
+  const keys = Object.keys(input).filter((key) => key !== 'id' && fields[key] !== undefined);
+  keys.push('messageId');
   const turn = input.turnId ?? turnId;
-  if (turn !== undefined) data.turnId = turn;
+  if (turn !== undefined && input.turnId === undefined) keys.push('turnId');
+  keys.sort();
+  const data: Record<string, unknown> = {};
+  for (const key of keys) data[key] = key === 'messageId' ? messageId : key === 'turnId' ? turn : fields[key];
   return data as MessageAppended;
 };
 
@@ -94,10 +94,12 @@ export const appendMessages = async (
   if (messages.length === 0) throw invalidInput('Nothing to append');
   const now = clockOf(context);
   const prepared = messages.map((message) => prepareMessage(sessionId, message, input.turnId, now));
-  if (new Set(prepared.map((message) => message.messageId)).size !== prepared.length) throw invalidInput('A batch names one message id twice', 'messageId');
+  if (prepared.length > 1 && new Set(prepared.map((message) => message.messageId)).size !== prepared.length) throw invalidInput('A batch names one message id twice', 'messageId');
   const command = { kind: 'append_messages', sessionId, messages: prepared, turnIds: turnsNamed(messages, input.turnId), now: nowOf(context) } as const;
   const handled = await runSegment(context.ledger, command, input.expectedRevision);
-  return { ...writeResultOf(sessionId, handled), messageIds: handled.reply.messageIds! };
+  const result = writeResultOf(sessionId, handled) as AppendMessagesResult;
+  result.messageIds = handled.reply.messageIds!;
+  return result;
 };
 
 /** One message: the same append. */
@@ -107,6 +109,6 @@ export const appendMessage = async (
   message: MessageInput,
   input: AppendInput = {},
 ): Promise<WriteResult & { messageId: string }> => {
-  const { messageIds, ...result } = await appendMessages(context, sessionId, [message], input);
-  return { ...result, messageId: messageIds[0]! };
+  const { sessionId: segment, revision, position, written, messageIds } = await appendMessages(context, sessionId, [message], input);
+  return { sessionId: segment, revision, position, written, messageId: messageIds[0]! };
 };
