@@ -6,7 +6,28 @@ export const BODY_LIMIT = 16 * 1024 * 1024;
 /** Deeper JSON is refused before it is parsed: nothing stored needs it, and deep recursion is how a body crashes a server. */
 export const MAX_JSON_DEPTH = 100;
 
-const tooLarge = () => httpProblem(413, 'content_too_large', `The request body is larger than ${BODY_LIMIT / 1024 / 1024} MiB`, { connection: 'close' });
+const tooLarge = () => httpProblem(413, 'content_too_large', `The request body is larger than ${BODY_LIMIT / 1024 / 1024} MiB`);
+
+/**
+ * The body's bytes, at most BODY_LIMIT. Past the limit the rest is read and dropped (not kept), so
+ * that the client, still sending, gets to read the 413 instead of a broken pipe.
+ */
+const readBytes = (req: IncomingMessage): Promise<Buffer> =>
+  new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (chunk: Buffer) => {
+      if (over) return;
+      size += chunk.length;
+      if (size <= BODY_LIMIT) return void chunks.push(chunk);
+      over = true;
+      chunks.length = 0;
+      reject(tooLarge());
+    });
+    req.once('end', () => resolve(Buffer.concat(chunks)));
+    req.once('error', reject);
+  });
 
 /** `application/json`, with at most a UTF-8 charset; anything else (text/plain, forms) is 415. */
 const checkContentType = (header: string | undefined): void => {
@@ -51,17 +72,11 @@ export const readJsonBody = async (req: IncomingMessage): Promise<unknown> => {
   }
   checkContentType(req.headers['content-type']);
   if (Number(req.headers['content-length'] ?? 0) > BODY_LIMIT) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > BODY_LIMIT) throw tooLarge();
-    chunks.push(chunk as Buffer);
-  }
-  if (size === 0) return null;
+  const bytes = await readBytes(req);
+  if (bytes.length === 0) return null;
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     throw invalidInput('The request body is not valid UTF-8');
   }

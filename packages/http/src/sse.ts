@@ -37,7 +37,7 @@ export const resumeFrom = (req: IncomingMessage, query: { after?: bigint }): big
   const text = Array.isArray(header) ? header[0] : header;
   if (text === undefined || text === '') return query.after ?? 'start';
   const parsed = position.safeParse(text.trim());
-  if (!parsed.success) throw invalidInput(`Last-Event-ID must be a commit position (a whole number below 2^64): ${JSON.stringify(text)}`, 'Last-Event-ID');
+  if (!parsed.success) throw invalidInput(`Last-Event-ID must be a commit position (a whole number below 2^63): ${JSON.stringify(text)}`, 'Last-Event-ID');
   return parsed.data;
 };
 

@@ -1,21 +1,22 @@
 import { z } from 'zod';
-import { DURATION_PATTERN, parseDuration, ROLES, TURN_OUTCOMES } from '@session-ledger/events';
+import { DURATION_PATTERN, parseDuration, parseOutcome, parseRole, ROLES, TURN_OUTCOMES } from '@session-ledger/events';
 
 /** Control characters (C0, DEL, C1) are refused in every name, id and type at the HTTP surface. */
 export const NO_CONTROL = /^[^\u0000-\u001f\u007f-\u009f]*$/;
 
-const U64 = 2n ** 64n;
+/** Revisions and positions are signed 64-bit integers in every store (SQLite's INTEGER). */
+const LIMIT = 2n ** 63n;
 
 /** A non-empty string free of control characters: ids, names, event types. */
 export const name = z.string().min(1).regex(NO_CONTROL, 'must not contain control characters');
 
-/** A position or revision in a query: digits only, below 2^64. */
+/** A position or revision in a query: digits only, below 2^63. */
 export const position = z
   .string()
-  .regex(/^[0-9]{1,20}$/, 'must be a whole number')
-  .refine((text) => BigInt(text) < U64, 'must be below 2^64')
+  .regex(/^[0-9]{1,19}$/, 'must be a whole number below 2^63')
+  .refine((text) => /^[0-9]{1,19}$/.test(text) && BigInt(text) < LIMIT, 'must be a whole number below 2^63')
   .transform((text) => BigInt(text))
-  .describe('a whole number below 2^64 (a commit position or stream revision)');
+  .describe('a whole number below 2^63 (a commit position or stream revision)');
 
 /** A page size in a query: 1 to 10,000. */
 export const count = z
@@ -30,9 +31,14 @@ export const jsonValue = z.unknown().refine((value) => value !== undefined, 'is 
 
 export const jsonObject = z.record(z.string(), z.unknown());
 
-/** A revision the writer knows (in a body): a whole number, or its decimal string. */
-export const expectedRevision = z
-  .union([z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER), z.string().regex(/^[0-9]{1,19}$/)])
+/** A revision in a body: a whole number, or its decimal string (below 2^63). */
+export const revision = z.union([
+  z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+  z.string().regex(/^[0-9]{1,19}$/).refine((text) => /^[0-9]{1,19}$/.test(text) && BigInt(text) < LIMIT, 'must be below 2^63'),
+]);
+
+/** The revision a writer knows. */
+export const expectedRevision = revision
   .nullish()
   .describe('the revision the writer last saw; the write is refused (409) if the session moved on');
 
@@ -42,8 +48,15 @@ export const duration = z
   .transform((value) => (typeof value === 'number' ? value : parseDuration('ttl', value)))
   .describe('milliseconds, or a duration such as 30s, 5m, 12h or 1d');
 
-export const role = z.enum(ROLES);
-export const outcome = z.enum(TURN_OUTCOMES);
+/** A choice parsed by the CLI's own parser (its message, its codes); the schema documents the choices. */
+const choice = <T extends string>(choices: readonly T[], parse: (label: string, text: string) => T, label: string) =>
+  z
+    .string()
+    .meta({ enum: [...choices] })
+    .transform((text) => parse(label, text));
+
+export const role = choice(ROLES, parseRole, 'role');
+export const outcome = choice(TURN_OUTCOMES, parseOutcome, 'outcome');
 
 /** An optional string that may also be sent as null. */
 export const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((value) => value ?? undefined);

@@ -1,6 +1,6 @@
 import { eventToJson, newId, parseExpected, type JsonValue } from '@session-ledger/core';
 import { z } from 'zod';
-import { count, jsonObject, jsonValue, name, position } from '../contract/common.js';
+import { count, jsonObject, jsonValue, name, position, revision } from '../contract/common.js';
 import * as R from '../contract/responses.js';
 import { resumeFrom, SSE_QUERY, SSE_RESPONSE, streamSse } from '../sse.js';
 import { route, type Route } from '../types.js';
@@ -11,7 +11,7 @@ const appendBody = z.strictObject({
   metadata: jsonObject.optional(),
   id: name.optional().describe('the event id (a UUID); reuse it to retry idempotently'),
   expectedRevision: z
-    .union([z.enum(['any', 'no_stream', 'stream_exists']), z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER), z.string().regex(/^[0-9]{1,19}$/)])
+    .union([z.enum(['any', 'no_stream', 'stream_exists']), revision])
     .optional()
     .describe('any (default), no_stream, stream_exists, or the revision of the last event the writer saw'),
 });
