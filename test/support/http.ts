@@ -96,3 +96,34 @@ export const rawRequest = (
     req.on('error', (error) => (responded ? undefined : reject(error)));
     req.end(options.body);
   });
+
+/**
+ * Reads an SSE response as raw text (every line, `retry:` and comments included) until `until`
+ * says stop, then closes it. Resolves with the status, the headers and the text.
+ */
+export const readRawSse = (
+  url: string,
+  options: { headers?: Record<string, string>; until: (text: string) => boolean; timeoutMs?: number },
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> =>
+  new Promise((resolve, reject) => {
+    const req = httpRequest(url, { headers: { accept: 'text/event-stream', ...options.headers } }, (res) => {
+      let text = '';
+      const finish = () => {
+        clearTimeout(timer);
+        req.destroy();
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text });
+      };
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        text += chunk;
+        if (options.until(text)) finish();
+      });
+      res.on('end', finish);
+    });
+    const timer = setTimeout(() => {
+      req.destroy();
+      reject(new Error(`No end to the SSE stream of ${url} in time`));
+    }, options.timeoutMs ?? 20_000);
+    req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
+    req.end();
+  });
