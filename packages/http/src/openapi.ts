@@ -13,10 +13,12 @@ const PROBLEM = { description: 'an error: RFC 9457 problem details', content: { 
 
 const parameters = (route: Route): JsonSchema[] => {
   const path = [...route.path.matchAll(/:([A-Za-z]+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
-  if (!route.query) return path;
+  const headers = Object.entries(route.headers ?? {}).map(([name, spec]) => ({ name, in: 'header', required: spec.required ?? false, description: spec.description, schema: { type: 'string' } }));
+  if (!route.query) return [...path, ...headers];
   const query = schemaOf(route.query) as { properties?: Record<string, JsonSchema>; required?: string[] };
   return [
     ...path,
+    ...headers,
     ...Object.entries(query.properties ?? {}).map(([name, schema]) => ({
       name,
       in: 'query',
@@ -42,12 +44,12 @@ const operation = (route: Route): JsonSchema => {
   responses['400'] ??= { description: 'bad input: a malformed path, query or body, or an unknown key', content: PROBLEM.content };
   responses.default = PROBLEM;
   return {
-    operationId: `${route.method.toLowerCase()}${route.path.replace(/\/:?([A-Za-z]+)/g, (_all, part: string) => part[0]!.toUpperCase() + part.slice(1))}`,
+    operationId: `${route.method.toLowerCase()}${route.path.replace(/[^A-Za-z]+([A-Za-z])/g, (_all, letter: string) => letter.toUpperCase())}`,
     tags: [route.tag],
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     parameters: parameters(route),
-    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(route.body) } } } } : {}),
+    ...(route.body ? { requestBody: { required: !route.body.safeParse({}).success, content: { 'application/json': { schema: schemaOf(route.body) } } } } : {}),
     responses,
   };
 };

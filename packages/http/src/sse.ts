@@ -26,6 +26,10 @@ export const SSE_QUERY = z
       'A client that does not read is not buffered for: the server waits for it.',
   );
 
+export const SSE_HEADERS = {
+  'Last-Event-ID': { description: 'resume after this commit position (sent by EventSource when it reconnects); wins over ?after' },
+};
+
 export const SSE_RESPONSE: Record<number, ResponseSpec> = {
   200: { description: 'text/event-stream: history, one caught-up event, then live events', contentType: 'text/event-stream' },
   503: { description: 'too many subscribers; retry after the Retry-After seconds' },

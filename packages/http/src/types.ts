@@ -47,6 +47,8 @@ export interface RouteSpec<Q extends z.ZodType, B extends z.ZodType> {
   query?: Q;
   /** The body schema; absent means the route takes no body. A missing body is parsed as `{}`. */
   body?: B;
+  /** Request headers the route reads, for the OpenAPI document. */
+  headers?: Record<string, { description: string; required?: boolean }>;
   /** Server-Sent Events: counted against the subscriber limit; HEAD answers the headers only. */
   sse?: boolean;
   responses: Record<number, ResponseSpec>;

@@ -2,7 +2,7 @@ import { eventToJson, newId, parseExpected, type JsonValue } from '@session-ledg
 import { z } from 'zod';
 import { count, jsonObject, jsonValue, name, position, revision } from '../contract/common.js';
 import * as R from '../contract/responses.js';
-import { resumeFrom, SSE_QUERY, SSE_RESPONSE, streamSse } from '../sse.js';
+import { resumeFrom, SSE_HEADERS, SSE_QUERY, SSE_RESPONSE, streamSse } from '../sse.js';
 import { route, type Route } from '../types.js';
 
 const appendBody = z.strictObject({
@@ -63,6 +63,7 @@ export const eventRoutes: Route[] = [
     summary: 'Every event as Server-Sent Events: history, then live',
     description: SSE_QUERY.description,
     sse: true,
+    headers: SSE_HEADERS,
     query: SSE_QUERY.extend({
       prefix: z.array(z.string()).optional().describe('only streams whose name starts with one of these (repeatable)'),
       type: z.array(z.string()).optional().describe('only these event types (repeatable)'),

@@ -16,7 +16,7 @@ import {
 } from '@session-ledger/sessions';
 import { z } from 'zod';
 import * as R from '../contract/responses.js';
-import { SSE_QUERY, SSE_RESPONSE } from '../sse.js';
+import { SSE_HEADERS, SSE_QUERY, SSE_RESPONSE } from '../sse.js';
 import { route, type RequestContext, type Route } from '../types.js';
 import * as B from './sessionBodies.js';
 import { sessionFeed } from './sessionFeed.js';
@@ -56,6 +56,7 @@ export const sessionRoutes: Route[] = [
     tag: 'sessions',
     summary: 'The conversation, by any of its ids',
     description: 'The ETag names the revision of every segment; If-None-Match answers 304.',
+    headers: { 'If-None-Match': { description: 'the ETag of a view seen before: 304 while nothing changed' } },
     query: z.strictObject({ view: z.enum(VIEWS).optional().describe('display (default), active or raw') }),
     responses: { 200: { description: 'the view', schema: R.conversation }, 304: { description: 'unchanged since the ETag' }, 404: { description: 'unknown id' }, ...GONE },
     handler: async ({ store, params, query, req }) => {
@@ -85,6 +86,7 @@ export const sessionRoutes: Route[] = [
     summary: "One conversation's events as Server-Sent Events, following it into new segments",
     description: SSE_QUERY.description,
     sse: true,
+    headers: SSE_HEADERS,
     query: SSE_QUERY.extend({ type: z.array(z.string()).optional().describe('only these event types (repeatable)') }),
     responses: { ...SSE_RESPONSE, 404: { description: 'unknown id' }, ...GONE },
     handler: async (context) => {
