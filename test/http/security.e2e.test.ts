@@ -93,7 +93,8 @@ describe('HTTP service: safe by default', () => {
 
   it('requires Content-Type application/json on a body (415) and refuses bodies over 16 MiB (413)', async () => {
     const before = sessionCount();
-    for (const headers of [{ 'content-type': 'text/plain;charset=json' }, {}, { 'content-type': 'application/x-www-form-urlencoded' }, { 'content-type': 'application/json; charset=latin1' }]) {
+    const types: Array<Record<string, string>> = [{ 'content-type': 'text/plain;charset=json' }, {}, { 'content-type': 'application/x-www-form-urlencoded' }, { 'content-type': 'application/json; charset=latin1' }];
+    for (const headers of types) {
       const response = await rawRequest(service.url, { method: 'POST', path: '/sessions', headers, body: '{}' });
       expect({ headers, status: response.status, code: response.json().code }).toEqual({ headers, status: 415, code: 'unsupported_media_type' });
     }
@@ -123,7 +124,7 @@ describe('HTTP service: safe by default', () => {
       ['POST', '/sessions', Buffer.from([0x7b, 0xff, 0x7d]).toString('latin1'), 400],
     ];
     for (const [method, path, body, status] of cases) {
-      const response = await rawRequest(service.url, { method, path, headers: body === undefined ? {} : json, body });
+      const response = await rawRequest(service.url, { method, path, headers: body === undefined ? {} : { ...json }, body });
       expect({ method, path, status: response.status, contentType: response.headers['content-type'] }).toEqual({
         method,
         path,

@@ -54,7 +54,7 @@ describe('HTTP service: Server-Sent Events', () => {
   it('never lets an event type forge a frame: refused at the surface, escaped in the stream', async () => {
     const forged = 'note\nid: 999999999\nevent: message.appended\ndata: {"forged":true}';
     const refused = await post('/streams/forge-1', { type: forged, data: {} });
-    expect([refused.status, (await refused.json()).code]).toEqual([400, 'invalid_input']);
+    expect([refused.status, ((await refused.json()) as { code: string }).code]).toEqual([400, 'invalid_input']);
     // Stored by a path that does not check (the store itself): the SSE writer must still keep it in one field.
     const store = openSqliteStore(file);
     await store.appendToStream('forge-2', [{ id: randomUUID(), type: forged, data: {} }], { expectedRevision: 'any' });
