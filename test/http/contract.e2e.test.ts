@@ -160,6 +160,25 @@ describe('HTTP contract: every route as GET /openapi.json documents it', { timeo
     }
   });
 
+  it('parses durations like the CLI (1d works) and names fields, never CLI flags, in its messages', async () => {
+    const post = (path: string, body: unknown) =>
+      rawRequest(service.url, { method: 'POST', path, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect((await post('/sessions', { id: 'flags-1' })).status).toBe(201);
+    const turn = await post('/sessions/flags-1/turns', { ttl: '1d' });
+    expect(turn.status).toBe(201);
+    expect(Date.parse(turn.json().leaseExpiresAt) - Date.now()).toBeGreaterThan(23 * 3_600_000);
+    const refusals = [
+      await post('/sessions/flags-1/turns', { ttl: 'soon' }),
+      await post('/sessions/flags-1/messages', { role: 'wizard', content: 'x' }),
+      await rawRequest(service.url, { path: '/sessions/flags-1/export?format=jsonl&view=display' }),
+      await rawRequest(service.url, { path: '/sessions/flags-1/export?only=user,robot' }),
+    ];
+    for (const response of refusals) {
+      const { status, detail } = response.json();
+      expect({ status, detail, namesAFlag: /(^|[\s(])--[a-z]/.test(detail) }).toEqual({ status: 400, detail, namesAFlag: false });
+    }
+  });
+
   it('documents every error as an RFC 9457 problem and every route with an error response', () => {
     const problem = doc.components.schemas.Problem;
     expect(problem.required).toEqual(expect.arrayContaining(['type', 'title', 'status', 'detail']));

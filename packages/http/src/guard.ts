@@ -50,12 +50,12 @@ export const createGuard = (options: GuardOptions) => {
     /** Throws 403 for a Host that is not this server's, and for a cross-origin write from an origin not configured. */
     check: (req: IncomingMessage): void => {
       if (!hostAllowed(req)) {
-        throw httpProblem(403, 'host_not_allowed', `Host ${JSON.stringify(req.headers.host ?? '')} is not allowed: use a loopback name or the bound address, or allow it with --allowed-host`);
+        throw httpProblem(403, 'host_not_allowed', `Host ${JSON.stringify(req.headers.host ?? '')} is not allowed: use a loopback name or the bound address (the server can be told to allow more hosts)`);
       }
       const origin = req.headers.origin;
       if (origin === undefined || !STATE_CHANGING.has(req.method ?? '')) return;
       if (!sameOrigin(origin, req) && !corsAllows(origin)) {
-        throw httpProblem(403, 'origin_not_allowed', `Requests from origin ${JSON.stringify(origin)} may not change anything here (allow it with --cors-origin)`);
+        throw httpProblem(403, 'origin_not_allowed', `Requests from origin ${JSON.stringify(origin)} may not change anything here (the server can be told to allow this origin)`);
       }
     },
     /** CORS response headers for an allowed cross-origin request (none when CORS is not configured for it). */

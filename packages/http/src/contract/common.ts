@@ -44,9 +44,9 @@ export const expectedRevision = revision
 
 /** A duration: milliseconds, or a string such as 30s, 5m, 12h, 1d (the parser the CLI uses). */
 export const duration = z
-  .union([z.number().int().nonnegative().max(365 * 86_400_000), z.string().regex(new RegExp(DURATION_PATTERN))])
+  .union([z.number().int().nonnegative().max(365 * 86_400_000), z.string().meta({ pattern: DURATION_PATTERN })])
   .transform((value) => (typeof value === 'number' ? value : parseDuration('ttl', value)))
-  .describe('milliseconds, or a duration such as 30s, 5m, 12h or 1d');
+  .describe('milliseconds, or a duration such as 30s, 5m, 12h or 1d (the duration parser the CLI uses)');
 
 /** A choice parsed by the CLI's own parser (its message, its codes); the schema documents the choices. */
 const choice = <T extends string>(choices: readonly T[], parse: (label: string, text: string) => T, label: string) =>
