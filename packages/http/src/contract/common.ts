@@ -34,7 +34,7 @@ export const jsonObject = z.record(z.string(), z.unknown());
 /** A revision in a body: a whole number, or its decimal string (below 2^63). */
 export const revision = z.union([
   z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-  z.string().regex(/^[0-9]{1,19}$/).refine((text) => /^[0-9]{1,19}$/.test(text) && BigInt(text) < LIMIT, 'must be below 2^63'),
+  z.string().regex(/^[0-9]{1,19}$/, 'must be a revision number').refine((text) => /^[0-9]{1,19}$/.test(text) && BigInt(text) < LIMIT, 'must be below 2^63'),
 ]);
 
 /** The revision a writer knows. */

@@ -1,9 +1,28 @@
 import { invalidInput } from '@session-ledger/core';
 import { z } from 'zod';
 
+type Issue = z.core.$ZodIssue;
+
+/**
+ * The issue to report: inside a union, the branch that got furthest (not refused for its type at
+ * the top), with its path joined to the union's, so the message names the field that is wrong.
+ */
+const deepest = (issue: Issue): Issue => {
+  if (issue.code !== 'invalid_union' || issue.errors.length === 0) return issue;
+  const branches = issue.errors.filter((branch) => branch.length > 0);
+  const closest = branches.find((branch) => !(branch[0]!.code === 'invalid_type' && branch[0]!.path.length === 0));
+  if (!closest) {
+    const expected = branches.map((branch) => (branch[0]!.code === 'invalid_type' ? branch[0]!.expected : branch[0]!.message));
+    return { ...issue, message: `expected ${[...new Set(expected)].join(' or ')}` };
+  }
+  const inner = deepest(closest[0]!);
+  return { ...inner, path: [...issue.path, ...inner.path] } as Issue;
+};
+
 const issueText = (error: z.ZodError, where: string): { message: string; field?: string } => {
-  const issue = error.issues[0];
-  if (!issue) return { message: `Invalid ${where}` };
+  const first = error.issues[0];
+  if (!first) return { message: `Invalid ${where}` };
+  const issue = deepest(first);
   const keys = issue.code === 'unrecognized_keys' ? issue.keys : [];
   const path = [...issue.path.map(String), ...keys.slice(0, 1)].join('.');
   const message = issue.code === 'unrecognized_keys' ? `unknown ${keys.length > 1 ? 'keys' : 'key'} ${keys.map((key) => JSON.stringify(key)).join(', ')}` : issue.message;
