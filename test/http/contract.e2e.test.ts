@@ -173,6 +173,8 @@ describe('HTTP contract: every route as GET /openapi.json documents it', { timeo
       await rawRequest(service.url, { path: '/sessions/flags-1/export?format=jsonl&view=display' }),
       await rawRequest(service.url, { path: '/sessions/flags-1/export?only=user,robot' }),
     ];
+    const union = (await post('/memory/apply', { operations: 'not a list' })).json();
+    expect([union.status, union.details.field, union.detail]).toEqual([400, 'operations', 'Invalid body at operations: Invalid input: expected array, received string']);
     for (const response of refusals) {
       const { status, detail } = response.json();
       expect({ status, detail, namesAFlag: /(^|[\s(])--[a-z]/.test(detail) }).toEqual({ status: 400, detail, namesAFlag: false });
