@@ -74,6 +74,8 @@ export const openApiDocument = (routes: Route[], version: string): JsonSchema =>
       schemas: { Problem: schemaOf(problem) },
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'required when the server was started with a token' } },
     },
+    // The token is optional: a loopback server started without one needs none.
+    security: [{ bearer: [] }, {}],
     paths,
   };
 };

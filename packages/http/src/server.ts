@@ -78,6 +78,8 @@ export const createHttpService = (options: HttpServiceOptions): Server => {
   };
 
   return createNodeServer(async (req, res) => {
+    // A browser must not read a JSON answer or a transcript as a script or a page.
+    res.setHeader('x-content-type-options', 'nosniff');
     const cors = guard.corsHeaders(req, null);
     try {
       await handle(req, res, cors);
