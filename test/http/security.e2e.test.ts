@@ -26,7 +26,8 @@ describe('HTTP service: safe by default', () => {
 
   it('answers only Host headers that name this server: loopback names or the bound address, with the port', async () => {
     for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, `LOCALHOST:${port}`]) {
-      expect({ host, status: (await rawRequest(service.url, { path: '/health', headers: { host } })).status }).toEqual({ host, status: 200 });
+      const response = await rawRequest(service.url, { path: '/health', headers: { host } });
+      expect({ host, status: response.status, nosniff: response.headers['x-content-type-options'] }).toEqual({ host, status: 200, nosniff: 'nosniff' });
     }
     for (const host of ['attacker.rebind.example', `attacker.rebind.example:${port}`, `127.evil.example:${port}`, 'localhost:1', `localhost.evil.example:${port}`]) {
       const response = await rawRequest(service.url, { path: '/sessions', headers: { host } });
