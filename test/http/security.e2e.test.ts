@@ -63,6 +63,8 @@ describe('HTTP service: safe by default', () => {
       expect({ method, path, status: response.status, code: response.json().code }).toEqual({ method, path, status: 403, code: 'origin_not_allowed' });
     }
     expect((await rawRequest(service.url, { method: 'POST', path: '/sessions', headers: { origin: 'null', ...json }, body: '{}' })).status).toBe(403);
+    const noOrigin = await rawRequest(service.url, { method: 'POST', path: '/sessions', headers: { 'sec-fetch-site': 'cross-site', ...json }, body: '{}' });
+    expect([noOrigin.status, noOrigin.json().code]).toEqual([403, 'origin_not_allowed']);
     expect(sessionCount()).toBe(before);
     const same = await rawRequest(service.url, { method: 'POST', path: '/sessions', headers: { origin: `http://127.0.0.1:${port}`, ...json }, body: '{}' });
     expect(same.status).toBe(201);

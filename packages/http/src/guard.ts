@@ -52,8 +52,14 @@ export const createGuard = (options: GuardOptions) => {
       if (!hostAllowed(req)) {
         throw httpProblem(403, 'host_not_allowed', `Host ${JSON.stringify(req.headers.host ?? '')} is not allowed: use a loopback name or the bound address (the server can be told to allow more hosts)`);
       }
+      if (!STATE_CHANGING.has(req.method ?? '')) return;
       const origin = req.headers.origin;
-      if (origin === undefined || !STATE_CHANGING.has(req.method ?? '')) return;
+      if (origin === undefined) {
+        // A browser that sent no Origin still says where the request comes from.
+        const site = req.headers['sec-fetch-site'];
+        if (site === 'cross-site' || site === 'same-site') throw httpProblem(403, 'origin_not_allowed', `A ${site} request from a browser may not change anything here`);
+        return;
+      }
       if (!sameOrigin(origin, req) && !corsAllows(origin)) {
         throw httpProblem(403, 'origin_not_allowed', `Requests from origin ${JSON.stringify(origin)} may not change anything here (the server can be told to allow this origin)`);
       }
