@@ -40,11 +40,11 @@ export const createHttpService = (options: HttpServiceOptions): Server => {
   const maxSubscribers = options.maxSubscribers ?? DEFAULT_MAX_SUBSCRIBERS;
   let subscribers = 0;
 
-  const handle = async (req: IncomingMessage, res: ServerResponse, cors: Record<string, string>) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       if (res.headersSent) return void res.end();
       const text = body === undefined ? '' : toJson(body);
-      res.writeHead(status, { ...cors, ...(body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' }), ...headers });
+      res.writeHead(status, { ...(body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' }), ...headers });
       res.end(text);
     };
     guard.check(req);
@@ -52,7 +52,7 @@ export const createHttpService = (options: HttpServiceOptions): Server => {
     const { path, search } = splitTarget(req.url ?? '/');
     const { match, allowed } = route(method, path);
     if (method === 'OPTIONS' && allowed.length > 0) {
-      res.writeHead(204, { allow: allowed.join(', '), ...cors, ...guard.corsHeaders(req, { allow: allowed }) });
+      res.writeHead(204, { allow: allowed.join(', '), ...guard.corsHeaders(req, { allow: allowed }) });
       return void res.end();
     }
     if (options.token !== undefined && !authorized(req.headers.authorization, options.token)) {
@@ -72,7 +72,6 @@ export const createHttpService = (options: HttpServiceOptions): Server => {
       subscribers += 1;
       res.once('close', () => (subscribers -= 1));
     }
-    if (Object.keys(cors).length > 0) for (const [name, value] of Object.entries(cors)) res.setHeader(name, value);
     const reply = await spec.handler({ ...options, params: match.params, query, req, res, body });
     if (reply) send(reply.status ?? 200, reply.body, reply.headers);
   };
@@ -80,13 +79,13 @@ export const createHttpService = (options: HttpServiceOptions): Server => {
   return createNodeServer(async (req, res) => {
     // A browser must not read a JSON answer or a transcript as a script or a page.
     res.setHeader('x-content-type-options', 'nosniff');
-    const cors = guard.corsHeaders(req, null);
+    for (const [name, value] of Object.entries(guard.corsHeaders(req, null))) res.setHeader(name, value);
     try {
-      await handle(req, res, cors);
+      await handle(req, res);
     } catch (error) {
       const problem = problemOf(error);
       if (res.headersSent) return void res.end();
-      res.writeHead(problem.status, { ...cors, 'content-type': 'application/problem+json; charset=utf-8', ...problem.headers });
+      res.writeHead(problem.status, { 'content-type': 'application/problem+json; charset=utf-8', ...problem.headers });
       res.end(toJson(problem.body));
     }
   });
