@@ -11,7 +11,6 @@ const input = () => import('@session-ledger/events');
 
 const ROLES = ['user', 'assistant', 'tool', 'system'] as const;
 
-
 /** `messages`: append to a session, rewrite one in place. */
 export const registerMessages = (program: Command): void => {
   const messages = program.command('messages').description('append and rewrite messages');

@@ -4,13 +4,10 @@ import { action } from '../action.js';
 import { withLedger } from '../context.js';
 import { emit } from '../output.js';
 
-
 /** Loaded on demand, so that other commands start fast. */
 const load = (): Promise<typeof Sessions> => import('@session-ledger/sessions');
 /** Durations and outcomes are parsed by the one parser the HTTP service uses too. */
 const input = () => import('@session-ledger/events');
-
-
 
 /** `turns`: a live turn owns its session until it ends or its lease expires. */
 export const registerTurns = (program: Command): void => {
