@@ -3,10 +3,11 @@ import type * as Sessions from '@session-ledger/sessions';
 import { action } from '../action.js';
 import { withLedger } from '../context.js';
 import { emit } from '../output.js';
-import { contentOf, oneOf, toolCallsOf } from './sessionInput.js';
+import { contentOf, toolCallsOf } from './sessionInput.js';
 
 /** Loaded on demand, so that other commands start fast. */
 const load = (): Promise<typeof Sessions> => import('@session-ledger/sessions');
+const input = () => import('@session-ledger/events');
 
 const ROLES = ['user', 'assistant', 'tool', 'system'] as const;
 
@@ -32,7 +33,7 @@ export const registerMessages = (program: Command): void => {
       options: { role: string; content?: string; contentFile?: string; id?: string; turn?: string; toolCallId?: string; toolName?: string; toolCalls?: string },
     ) => {
       const S = await load();
-      const role = oneOf('role', options.role, ROLES)!;
+      const role = (await input()).parseRole('--role', options.role);
       const toolCalls = toolCallsOf(options.toolCalls);
       const content = contentOf(options);
       const result = await withLedger(context, { write: true }, (ledger) =>

@@ -4,7 +4,6 @@ import type * as Retention from '@session-ledger/retention';
 import { action } from '../action.js';
 import { withLedger, type CommandContext } from '../context.js';
 import { emit } from '../output.js';
-import { parseDuration } from '../parse.js';
 import { progressFor } from '../progress.js';
 
 /** Loaded on demand, so that other commands start fast. */
@@ -122,7 +121,7 @@ export const registerRetention = (program: Command): void => {
       .option('--dry-run', 'list what would be deleted; delete nothing'),
     async (context, flags: { olderThan: string; dryRun?: boolean }) => {
       const R = await load();
-      const olderThanMs = parseDuration('older-than', flags.olderThan);
+      const olderThanMs = (await import('@session-ledger/events')).parseDuration('--older-than', flags.olderThan);
       const result = await withLedger(context, { write: !flags.dryRun }, (ledger) =>
         R.pruneSessions(ledger, { olderThanMs, now: context.now(), dryRun: Boolean(flags.dryRun) }),
       );
