@@ -21,7 +21,7 @@ import {
 } from '@session-ledger/memory';
 import { action } from '../action.js';
 import { withLedger, type CommandContext } from '../context.js';
-import { emit } from '../output.js';
+import { emit, field } from '../output.js';
 import { parseCountOption } from '../parse.js';
 
 interface WriteFlags {
@@ -84,9 +84,9 @@ const receiptLines = (result: BatchResult) =>
 
 const statusLine = (status: ProviderStatus) => {
   const where = status.failed ? ` at ${status.failed.stream}@${status.failed.revision}` : '';
-  const parked = status.state === 'parked' ? `: ${status.reason ?? ''}${where}` : '';
+  const parked = status.state === 'parked' ? `: ${field(status.reason ?? '')}${where}` : '';
   const skipped = status.skipped > 0 ? ` (${status.skipped} legacy mutation(s) skipped)` : '';
-  return `${status.name}\t${status.state}${parked}\tcheckpoint ${status.checkpoint ?? '-'}${skipped}`;
+  return `${field(status.name)}\t${status.state}${parked}\tcheckpoint ${status.checkpoint ?? '-'}${skipped}`;
 };
 
 /** `memory`: the memory ledger (entries, ordered batches, providers, the Markdown mirror). */

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type * as Sessions from '@session-ledger/sessions';
 import { action } from '../action.js';
 import { withLedger } from '../context.js';
-import { emit } from '../output.js';
+import { emit, note } from '../output.js';
 import { parseDuration } from '../parse.js';
 import { oneOf } from './sessionInput.js';
 
@@ -27,7 +27,8 @@ export const registerTurns = (program: Command): void => {
       const result = await withLedger(context, { write: true }, (ledger) =>
         S.beginTurn({ ledger, now: context.now }, session, { ttlMs, owner: options.owner }),
       );
-      emit(context.io, context.json, result, () => `${result.turnId}\tlease until ${result.leaseExpiresAt}`);
+      emit(context.io, context.json, result, () => result.turnId);
+      note(context.io, context.json, `lease until ${result.leaseExpiresAt}`);
     },
   );
 
@@ -37,7 +38,7 @@ export const registerTurns = (program: Command): void => {
       const S = await load();
       const ttlMs = parseDuration('ttl', options.ttl);
       const result = await withLedger(context, { write: true }, (ledger) => S.renewLease({ ledger, now: context.now }, session, turn, { ttlMs }));
-      emit(context.io, context.json, result, () => `${result.turnId}\tlease until ${result.leaseExpiresAt}`);
+      emit(context.io, context.json, result, () => result.leaseExpiresAt);
     },
   );
 
@@ -47,7 +48,8 @@ export const registerTurns = (program: Command): void => {
       const S = await load();
       const outcome = oneOf('outcome', options.outcome, OUTCOMES);
       const result = await withLedger(context, { write: true }, (ledger) => S.endTurn({ ledger, now: context.now }, session, turn, { outcome }));
-      emit(context.io, context.json, result, () => `ended ${turn}`);
+      emit(context.io, context.json, result, () => '');
+      note(context.io, context.json, `ended ${turn}`);
     },
   );
 };
