@@ -52,8 +52,11 @@ describe('destructive commands ask on a terminal, need --yes elsewhere (CLI)', (
 
   it('sessions delete on a terminal deletes after y or yes', async () => {
     const { file, env } = seeded();
-    expect(onTerminal(['sessions', 'delete', 'first'], 'y\n', env).code).toBe(0);
-    expect(onTerminal(['sessions', 'delete', 'second'], 'YES\n', env).code).toBe(0);
+    for (const [id, answer] of [['first', 'y\n'], ['second', 'YES\n']] as const) {
+      const deleted = onTerminal(['sessions', 'delete', id], answer, env);
+      expect(deleted.screen).toContain(`(${id})? Nothing is exported first. [y/N]`);
+      expect(deleted.code).toBe(0);
+    }
     expect(await tombstoned(file)).toEqual(['session-first', 'session-second']);
   });
 

@@ -77,7 +77,7 @@ describe('terminal-safe output (CLI)', () => {
   const env = storeIn(tempDir());
   let id = '';
   beforeAll(() => {
-    id = ok(['sessions', 'start', '--title', HOSTILE], env).stdout.trim();
+    id = ok(['sessions', 'start', '--title', HOSTILE], env).stdout.split('\n')[0]!;
     ok(['messages', 'append', id, '--role', 'tool', '--content', `${HOSTILE}\nsecond line`, '--tool-name', HOSTILE], env);
     ok(['sessions', 'end', id, '--reason', HOSTILE], env);
     ok(['events', 'append', `raw-${id}`, '--type', HOSTILE, '--data', JSON.stringify({ text: HOSTILE })], env);
