@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '@session-ledger/core';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
-import { CLI, runCli, tempDir } from '../support/cli.js';
+import { CLI, runCli, startCli, tempDir } from '../support/cli.js';
 
 const storeIn = (dir: string) => ({ SESSION_LEDGER_STORE: `sqlite:${join(dir, 'ledger.sqlite')}` });
 
@@ -43,6 +43,17 @@ describe('plain output that scripts capture (CLI)', () => {
     expect(tip.stderr).toContain(`resume the whole conversation with: session-ledger sessions resume ${session}`);
     expect(ok(['sessions', 'end', tip.stdout.trim()], env).stdout).toBe('');
     expect(ok(['events', 'append', 'orders', '--type', 'placed', '--data', '{}'], env).stdout).toBe('0\n');
+  });
+
+  it('serve prints its URL alone on stdout, the rest on stderr', async () => {
+    const server = startCli(['serve', '--port', '0'], storeIn(tempDir()));
+    try {
+      await server.waitFor((out) => out.endsWith('\n'), 'the URL');
+      expect(server.stdout()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\n$/);
+    } finally {
+      await server.stop();
+    }
+    expect(server.stderr()).toContain('listening on');
   });
 
   it('captures the id with $(...) in a shell, and the next command works with it', () => {
