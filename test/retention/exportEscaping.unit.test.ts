@@ -170,7 +170,11 @@ describe('markdown and qmd exports escape every interpolated field', () => {
     });
   }
 
-  it.each([...DISPLAY_CASES, ...RAW_CASES.map(([name, content]) => [name, content, {}] as const)])('html: %s', (_name, content, extra = {}) => {
+  const htmlCases: Array<[string, DisplayContent | RawContent, Partial<Manifest>]> = [
+    ...DISPLAY_CASES.map(([name, content, extra]): [string, DisplayContent, Partial<Manifest>] => [name, content, extra ?? {}]),
+    ...RAW_CASES.map(([name, content]): [string, RawContent, Partial<Manifest>] => [name, content, {}]),
+  ];
+  it.each(htmlCases)('html: %s', (_name, content, extra) => {
     const out = renderExport(content, manifest('html', content.view, extra));
     // the only elements are the template's own: no field opens one
     expect(out).not.toContain('<img');
