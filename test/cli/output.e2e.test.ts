@@ -43,6 +43,8 @@ describe('plain output that scripts capture (CLI)', () => {
     expect(tip.stderr).toContain(`resume the whole conversation with: session-ledger sessions resume ${session}`);
     expect(ok(['sessions', 'end', tip.stdout.trim()], env).stdout).toBe('');
     expect(ok(['events', 'append', 'orders', '--type', 'placed', '--data', '{}'], env).stdout).toBe('0\n');
+    const unparked = ok(['memory', 'providers', 'resume'], env);
+    expect([unparked.stdout, unparked.stderr]).toEqual(['', 'nothing parked\n']);
   });
 
   it('serve prints its URL alone on stdout, the rest on stderr', async () => {
