@@ -52,10 +52,13 @@ describe('plain output that scripts capture (CLI)', () => {
     try {
       await server.waitFor((out) => out.endsWith('\n'), 'the URL');
       expect(server.stdout()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\n$/);
+      // stderr is another pipe: its line may arrive a little later
+      for (let tries = 0; !server.stderr().includes('listening on') && tries < 500; tries += 1) await new Promise((r) => setTimeout(r, 20));
+      expect(server.stderr()).toContain('listening on');
     } finally {
       await server.stop();
     }
-    expect(server.stderr()).toContain('listening on');
+    expect(server.stdout()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\n$/);
   });
 
   it('captures the id with $(...) in a shell, and the next command works with it', () => {
