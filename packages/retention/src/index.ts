@@ -12,6 +12,7 @@ export * from './view/rawContent.js';
 export * from './manifest.js';
 export { renderExport, manifestOf } from './render/index.js';
 export { escapeHtml } from './render/html.js';
+export { codeSpan, escapeShortcodes, inlineText } from './render/markdownText.js';
 export * from './prepareExport.js';
 export * from './file/writeDurably.js';
 export * from './file/verifyFile.js';

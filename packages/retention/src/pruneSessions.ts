@@ -11,6 +11,11 @@ export interface PruneOptions {
   /** Report what would be deleted; delete nothing. */
   dryRun?: boolean;
   retry?: RetryPolicy;
+  /**
+   * Asked once with the root ids about to be deleted (not on a dry run, not when there are none):
+   * false deletes nothing. The ids asked about are exactly the ones deleted (or skipped as live).
+   */
+  confirm?: (rootIds: string[]) => Promise<boolean>;
 }
 
 export type PruneResult = BulkDeleteResult & { dryRun: boolean; cutoff: string };
@@ -45,17 +50,16 @@ export const pruneSessions = async (ledger: Ledger, options: PruneOptions): Prom
   const cutoff = now.getTime() - options.olderThanMs;
   const rows = await withRetry(() => listConversations(ledger.store, { now }), options.retry);
   const result: PruneResult = { deleted: [], skipped_active: [], failed: [], streams: [], dryRun: Boolean(options.dryRun), cutoff: new Date(cutoff).toISOString() };
+  const chosen: string[] = [];
   for (const group of groups(rows)) {
     if (!group.every((row) => olderThan(row, cutoff))) continue;
     const rootId = group[0]!.rootId;
-    if (group.some((row) => row.live)) {
-      result.skipped_active.push(rootId);
-      continue;
-    }
-    if (options.dryRun) {
-      result.deleted.push(rootId);
-      continue;
-    }
+    if (group.some((row) => row.live)) result.skipped_active.push(rootId);
+    else chosen.push(rootId);
+  }
+  if (options.dryRun) return { ...result, deleted: chosen };
+  if (chosen.length > 0 && options.confirm && !(await options.confirm(chosen))) return result;
+  for (const rootId of chosen) {
     try {
       const done = await deleteSession(ledger, rootId, { reason: 'prune', now, retry: options.retry });
       result.deleted.push(rootId);

@@ -2,11 +2,12 @@ import type { Command } from 'commander';
 import { eventToJson, newId, toJson, type RecordedEvent } from '@session-ledger/core';
 import { action } from '../action.js';
 import { withLedger } from '../context.js';
-import { emit } from '../output.js';
+import { emit, field, note } from '../output.js';
 import { parseBigIntOption, parseCountOption, parseExpectedOption, parseJsonOption } from '../parse.js';
 import { followAll } from './followAll.js';
 
-const line = (event: RecordedEvent) => `${event.revision}\t${event.type}\t${JSON.stringify(event.data)}`;
+/** `events read` in plain text: revision, type, data as one-line JSON; tab-separated. */
+const line = (event: RecordedEvent) => `${event.revision}\t${field(event.type)}\t${JSON.stringify(event.data)}`;
 
 /** `events`: the raw stream API of the port, for scripts and debugging. */
 export const registerEvents = (program: Command): void => {
@@ -33,7 +34,8 @@ export const registerEvents = (program: Command): void => {
           expectedRevision,
         }),
       );
-      emit(context.io, context.json, { stream, ...result }, () => `${stream}@${result.nextExpectedRevision} (position ${result.position})`);
+      emit(context.io, context.json, { stream, ...result }, () => String(result.nextExpectedRevision));
+      note(context.io, context.json, `appended to ${stream} at revision ${result.nextExpectedRevision} (position ${result.position})`);
     },
   );
 

@@ -3,7 +3,7 @@ import { createLedger, invalidInput } from '@session-ledger/core';
 import { MEMORY_SETTINGS, startConfiguredFanOut } from '@session-ledger/memory';
 import { action } from '../action.js';
 import { openStore } from '../openStore.js';
-import { emit } from '../output.js';
+import { emit, note } from '../output.js';
 import { parseCountOption } from '../parse.js';
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -59,7 +59,8 @@ export const registerServe = (program: Command): void => {
       const fanOut = startConfiguredFanOut(store, settings, (warning) =>
         context.io.err(`session-ledger: memory provider ${warning.provider}: ${warning.message}`),
       );
-      emit(context.io, context.json, { url, store: store.name }, () => `session-ledger listening on ${url} (store ${store.name})`);
+      emit(context.io, context.json, { url, store: store.name }, () => url);
+      note(context.io, context.json, `session-ledger listening on ${url} (store ${store.name}); Ctrl-C stops it`);
       await new Promise<void>((resolve) => {
         const stop = () => {
           server.closeAllConnections();
