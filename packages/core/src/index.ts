@@ -15,3 +15,8 @@ export * from './durableSubscriber.js';
 export * from './retry.js';
 export * from './streamNames.js';
 export * from './jsonSafe.js';
+export * from './subscribers/backoff.js';
+export * from './subscribers/statusBook.js';
+export * from './subscribers/statusFold.js';
+export * from './subscribers/statusStore.js';
+export * from './subscribers/statusWatcher.js';
