@@ -20,3 +20,5 @@ export * from './subscribers/statusBook.js';
 export * from './subscribers/statusFold.js';
 export * from './subscribers/statusStore.js';
 export * from './subscribers/statusWatcher.js';
+export * from './tracing.js';
+export * from './traced.js';
