@@ -16,6 +16,8 @@ const eventAttributes = (event: RecordedEvent) => ({
  * handed over and ends when the consumer asks for the next item (or closes), so it covers the
  * consumer's handling of that event.
  */
+const tracer = trace.getTracer(TRACER_NAME);
+
 const tracedSubscription = (inner: Subscription, name: string, attributes: Record<string, string>): Subscription => {
   let open: Span | undefined;
   const finish = () => {
@@ -28,7 +30,7 @@ const tracedSubscription = (inner: Subscription, name: string, attributes: Recor
       finish();
       const step = await iterator.next();
       if (!step.done && step.value.kind === 'event') {
-        open = trace.getTracer(TRACER_NAME).startSpan(name, { attributes: { ...attributes, ...eventAttributes(step.value.event), [ATTR.count]: 1 } });
+        open = tracer.startSpan(name, { attributes: { ...attributes, ...eventAttributes(step.value.event), [ATTR.count]: 1 } });
       }
       return step;
     },

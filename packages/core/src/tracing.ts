@@ -1,4 +1,4 @@
-import { SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
+import { context, isSpanContextValid, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
 import { isLedgerError } from './errors.js';
 
 /** The tracer every span of session-ledger comes from: a no-op unless the host registered an SDK. */
@@ -26,18 +26,26 @@ export const recordFailure = (span: Span, error: unknown): void => {
   span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
 };
 
-/** Runs `run` in an active span named `name`; the span ends when it settles and records a failure. */
-export const withSpan = async <T>(name: string, attributes: Attributes, run: (span: Span) => Promise<T>): Promise<T> =>
-  trace.getTracer(TRACER_NAME).startActiveSpan(name, { attributes }, async (span) => {
-    try {
-      return await run(span);
-    } catch (error) {
-      recordFailure(span, error);
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+/** A proxy: it finds the host's SDK whenever one is registered, before or after this module loads. */
+const tracer = trace.getTracer(TRACER_NAME);
+
+/**
+ * Runs `run` in an active span named `name`; the span ends when it settles and records a failure.
+ * Without an SDK the span is the API's no-op (its context invalid): `run` is then called directly,
+ * so an untraced process pays for one object and no extra context switch.
+ */
+export const withSpan = async <T>(name: string, attributes: Attributes, run: (span: Span) => Promise<T>): Promise<T> => {
+  const span = tracer.startSpan(name, { attributes });
+  if (!isSpanContextValid(span.spanContext())) return run(span);
+  try {
+    return await context.with(trace.setSpan(context.active(), span), () => run(span));
+  } catch (error) {
+    recordFailure(span, error);
+    throw error;
+  } finally {
+    span.end();
+  }
+};
 
 /**
  * Wraps a public entry function in a span: `before` names the attributes known from the
