@@ -40,6 +40,17 @@ describe('OpenTelemetry spans', () => {
     await store.close();
   });
 
+  it('traced(store) keeps everything else of the store: its name, optional methods and an adapter\'s own extras', async () => {
+    const base = Object.assign(createMemoryStore(), { vacuum: () => 'vacuumed' });
+    const store = traced(base);
+    expect(store.name).toBe(base.name);
+    expect(store.vacuum()).toBe('vacuumed');
+    expect(typeof store.streamState).toBe(typeof base.streamState);
+    await store.storeCheckpoint('c', 7n);
+    expect(await base.readCheckpoint('c')).toBe(7n);
+    expect(spans('session-ledger.append')).toEqual([]);
+  });
+
   it('one deliver span per event a durable subscriber handles, covering its handler', async () => {
     const store = traced(createMemoryStore());
     await store.appendToStream('orders-1', [1, 2, 3].map((n) => ({ id: newId(), type: 'placed', data: { n } })));

@@ -59,13 +59,10 @@ const tracedSubscription = (inner: Subscription, name: string, attributes: Recor
  * host application registers an SDK): `session-ledger.append`, `.read`, `.read_all`, `.delete`,
  * `.tombstone` around each call, and `.deliver` around each event a subscription delivers, with
  * the attributes `session_ledger.stream`, `.revision`, `.position` and `.count`. Everything else
- * passes through unchanged, optional methods included only when the store has them.
+ * (checkpoints, close, optional methods, an adapter's own extras) is the store's, unchanged.
  */
-export const traced = (store: EventStore): EventStore => {
-  const wrapped: EventStore = {
-    get name() {
-      return store.name;
-    },
+export const traced = <S extends EventStore>(store: S): S => {
+  const spans = {
     appendToStream: (stream, events, options) =>
       withSpan(
         'session-ledger.append',
@@ -100,11 +97,13 @@ export const traced = (store: EventStore): EventStore => {
       ),
     subscribeToStream: (stream, options) => tracedSubscription(store.subscribeToStream(stream, options), 'session-ledger.deliver', { 'session_ledger.subscription': stream }),
     subscribeToAll: (options) => tracedSubscription(store.subscribeToAll(options), 'session-ledger.deliver', { 'session_ledger.subscription': '$all' }),
-    readCheckpoint: (name) => store.readCheckpoint(name),
-    storeCheckpoint: (name, position) => store.storeCheckpoint(name, position),
-    close: () => store.close(),
-  };
-  if (store.listStreams) wrapped.listStreams = () => store.listStreams!();
-  if (store.streamState) wrapped.streamState = (stream) => store.streamState!(stream);
-  return wrapped;
+  } satisfies Partial<EventStore>;
+  // Everything else (name, checkpoints, close, optional methods, an adapter's own extras) is the store's own.
+  return new Proxy(store, {
+    get(target, key) {
+      if (Object.hasOwn(spans, key)) return spans[key as keyof typeof spans];
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 };
