@@ -107,4 +107,9 @@ describe('every package packs and installs outside the monorepo', { timeout: 120
     });
     expect([appended.status, appended.stdout.trim()]).toEqual([0, 'orders-1@0 (position 1)']);
   });
+
+  it('in a clone, npm install links the command too: npx session-ledger works in the repository', () => {
+    const help = spawnSync('npx', ['--offline', '--no-install', 'session-ledger', '--help'], { cwd: REPO, encoding: 'utf8', timeout: 60_000 });
+    expect(help.stdout).toMatch(/^Usage: session-ledger /);
+  });
 });
