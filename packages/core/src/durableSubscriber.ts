@@ -5,15 +5,11 @@ import type { EventFilter, EventStore } from './port.js';
 import type { Subscription } from './subscription.js';
 import { backoffDelay, DEFAULT_SUBSCRIBER_RETRY, sleep, type RetryOptions } from './subscribers/backoff.js';
 import { SUBSCRIBER_BOOK, SUBSCRIBER_NAME, type SubscriberBook } from './subscribers/statusBook.js';
+import { deliver, reasonOf, type Delivery, type SubscriberWarning } from './subscribers/deliver.js';
 import { recordSubscriberEvent } from './subscribers/statusStore.js';
 import { watchSubscriberStatus } from './subscribers/statusWatcher.js';
 
-export interface SubscriberWarning {
-  subscriber: string;
-  message: string;
-  /** The event a failed attempt or the parking was about. */
-  event?: RecordedEvent;
-}
+export type { SubscriberWarning } from './subscribers/deliver.js';
 
 export interface DurableSubscriberOptions {
   filter?: EventFilter;
@@ -33,16 +29,6 @@ export interface DurableSubscriber {
   /** Resolves when the subscriber stops. */
   done: Promise<void>;
 }
-
-const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
-const placeOf = (event: RecordedEvent) => ({
-  stream: event.streamName,
-  revision: Number(event.revision),
-  position: Number(event.position),
-  eventId: event.id,
-  eventType: event.type,
-});
 
 /**
  * A named subscription to $all whose position is a durable checkpoint in the store, stored only
@@ -73,27 +59,7 @@ export const startDurableSubscriber = (
   const caughtUp = new Promise<void>((resolve) => (markCaughtUp = resolve));
   let current: Subscription | undefined;
 
-  /** Retries the handler; 'parked' once the parking is recorded and seen, 'stopped' on stop. */
-  const deliver = async (event: RecordedEvent): Promise<'ok' | 'parked' | 'stopped'> => {
-    for (let failures = 1; ; failures += 1) {
-      try {
-        await handler(event);
-        return 'ok';
-      } catch (error) {
-        if (signal.aborted) return 'stopped';
-        const reason = reasonOf(error);
-        if (failures >= retry.attempts) {
-          const parked = await recordSubscriberEvent(ledger, book, 'parked', { name, reason, attempts: failures, ...placeOf(event) });
-          warn({ subscriber: name, message: `parked after ${failures} attempts at ${event.streamName}@${event.revision}: ${reason}`, event });
-          await status.waitFor(() => status.revision() >= parked.nextExpectedRevision, signal);
-          return 'parked';
-        }
-        warn({ subscriber: name, message: `attempt ${failures} failed: ${reason}`, event });
-        await sleep(backoffDelay(retry, failures), signal);
-        if (signal.aborted) return 'stopped';
-      }
-    }
-  };
+  const delivery: Delivery = { name, handler, retry, book, ledger, status, warn, signal };
 
   /** One subscription from the checkpoint, until stopped or parked. */
   const consume = async (): Promise<void> => {
@@ -105,7 +71,7 @@ export const startDurableSubscriber = (
       for await (const item of subscription) {
         if (signal.aborted) return;
         if (item.kind === 'event') {
-          if ((await deliver(item.event)) !== 'ok') return;
+          if ((await deliver(delivery, item.event)) !== 'ok') return;
           await store.storeCheckpoint(checkpoint, item.event.position);
         } else if (item.kind === 'checkpoint') await store.storeCheckpoint(checkpoint, item.position);
         else markCaughtUp();
