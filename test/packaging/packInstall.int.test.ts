@@ -1,5 +1,5 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -94,6 +94,20 @@ describe('every package packs and installs outside the monorepo', { timeout: 120
     } finally {
       await server?.close();
     }
+  });
+
+  it('runs every README example marked `js runnable` against the installed packages', () => {
+    let count = 0;
+    for (const { dir } of workspaces()) {
+      const readme = readFileSync(join(REPO, dir, 'README.md'), 'utf8');
+      for (const [, code] of readme.matchAll(/```js runnable\n([\s\S]*?)```/g)) {
+        const file = `readme-example-${count++}.mjs`;
+        writeFileSync(join(app, file), code!);
+        const result = run(file);
+        expect([result.code, result.stderr], `${dir}/README.md`).toEqual([0, '']);
+      }
+    }
+    expect(count).toBeGreaterThanOrEqual(6);
   });
 
   it('installs the session-ledger command: npx session-ledger works in the project', () => {
