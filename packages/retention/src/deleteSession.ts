@@ -1,4 +1,4 @@
-import { ledgerError, type Ledger, type RetryPolicy } from '@session-ledger/core';
+import { ATTR, spanned, ledgerError, type Ledger, type RetryPolicy } from '@session-ledger/core';
 import { conversationEtag } from '@session-ledger/sessions';
 import type { Coverage } from './coverage/coverage.js';
 import { readCoverage } from './coverage/readCoverage.js';
@@ -33,7 +33,7 @@ export const etagOf = (coverage: Coverage): string =>
  * Deletes a conversation by any of its ids: one read, the live-lease guard on it, then tombstones
  * conditional on the revisions read (so a turn or message that lands in between makes it fail).
  */
-export const deleteSession = async (ledger: Ledger, anyId: string, options: DeleteOptions = {}): Promise<DeleteResult> => {
+const deleteSessionUntraced = async (ledger: Ledger, anyId: string, options: DeleteOptions = {}): Promise<DeleteResult> => {
   const now = options.now ?? new Date();
   const coverage = await readCoverage(ledger.store, anyId, { lineage: options.lineage, retry: options.retry });
   if (options.ifMatch !== undefined && options.ifMatch.trim() !== '*') {
@@ -50,3 +50,6 @@ export const deleteSession = async (ledger: Ledger, anyId: string, options: Dele
   const deleted = await deleteCovered(ledger, coverage, { reason: options.reason ?? 'delete', now, retry: options.retry });
   return { requestedId: anyId, rootId: coverage.conversations[0]!.rootId, sessionIds: coverage.streams.map((s) => s.sessionId), deleted };
 };
+
+/** The public entry: `deleteSessionUntraced` in a `session-ledger.delete_session` span (a no-op unless the host registers an OpenTelemetry SDK). */
+export const deleteSession = spanned('session-ledger.delete_session', deleteSessionUntraced, ([_ledger, anyId]) => ({ [ATTR.session]: anyId }), (result) => ({ [ATTR.stream]: result.deleted[0] ?? '', [ATTR.count]: result.deleted.length }));

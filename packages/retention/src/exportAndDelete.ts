@@ -1,3 +1,4 @@
+import { ATTR, spanned } from '@session-ledger/core';
 import type { Ledger, RetryPolicy } from '@session-ledger/core';
 import type { Coverage } from './coverage/coverage.js';
 import { readCoverage } from './coverage/readCoverage.js';
@@ -5,7 +6,7 @@ import { streamDrift } from './delete/compare.js';
 import { deleteCovered } from './delete/deleteCovered.js';
 import { assertIdle, liveTurnIn } from './delete/liveLease.js';
 import { driftError, filteredCannotDelete, withNote } from './errors.js';
-import { resultOf, type ExportResult } from './exportSession.js';
+import { exportAttributes, resultOf, type ExportResult } from './exportSession.js';
 import { verifyWritten } from './file/verifyFile.js';
 import { writeDurably } from './file/writeDurably.js';
 import { resolveExport } from './options.js';
@@ -43,7 +44,7 @@ const checkUnchanged = (prepared: PreparedExport, again: Coverage, now: Date): v
  * (4) tombstone every covered stream conditionally on the revision in the manifest, then audit.
  * Any drift keeps the session and leaves the export file as written.
  */
-export const exportAndDelete = async (
+const exportAndDeleteUntraced = async (
   ledger: Ledger,
   anyId: string,
   options: ExportOptions & { out: string; retry?: RetryPolicy; recheck?: Recheck },
@@ -83,3 +84,6 @@ export const exportAndDelete = async (
     throw withNote(error, (error as { type?: string }).type === 'partial_deletion' ? `the export stays at ${file}` : kept);
   }
 };
+
+/** The public entry: `exportAndDeleteUntraced` in a `session-ledger.export_and_delete` span (a no-op unless the host registers an OpenTelemetry SDK). */
+export const exportAndDelete = spanned('session-ledger.export_and_delete', exportAndDeleteUntraced, ([_ledger, anyId, options]) => ({ [ATTR.session]: anyId, 'session_ledger.format': options.format }), (result) => ({ ...exportAttributes(result), 'session_ledger.deleted': result.deleted.length }));

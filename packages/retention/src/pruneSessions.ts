@@ -1,4 +1,4 @@
-import { invalidInput, isLedgerError, withRetry, type Ledger, type RetryPolicy } from '@session-ledger/core';
+import { ATTR, spanned, invalidInput, isLedgerError, withRetry, type Ledger, type RetryPolicy } from '@session-ledger/core';
 import type { SessionListRow } from '@session-ledger/projections';
 import { listConversations } from '@session-ledger/sessions';
 import { deleteSession } from './deleteSession.js';
@@ -44,7 +44,7 @@ const olderThan = (row: SessionListRow, cutoff: number) => row.lastActivity !== 
  * `sessions prune --older-than AGE`: deletes every conversation idle for longer than AGE (with its
  * delegated children). A live conversation is never deleted: it is reported in skipped_active.
  */
-export const pruneSessions = async (ledger: Ledger, options: PruneOptions): Promise<PruneResult> => {
+const pruneSessionsUntraced = async (ledger: Ledger, options: PruneOptions): Promise<PruneResult> => {
   if (!Number.isSafeInteger(options.olderThanMs) || options.olderThanMs <= 0) throw invalidInput(`--older-than must be a positive duration: ${options.olderThanMs}`, 'olderThan');
   const now = options.now ?? new Date();
   const cutoff = now.getTime() - options.olderThanMs;
@@ -72,3 +72,6 @@ export const pruneSessions = async (ledger: Ledger, options: PruneOptions): Prom
   }
   return result;
 };
+
+/** The public entry: `pruneSessionsUntraced` in a `session-ledger.prune` span (a no-op unless the host registers an OpenTelemetry SDK). */
+export const pruneSessions = spanned('session-ledger.prune', pruneSessionsUntraced, ([_ledger, options]) => ({ 'session_ledger.older_than_ms': options.olderThanMs, 'session_ledger.dry_run': Boolean(options.dryRun) }), (result) => ({ [ATTR.count]: result.deleted.length, 'session_ledger.skipped_active': result.skipped_active.length, 'session_ledger.failed': result.failed.length }));

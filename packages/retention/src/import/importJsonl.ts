@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { deterministicId, hashOf, isLedgerError, ledgerError, streamDeleted, type EventStore, type Ledger } from '@session-ledger/core';
+import { ATTR, spanned, deterministicId, hashOf, isLedgerError, ledgerError, streamDeleted, type EventStore, type Ledger } from '@session-ledger/core';
 import { AUDIT_STREAM } from '../delete/audit.js';
 import type { ManifestStream } from '../manifest.js';
 import { parseJsonlExport } from './parseJsonl.js';
@@ -36,7 +36,7 @@ const alreadyThere = (stream: string) =>
  * metadata and hashes (the chain travels as is), then verifies each restored chain and records
  * the import in the audit stream. Refuses a store that holds any of the streams, before writing.
  */
-export const importJsonl = async (ledger: Ledger, path: string, options: { now?: Date } = {}): Promise<ImportResult> => {
+const importJsonlUntraced = async (ledger: Ledger, path: string, options: { now?: Date } = {}): Promise<ImportResult> => {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -77,3 +77,6 @@ export const importJsonl = async (ledger: Ledger, path: string, options: { now?:
   ]);
   return { file: path, rootId: parsed.manifest.rootId, digest: parsed.manifest.digest, streams, events: parsed.events };
 };
+
+/** The public entry: `importJsonlUntraced` in a `session-ledger.import` span (a no-op unless the host registers an OpenTelemetry SDK). */
+export const importJsonl = spanned('session-ledger.import', importJsonlUntraced, ([_ledger, path]) => ({ 'session_ledger.file': path }), (result) => ({ [ATTR.stream]: result.streams[0]?.stream ?? '', [ATTR.revision]: result.streams[0]?.revision ?? -1, [ATTR.count]: result.events }));
