@@ -1,2 +1,3 @@
 export * from './session/index.js';
 export * from './memory/index.js';
+export * from './raw/index.js';

@@ -1,4 +1,5 @@
 import { eventToJson, invalidInput, isJsonObject, newId, parseExpected, type JsonValue } from '@session-ledger/core';
+import { checkRawAppend } from '@session-ledger/events';
 import { resumePosition, streamSse } from '../sse.js';
 import type { Route } from '../types.js';
 
@@ -31,14 +32,13 @@ export const eventRoutes: Route[] = [
         throw invalidInput('Body must be {"type": string, "data": JSON, "metadata"?: object, "id"?: uuid, "expectedRevision"?: ...}');
       }
       const expectedText = body.expectedRevision === undefined ? 'any' : String(body.expectedRevision);
-      const expectedRevision = parseExpected(expectedText);
-      if (expectedRevision === null) throw invalidInput(`Bad expectedRevision: ${expectedText}`);
+      const expected = parseExpected(expectedText);
+      if (expected === null) throw invalidInput(`Bad expectedRevision: ${expectedText}`);
       if (body.metadata !== undefined && !isJsonObject(body.metadata)) throw invalidInput('metadata must be an object');
-      const result = await ledger.append(
-        params.stream!,
-        [{ id: typeof body.id === 'string' ? body.id : newId(), type: body.type, data: body.data as JsonValue, metadata: body.metadata }],
-        { expectedRevision },
-      );
+      if (body.id !== undefined && typeof body.id !== 'string') throw invalidInput('id must be a string');
+      const event = { id: body.id ?? newId(), type: body.type, data: body.data as JsonValue, metadata: body.metadata };
+      const expectedRevision = checkRawAppend({ stream: params.stream!, ...event, expectedRevision: expected });
+      const result = await ledger.append(params.stream!, [event], { expectedRevision });
       return { status: 201, body: { stream: params.stream, ...result } };
     },
   },

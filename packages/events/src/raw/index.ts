@@ -1,0 +1,2 @@
+export * from './wellFormed.js';
+export * from './reserved.js';
