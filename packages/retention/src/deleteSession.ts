@@ -32,10 +32,11 @@ export const etagOf = (coverage: Coverage): string =>
 /**
  * Deletes a conversation by any of its ids: one read, the live-lease guard on it, then tombstones
  * conditional on the revisions read (so a turn or message that lands in between makes it fail).
+ * The read decodes only segments and turns: an event this version cannot decode does not block it.
  */
 export const deleteSession = async (ledger: Ledger, anyId: string, options: DeleteOptions = {}): Promise<DeleteResult> => {
   const now = options.now ?? new Date();
-  const coverage = await readCoverage(ledger.store, anyId, { lineage: options.lineage, retry: options.retry });
+  const coverage = await readCoverage(ledger.store, anyId, { lineage: options.lineage, retry: options.retry, read: 'structure' });
   if (options.ifMatch !== undefined && options.ifMatch.trim() !== '*') {
     const current = etagOf(coverage);
     const given = options.ifMatch.split(',').map((tag) => tag.trim().replace(/^W\//, ''));

@@ -28,3 +28,4 @@ export * from './deleteSessions.js';
 export * from './pruneSessions.js';
 export * from './import/parseJsonl.js';
 export * from './import/importJsonl.js';
+export * from './coverage/readStructure.js';
