@@ -14,6 +14,7 @@ export { renderExport, manifestOf } from './render/index.js';
 export { escapeHtml } from './render/html.js';
 export * from './prepareExport.js';
 export * from './file/writeDurably.js';
+export * from './file/tempFiles.js';
 export * from './file/verifyFile.js';
 export * from './delete/liveLease.js';
 export * from './delete/order.js';
