@@ -15,7 +15,7 @@ describe('POST /streams/:stream on the reserved stream families', () => {
     fetch(`${service.url}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, body });
   const refusedWith = async (response: Response, text: string) => {
     expect(response.status).toBe(400);
-    const { error } = await response.json();
+    const { error } = (await response.json()) as { error: { type: string; message: string } };
     expect(error.type).toBe('invalid_input');
     expect(error.message.split('\n')).toHaveLength(1);
     expect(error.message).toContain(text);
