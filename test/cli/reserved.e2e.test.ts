@@ -32,10 +32,14 @@ describe('events append on the reserved stream families (CLI)', () => {
     const env = storeIn(tempDir());
     const data = JSON.stringify({ messageId: 'm1', role: 'user', content: 'raw', timestamp: '2026-03-01T10:00:00Z' });
     const orphan = runCli(['events', 'append', 'session-nobody', '--type', 'message.appended', '--data', data], { env });
-    expect(orphan.code).toBe(1);
+    expect(orphan.code).toBe(2);
+    oneLine(orphan.stderr);
     expect(runCli(['events', 'read', 'session-nobody'], { env }).code).toBe(3);
     expect(runCli(['sessions', 'start', '--id', 'Y'], { env }).code).toBe(0);
-    expect(runCli(['events', 'append', 'session-Y', '--type', 'message.appended', '--data', data], { env }).code).toBe(0);
+    const retry = ['events', 'append', 'session-Y', '--type', 'message.appended', '--data', data, '--id', '4b6f2f7e-8f1e-4c55-9d43-6f1f0c1a2b3c'];
+    expect(runCli(retry, { env }).code).toBe(0);
+    expect(runCli(retry, { env }).code).toBe(0); // a retry with the same id writes nothing
+    expect(runCli(['events', 'read', 'session-Y', '--json'], { env }).json()).toHaveLength(2);
     expect(JSON.stringify(runCli(['sessions', 'show', 'Y', '--json'], { env }).json())).toContain('raw');
   });
 

@@ -31,9 +31,9 @@ describe('checkRawAppend: the one check of every raw append', () => {
   });
 
   it('accepts a valid session event; a segment begins only with its own session.started and is never created by another type', () => {
-    expect(checkRawAppend(raw('session-X', 'message.appended', message))).toBe('stream_exists');
-    expect(checkRawAppend(raw('session-X', 'message.appended', message, { expectedRevision: 4n }))).toBe(4n);
-    expect(checkRawAppend(raw('session-X', 'session.started', started))).toBe('no_stream');
+    expect(checkRawAppend(raw('session-X', 'message.appended', message))).toEqual({ expectedRevision: 'any', mustExist: true });
+    expect(checkRawAppend(raw('session-X', 'message.appended', message, { expectedRevision: 4n }))).toEqual({ expectedRevision: 4n, mustExist: false });
+    expect(checkRawAppend(raw('session-X', 'session.started', started))).toEqual({ expectedRevision: 'no_stream', mustExist: false });
     refused(raw('session-X', 'message.appended', message, { expectedRevision: 'no_stream' }));
     expect(refused(raw('session-Y', 'session.started', started))).toContain('names another session');
     refused(raw('session-X', 'session.started', started, { expectedRevision: 3n }));
@@ -44,7 +44,7 @@ describe('checkRawAppend: the one check of every raw append', () => {
     refused(raw('memory-default', 'bogus', {}));
     refused(raw('memory-default', 'memory.entry_added', { entryId: 'e1', target: 'nobody', content: 'x' }));
     refused(raw('memory-default', 'memory.entry_added', { entryId: 'e1', target: 'user', content: 'x' }, { metadata: { causation: { sessionId: 5 } } }));
-    expect(checkRawAppend(raw('memory-default', 'memory.entry_added', { entryId: 'e1', target: 'user', content: 'x' }))).toBe('any');
+    expect(checkRawAppend(raw('memory-default', 'memory.entry_added', { entryId: 'e1', target: 'user', content: 'x' }))).toEqual({ expectedRevision: 'any', mustExist: false });
   });
 
   it('refuses every raw append to a ledger- stream: an audit record cannot be forged', () => {
@@ -63,6 +63,6 @@ describe('checkRawAppend: the one check of every raw append', () => {
     refused(raw('orders', 'placed', { ['\ud834']: 1 }));
     refused(raw('orders', 'placed', {}, { metadata: { note: ['\udd1e'] } }));
     // a well-formed pair and ordinary text (newlines in data included) pass
-    expect(checkRawAppend(raw('orders', 'placed \ud834\udd1e', { text: 'line\nline \ud834\udd1e' }))).toBe('any');
+    expect(checkRawAppend(raw('orders', 'placed \ud834\udd1e', { text: 'line\nline \ud834\udd1e' }))).toEqual({ expectedRevision: 'any', mustExist: false });
   });
 });

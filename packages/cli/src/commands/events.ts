@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { eventToJson, newId, toJson, type JsonObject, type RecordedEvent } from '@session-ledger/core';
-import { checkRawAppend } from '@session-ledger/events';
+import { appendRaw, checkRawAppend } from '@session-ledger/events';
 import { action } from '../action.js';
 import { withLedger } from '../context.js';
 import { emit } from '../output.js';
@@ -28,10 +28,10 @@ export const registerEvents = (program: Command): void => {
       if (metadata !== undefined && (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata))) {
         parseJsonOption('metadata', 'not an object');
       }
-      const id = options.id ?? newId();
-      const event = { id, type: options.type, data, metadata: metadata as JsonObject | undefined };
-      const expectedRevision = checkRawAppend({ stream, ...event, expectedRevision: parseExpectedOption(options.expectedRevision) });
-      const result = await withLedger(context, { write: true }, (ledger) => ledger.append(stream, [event], { expectedRevision }));
+      const append = { stream, id: options.id ?? newId(), type: options.type, data, metadata: metadata as JsonObject | undefined };
+      const expectedRevision = parseExpectedOption(options.expectedRevision);
+      checkRawAppend({ ...append, expectedRevision }); // before the store is opened: a refused append touches nothing
+      const result = await withLedger(context, { write: true }, (ledger) => appendRaw(ledger, { ...append, expectedRevision }));
       emit(context.io, context.json, { stream, ...result }, () => `${stream}@${result.nextExpectedRevision} (position ${result.position})`);
     },
   );

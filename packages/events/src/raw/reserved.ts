@@ -26,6 +26,13 @@ export interface RawAppend {
   expectedRevision: ExpectedRevision;
 }
 
+/** How a checked raw append may go: its expected revision, and whether the stream must exist already. */
+export interface RawAppendRule {
+  expectedRevision: ExpectedRevision;
+  /** A segment is never created by a raw event other than its session.started. */
+  mustExist: boolean;
+}
+
 const refuse = (stream: string, why: string, field = 'type') => invalidInput(`Refused raw append to ${stream}: ${why}`, field);
 
 /** Validates like the reader will (the schema of the version the metadata names), so a stored event always decodes. */
@@ -48,7 +55,7 @@ const checkSchema = (append: RawAppend, schemas: EventSchemas): void => {
  * A segment stays readable: it holds only valid session events, begins with its own
  * `session.started` (appended to no stream), and nothing else creates it.
  */
-const checkSession = (append: RawAppend): ExpectedRevision => {
+const checkSession = (append: RawAppend): RawAppendRule => {
   const { stream, type, expectedRevision } = append;
   const sessionId = stream.slice(SESSION_PREFIX.length);
   if (!isSafeId(sessionId)) throw refuse(stream, `${JSON.stringify(sessionId)} is not a session id (1-200 letters, digits, '_', '-', '.' or ':')`, 'stream');
@@ -57,20 +64,20 @@ const checkSession = (append: RawAppend): ExpectedRevision => {
   if (type === 'session.started') {
     if ((append.data as { sessionId?: unknown }).sessionId !== sessionId) throw refuse(stream, `session.started names another session than ${sessionId}`, 'data');
     if (expectedRevision !== 'any' && expectedRevision !== 'no_stream') throw refuse(stream, 'session.started begins a segment: only with expected revision no_stream');
-    return 'no_stream';
+    return { expectedRevision: 'no_stream', mustExist: false };
   }
   if (expectedRevision === 'no_stream') throw refuse(stream, `${type} cannot begin a segment (a segment begins with session.started)`);
-  return expectedRevision === 'any' ? 'stream_exists' : expectedRevision;
+  return { expectedRevision, mustExist: expectedRevision === 'any' };
 };
 
-const checkMemory = (append: RawAppend): ExpectedRevision => {
+const checkMemory = (append: RawAppend): RawAppendRule => {
   const { stream, type } = append;
   if (stream.length === MEMORY_PREFIX.length) throw refuse(stream, 'a memory stream names its profile', 'stream');
   if (!isMemoryEventType(type)) throw refuse(stream, `${JSON.stringify(type)} is not a memory event type (memory- streams hold only valid memory events)`);
   checkSchema(append, MEMORY_SCHEMAS[type]);
   const causation = append.metadata?.causation;
   if (causation !== undefined && !causationV1.safeParse(causation).success) throw refuse(stream, 'metadata.causation is not {sessionId?, turnId?}', 'metadata');
-  return append.expectedRevision;
+  return { expectedRevision: append.expectedRevision, mustExist: false };
 };
 
 /**
@@ -78,10 +85,10 @@ const checkMemory = (append: RawAppend): ExpectedRevision => {
  * names hold no control character and no lone surrogate, nor do data and metadata strings; the
  * reserved families accept only what their readers can decode (`session-`, `memory-`: the event's
  * schema) or nothing at all (`ledger-`: only session-ledger's own modules write there, so an audit
- * record cannot be forged). Throws invalid_input in one line naming the type; returns the expected
- * revision to append with (on a segment, `any` becomes `stream_exists`: a raw event never creates one).
+ * record cannot be forged). Throws invalid_input in one line naming the type; returns how the append
+ * may go (`appendRaw` applies it).
  */
-export const checkRawAppend = (append: RawAppend): ExpectedRevision => {
+export const checkRawAppend = (append: RawAppend): RawAppendRule => {
   checkName('stream', append.stream);
   checkName('type', append.type);
   checkName('event id', append.id);
@@ -92,5 +99,5 @@ export const checkRawAppend = (append: RawAppend): ExpectedRevision => {
   }
   if (append.stream.startsWith(SESSION_PREFIX)) return checkSession(append);
   if (append.stream.startsWith(MEMORY_PREFIX)) return checkMemory(append);
-  return append.expectedRevision;
+  return { expectedRevision: append.expectedRevision, mustExist: false };
 };

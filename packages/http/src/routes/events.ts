@@ -1,5 +1,5 @@
 import { eventToJson, invalidInput, isJsonObject, newId, parseExpected, type JsonValue } from '@session-ledger/core';
-import { checkRawAppend } from '@session-ledger/events';
+import { appendRaw } from '@session-ledger/events';
 import { resumePosition, streamSse } from '../sse.js';
 import type { Route } from '../types.js';
 
@@ -36,9 +36,14 @@ export const eventRoutes: Route[] = [
       if (expected === null) throw invalidInput(`Bad expectedRevision: ${expectedText}`);
       if (body.metadata !== undefined && !isJsonObject(body.metadata)) throw invalidInput('metadata must be an object');
       if (body.id !== undefined && typeof body.id !== 'string') throw invalidInput('id must be a string');
-      const event = { id: body.id ?? newId(), type: body.type, data: body.data as JsonValue, metadata: body.metadata };
-      const expectedRevision = checkRawAppend({ stream: params.stream!, ...event, expectedRevision: expected });
-      const result = await ledger.append(params.stream!, [event], { expectedRevision });
+      const result = await appendRaw(ledger, {
+        stream: params.stream!,
+        id: body.id ?? newId(),
+        type: body.type,
+        data: body.data as JsonValue,
+        metadata: body.metadata,
+        expectedRevision: expected,
+      });
       return { status: 201, body: { stream: params.stream, ...result } };
     },
   },
