@@ -142,3 +142,21 @@ describe.each(STORES)('a verified deletion records its intent before the first t
     expect(await pendingIntents(store)).toEqual([]);
   });
 });
+
+describe.each(STORES.filter(([name]) => name !== 'eventstoredb'))('an open intent of which nothing went (%s)', (_name, open) => {
+  it('killed before its first tombstone, then the session was written: the next delete closes that intent (abandoned) and deletes afresh', async () => {
+    const { context, store, now } = writerOn(open());
+    await buildConversation(context);
+    await expect(deleteSession(createLedger(killedAfter(store, 0)), 'root', { now: now(), retry: ONCE })).rejects.toMatchObject({ type: 'store_unavailable' });
+    const [intent] = await records(store, 'retention.deletion_intended');
+    await appendMessage(context, 'subsub', { role: 'user', content: 'written after the kill' });
+
+    const result = await deleteSession(createLedger(store), 'root', { now: now() });
+
+    expect(result.deleted).toEqual(['session-subsub', 'session-sub', 'session-root-2', 'session-root']);
+    expect((await records(store, 'retention.deletion_abandoned')).map((event) => (event.data as { intent: string }).intent)).toEqual([intent!.id]);
+    const [outcome] = await records(store, 'retention.deleted');
+    expect((outcome!.data as { intent: string }).intent).not.toBe(intent!.id);
+    expect(await pendingIntents(store)).toEqual([]);
+  });
+});

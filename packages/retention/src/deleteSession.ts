@@ -1,4 +1,4 @@
-import { ledgerError, withRetry, type Ledger, type RetryPolicy } from '@session-ledger/core';
+import { isLedgerError, ledgerError, withRetry, type Ledger, type RetryPolicy } from '@session-ledger/core';
 import { conversationEtag } from '@session-ledger/sessions';
 import type { Coverage } from './coverage/coverage.js';
 import { readCoverage } from './coverage/readCoverage.js';
@@ -38,12 +38,21 @@ export const etagOf = (coverage: Coverage): string =>
  * conditional on the revisions read (so a turn or message that lands in between makes it fail).
  * The read decodes only segments and turns: an event this version cannot decode does not block it.
  * A deletion of this session whose intent was recorded but not completed (a run killed between
- * tombstones) is completed instead, at the revisions its intent names.
+ * tombstones) is completed instead, at the revisions its intent names; if nothing of it can go (the
+ * session moved since, before any tombstone), that intent is closed and the session deleted afresh.
  */
 export const deleteSession = async (ledger: Ledger, anyId: string, options: DeleteOptions = {}): Promise<DeleteResult> => {
   const now = options.now ?? new Date();
   const pending = intentsCovering(options.pending ?? (await withRetry(() => pendingIntents(ledger.store), options.retry)), anyId);
-  if (pending.length > 0) return { requestedId: anyId, ...(await resumeDeletion(ledger, pending, { now, retry: options.retry })) };
+  if (pending.length > 0) {
+    try {
+      return { requestedId: anyId, ...(await resumeDeletion(ledger, pending, { now, retry: options.retry })) };
+    } catch (error) {
+      // drift: the intent's first stream moved, nothing went (its run was killed before any tombstone,
+      // and the session was written since); the intent is closed as abandoned, so delete it afresh
+      if (!isLedgerError(error, 'drift')) throw error;
+    }
+  }
   const coverage = await readCoverage(ledger.store, anyId, { lineage: options.lineage, retry: options.retry, read: 'structure' });
   if (options.ifMatch !== undefined && options.ifMatch.trim() !== '*') {
     const current = etagOf(coverage);
