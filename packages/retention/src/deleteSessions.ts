@@ -1,4 +1,5 @@
-import { ATTR, spanned, isLedgerError, type Ledger } from '@session-ledger/core';
+import { ATTR, spanned, isLedgerError, withRetry, type Ledger } from '@session-ledger/core';
+import { pendingIntents } from './delete/intents.js';
 import { deleteSession, type DeleteOptions, type DeleteResult } from './deleteSession.js';
 
 /** The outcome of deleting several conversations (the CLI's --json form, plus what failed otherwise). */
@@ -17,6 +18,7 @@ export interface BulkDeleteResult {
 const deleteSessionsUntraced = async (ledger: Ledger, ids: string[], options: Omit<DeleteOptions, 'ifMatch'> = {}): Promise<BulkDeleteResult> => {
   const result: BulkDeleteResult = { deleted: [], skipped_active: [], failed: [], streams: [] };
   const covered = new Set<string>();
+  const pending = await withRetry(() => pendingIntents(ledger.store), options.retry);
   for (const id of ids) {
     if (covered.has(id)) {
       result.deleted.push(id);
@@ -24,7 +26,7 @@ const deleteSessionsUntraced = async (ledger: Ledger, ids: string[], options: Om
     }
     let done: DeleteResult;
     try {
-      done = await deleteSession(ledger, id, options);
+      done = await deleteSession(ledger, id, { ...options, pending });
     } catch (error) {
       if (isLedgerError(error, 'session_active')) result.skipped_active.push(id);
       else if (isLedgerError(error)) result.failed.push({ id, error: { type: error.type, message: error.message } });

@@ -1,5 +1,6 @@
-import { ATTR, spanned } from '@session-ledger/core';
-import type { Ledger, RetryPolicy } from '@session-ledger/core';
+import { ATTR, spanned, withRetry, type Ledger, type RetryPolicy } from '@session-ledger/core';
+import { intentsCovering, pendingIntents } from './delete/intents.js';
+import { resumeExport } from './resumeExport.js';
 import type { Coverage } from './coverage/coverage.js';
 import { readCoverage } from './coverage/readCoverage.js';
 import { streamDrift } from './delete/compare.js';
@@ -41,8 +42,10 @@ const checkUnchanged = (prepared: PreparedExport, again: Coverage, now: Date): v
  * export --delete-after-verified: (1) one read of the conversation and the live-lease guard on it;
  * (2) render, write durably, read back and check bytes and digest; (3) read again and compare
  * (the heads and chain hashes of every covered stream, or with recheck 'full' the whole view digest);
- * (4) tombstone every covered stream conditionally on the revision in the manifest, then audit.
- * Any drift keeps the session and leaves the export file as written.
+ * (4) record the intent in the audit stream, tombstone every covered stream conditionally on the
+ * revision in the manifest, then record the outcome. Any drift keeps the session and leaves the
+ * export file as written. Run again after it was killed between tombstones, it completes that
+ * deletion (resumeExport).
  */
 const exportAndDeleteUntraced = async (
   ledger: Ledger,
@@ -51,6 +54,11 @@ const exportAndDeleteUntraced = async (
 ): Promise<ExportResult> => {
   const resolved = resolveExport(options);
   if (resolved.only !== null) throw filteredCannotDelete();
+  const pending = intentsCovering(await withRetry(() => pendingIntents(ledger.store), options.retry), anyId);
+  if (pending.length > 0) {
+    const onDeleted = (done: number, total: number) => options.onProgress?.('delete', done, total);
+    return resumeExport(ledger, pending, { id: anyId, out: options.out, now: resolved.now, retry: options.retry, onDeleted });
+  }
   const coverage = await readCoverage(ledger.store, anyId, { lineage: resolved.lineage, retry: options.retry });
   assertIdle(coverage, resolved.now);
   const prepared = prepareExport(coverage, resolved);
@@ -76,7 +84,7 @@ const exportAndDeleteUntraced = async (
       reason: 'export',
       now: resolved.now,
       retry: options.retry,
-      export: { file, format: prepared.manifest.format, view: prepared.manifest.view, digest: prepared.manifest.digest },
+      export: { file, format: prepared.manifest.format, view: prepared.manifest.view, digest: prepared.manifest.digest, fileSha256: sha },
       onDeleted: (done, total) => options.onProgress?.('delete', done, total),
     });
     return resultOf(prepared, file, sha, deleted);

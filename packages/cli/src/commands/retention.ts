@@ -156,9 +156,21 @@ export const registerRetention = (program: Command): void => {
       .description('restore the streams of a jsonl export (same ids, revisions and hashes) into a store that lacks them'),
     async (context, file: string) => {
       const R = await load();
-      const result = await withLedger(context, { write: true }, (ledger) => R.importJsonl(ledger, file, { now: context.now() }));
+      const progress = progressFor(context, 'import', 'events');
+      let begun = false;
+      const onProgress = (done: number, total: number) => {
+        if (!begun) progress.start(total), (begun = true);
+        progress.update(done);
+      };
+      let result: Retention.ImportResult;
+      try {
+        result = await withLedger(context, { write: true }, (ledger) => R.importJsonl(ledger, file, { now: context.now(), onProgress }));
+      } finally {
+        progress.stop();
+      }
+      const resumed = result.resumed > 0 ? ` (${result.resumed} already stored by an interrupted run: continued from there)` : '';
       emit(context.io, context.json, result, () =>
-        [`imported ${result.events} event(s) of ${result.rootId} from ${file}`, ...result.streams.map((s) => `  ${s.stream}@${s.revision} ${s.chainHead ?? '-'}`)].join('\n'),
+        [`imported ${result.events} event(s) of ${result.rootId} from ${file}${resumed}`, ...result.streams.map((s) => `  ${s.stream}@${s.revision} ${s.chainHead ?? '-'}`)].join('\n'),
       );
     },
   );

@@ -1,4 +1,5 @@
 import { eventToJson, newId, parseExpected, type JsonValue } from '@session-ledger/core';
+import { appendRaw } from '@session-ledger/events';
 import { z } from 'zod';
 import { count, jsonObject, jsonValue, name, position, revision } from '../contract/common.js';
 import * as R from '../contract/responses.js';
@@ -39,11 +40,14 @@ export const eventRoutes: Route[] = [
     responses: { 201: { description: 'stored', schema: R.streamAppended }, 409: { description: 'wrong expected revision' } },
     handler: async ({ ledger, params, body }) => {
       const expectedRevision = parseExpected(String(body.expectedRevision ?? 'any'))!;
-      const result = await ledger.append(
-        params.stream!,
-        [{ id: body.id ?? newId(), type: body.type, data: body.data as JsonValue, metadata: body.metadata as never }],
-        { expectedRevision },
-      );
+      const result = await appendRaw(ledger, {
+        stream: params.stream!,
+        id: body.id ?? newId(),
+        type: body.type,
+        data: body.data as JsonValue,
+        metadata: body.metadata as never,
+        expectedRevision,
+      });
       return { status: 201, body: { stream: params.stream, ...result } };
     },
   }),
