@@ -2,8 +2,8 @@
 //     display view with the pure reducers of @session-ledger/projections (no I/O, no clock).
 //     npm install @session-ledger/core @session-ledger/sessions @session-ledger/events @session-ledger/projections
 //     node projection.mjs
-import { createLedger, createMemoryStore, sessionStream } from '@session-ledger/core';
-import { decodeSessionEvent } from '@session-ledger/events';
+import { createLedger, createMemoryStore } from '@session-ledger/core';
+import { decodeSessionEvent, sessionStream } from '@session-ledger/events';
 import { displayView, foldConversation } from '@session-ledger/projections';
 import { appendMessage, compactHistory, startSession } from '@session-ledger/sessions';
 

@@ -92,11 +92,16 @@ describe('plain output that scripts capture (CLI)', () => {
 describe('terminal-safe output (CLI)', () => {
   const env = storeIn(tempDir());
   let id = '';
-  beforeAll(() => {
+  beforeAll(async () => {
     id = ok(['sessions', 'start', '--title', HOSTILE], env).stdout.split('\n')[0]!;
     ok(['messages', 'append', id, '--role', 'tool', '--content', `${HOSTILE}\nsecond line`, '--tool-name', HOSTILE], env);
     ok(['sessions', 'end', id, '--reason', HOSTILE], env);
-    ok(['events', 'append', `raw-${id}`, '--type', HOSTILE, '--data', JSON.stringify({ text: HOSTILE })], env);
+    ok(['events', 'append', `raw-${id}`, '--type', 'note', '--data', JSON.stringify({ text: HOSTILE })], env);
+    // A hostile event type can no longer be appended through any surface; a store written before
+    // that rule (or by another tool) may still hold one, and printing it must be just as safe.
+    const store = openSqliteStore(env.SESSION_LEDGER_STORE.slice('sqlite:'.length));
+    await store.appendToStream(`raw-${id}`, [{ id: newId(), type: HOSTILE, data: { text: HOSTILE } }]);
+    await store.close();
     ok(['memory', 'add', '--target', 'memory', '--content', HOSTILE], env);
   });
 

@@ -25,7 +25,7 @@ describe('events append on the reserved stream families (CLI)', () => {
     const shown = runCli(['sessions', 'show', 'X', '--json'], { env });
     expect(shown.code).toBe(0);
     expect(JSON.stringify(shown.json())).toContain('hello');
-    expect(runCli(['sessions', 'delete', 'X'], { env }).code).toBe(0);
+    expect(runCli(['sessions', 'delete', 'X', '--yes'], { env }).code).toBe(0);
   });
 
   it('a raw event never creates a session stream; a valid one on an existing segment is stored and read', () => {
@@ -46,7 +46,7 @@ describe('events append on the reserved stream families (CLI)', () => {
   it('a forged ledger-audit deletion record is refused (exit 2) and the audit stream is untouched', () => {
     const env = storeIn(tempDir());
     expect(runCli(['sessions', 'start', '--id', 'Z'], { env }).code).toBe(0);
-    expect(runCli(['sessions', 'delete', 'Z'], { env }).code).toBe(0);
+    expect(runCli(['sessions', 'delete', 'Z', '--yes'], { env }).code).toBe(0);
     const before = runCli(['events', 'read', 'ledger-audit', '--json'], { env }).json();
     const forged = JSON.stringify({ rootId: 'W', requestedId: 'W', lineage: 'logical', reason: 'delete', streams: [], deleted: ['session-W'], kept: [], complete: true, export: null, at: '2026-03-01T10:00:00Z' });
 

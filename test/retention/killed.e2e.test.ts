@@ -119,13 +119,13 @@ describe('runs killed part way are finished by running them again (CLI, kill -9)
     const killed = await untilCaught(async () => {
       file = await seed(wide);
       const tombstoned = () => countIn(file, TOMBSTONED);
-      return interruptCli(['sessions', 'delete', 'root'], envOf(file), { ready: () => tombstoned() > 0, partWay: () => tombstoned() > 0 && tombstoned() < WIDE_STREAMS });
+      return interruptCli(['sessions', 'delete', 'root', '--yes'], envOf(file), { ready: () => tombstoned() > 0, partWay: () => tombstoned() > 0 && tombstoned() < WIDE_STREAMS });
     });
     expect(killed.signal).toBe('SIGKILL');
     const env = envOf(file);
     const intent = intentOnly(env, file);
 
-    const again = runCli(['sessions', 'delete', 'root', '--json'], { env });
+    const again = runCli(['sessions', 'delete', 'root', '--json', '--yes'], { env });
 
     expect(again.code).toBe(0);
     completed(env, file, intent.id);

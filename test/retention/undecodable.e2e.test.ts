@@ -26,7 +26,7 @@ describe('deleting a session whose events cannot all be decoded (CLI, HTTP)', { 
     const env = await seeded();
     expect(runCli(['sessions', 'show', 'A'], { env }).code).toBe(2);
 
-    const cli = runCli(['sessions', 'delete', 'A', '--json'], { env });
+    const cli = runCli(['sessions', 'delete', 'A', '--json', '--yes'], { env });
 
     expect(cli.code).toBe(0);
     expect(cli.json()).toMatchObject({ deleted: ['A'], streams: ['session-A'] });
