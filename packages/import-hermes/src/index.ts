@@ -13,3 +13,5 @@ export { readMemoryDir, type MemoryFileEntries, type MemoryTarget } from './memo
 export { importHermes, type ImportOptions } from './importHermes.js';
 export { formatReport, type ImportReport } from './report.js';
 export { verifyHermes, formatVerify, type VerifyReport, type VerifyDifference } from './verify/verifyHermes.js';
+export { activeAsHermes, displayAsHermes, fromHermes, fromLedger, type HermesShaped } from './compare/hermesShape.js';
+export { compareWithHermes, firstShapedDifference, type HermesComparison, type HermesConversationViews } from './compare/compareWithHermes.js';
