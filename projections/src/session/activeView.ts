@@ -40,8 +40,10 @@ const summaryItem = (summary: SummaryState): ActiveSummary => ({
 });
 
 export const activeView = (state: ConversationState): ActiveView => {
+  // A summary that is itself one of the messages (an imported row that carries it where it was
+  // written) stands in the view as that message, not a second time as a summary item.
   const open = state.summaries
-    .filter((summary) => summary.supersededBy === null)
+    .filter((summary) => summary.supersededBy === null && !state.messageIndex.has(summary.summaryId))
     .sort((a, b) => a.anchor - b.anchor);
   const items: ActiveItem[] = [];
   let next = 0;
