@@ -15,3 +15,5 @@ export { formatReport, type ImportReport } from './report.js';
 export { verifyHermes, formatVerify, type VerifyReport, type VerifyDifference } from './verify/verifyHermes.js';
 export { activeAsHermes, displayAsHermes, fromHermes, fromLedger, type HermesShaped } from './compare/hermesShape.js';
 export { compareWithHermes, firstShapedDifference, type HermesComparison, type HermesConversationViews } from './compare/compareWithHermes.js';
+export { carriesSummary, decodeParts, isReviewHarness, pythonStrip, readContent, sanitizeContext, type ReadContent } from './mapping/hermesRead.js';
+export { reviewHarnessRows } from './plan/historySteps.js';
