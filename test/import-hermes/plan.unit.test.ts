@@ -136,7 +136,7 @@ describe('import plan lineage', () => {
     expect(links).toEqual({ self: [null, 'self'], a: [null, 'a'], b: ['compression', 'a'], orphan: [null, 'orphan'] });
   });
 
-  it('continues a parent once, into the child started last (where Hermes resumes); the other is its own root; unsafe ids are skipped', () => {
+  it('continues a parent once, into the child Hermes resumes (here the one started last); the other is its own root; unsafe ids are skipped', () => {
     const plan = buildImportPlan(
       snapshot([
         session({ id: 'p', endReason: 'compression', startedAt: 1 }),
@@ -190,6 +190,27 @@ describe('rows Hermes writes without _compressed_summary', () => {
       `r:hm-${reply.rowId}`,
       `m:hm-${next.rowId}`,
     ]);
+  });
+});
+
+describe('two compression children of one parent (the gateway race)', () => {
+  it('continues into the one Hermes resumes: still open before ended, then the one written to last', () => {
+    const rows = (sessionId: string, t: number): HermesMessage[] => [row({ sessionId, timestamp: t })];
+    const plan = (c1: Partial<HermesSession>, c2: Partial<HermesSession>, t1: number, t2: number) =>
+      buildImportPlan({
+        path: 'x',
+        schema: { version: 21, sessionColumns: [], messageColumns: [], hasRowFlags: true },
+        sessions: [
+          session({ id: 'p', endReason: 'compression', startedAt: 1 }),
+          session({ id: 'c1', parentSessionId: 'p', startedAt: 2, ...c1 }),
+          session({ id: 'c2', parentSessionId: 'p', startedAt: 3, ...c2 }),
+        ],
+        messages: new Map([['c1', rows('c1', t1)], ['c2', rows('c2', t2)]]),
+        messageCount: 2,
+      }).sessions.map((s) => [s.session.id, s.link]);
+    expect(plan({}, {}, 10, 5)).toEqual([['p', null], ['c1', 'compression'], ['c2', null]]);
+    expect(plan({}, { endedAt: 20, endReason: 'user_exit' }, 5, 10)).toEqual([['p', null], ['c1', 'compression'], ['c2', null]]);
+    expect(plan({ endedAt: 20, endReason: 'compression' }, {}, 5, 10)).toEqual([['p', null], ['c1', 'compression'], ['c2', null]]);
   });
 });
 

@@ -33,8 +33,24 @@ const LINKS: Partial<Record<ChildKind, LedgerLink>> = { compression: 'compressio
 
 type Timed = { step: PlanStep; at: number | null };
 
-const later = (a: HermesSession, b: HermesSession): boolean =>
-  (a.startedAt ?? -Infinity) !== (b.startedAt ?? -Infinity) ? (a.startedAt ?? -Infinity) > (b.startedAt ?? -Infinity) : a.id > b.id;
+/**
+ * Hermes' order for picking the continuation it resumes into (`get_compression_tip`): a child that
+ * itself continued by compression, then one still open, then the one written to last (its newest row,
+ * else its start), then the one started last, then the greater id. Negative: `a` comes first.
+ */
+const tipOrder = (snapshot: HermesSnapshot) => {
+  const rank = (s: HermesSession) => (s.endReason === 'compression' ? 0 : s.endedAt === null ? 1 : 2);
+  const lastWrite = (s: HermesSession) => {
+    let max = -Infinity;
+    for (const row of snapshot.messages.get(s.id) ?? []) if (row.timestamp !== null && row.timestamp > max) max = row.timestamp;
+    return max === -Infinity ? s.startedAt ?? -Infinity : max;
+  };
+  return (a: HermesSession, b: HermesSession): number =>
+    rank(a) - rank(b) ||
+    lastWrite(b) - lastWrite(a) ||
+    (b.startedAt ?? -Infinity) - (a.startedAt ?? -Infinity) ||
+    (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+};
 
 /**
  * Child links and the end go before the first row written after them (or at the end), so a newer
@@ -66,15 +82,16 @@ export const buildImportPlan = (snapshot: HermesSnapshot): ImportPlan => {
   for (const [sessionId, rows] of snapshot.messages) {
     if (!byId.has(sessionId)) skipped.push({ session: sessionId, rows: rows.length, reason: 'messages whose session row is missing' });
   }
-  // Of several compression children of one parent (two paths compressed it: the gateway race), Hermes
-  // resumes into the one started last (started_at, then id, descending); the others start their own.
+  // Of several compression children of one parent (two paths compressed it: the gateway race), the one
+  // Hermes resumes into continues the conversation; the others start their own.
+  const order = tipOrder(snapshot);
   const continuationChoice = new Map<string, HermesSession>();
   for (const session of kept) {
     const parentId = session.parentSessionId;
     const parent = parentId && parentId !== session.id && keptIds.has(parentId) ? byId.get(parentId) : undefined;
     if (!parent || childKind(session, parent) !== 'compression') continue;
     const best = continuationChoice.get(parent.id);
-    if (!best || later(session, best)) continuationChoice.set(parent.id, session);
+    if (!best || order(session, best) < 0) continuationChoice.set(parent.id, session);
   }
   const decided = new Map<string, { kind: ChildKind; link: LedgerLink | null; parentId: string | null; rootId: string }>();
   const continuationOf = new Map<string, string>();
