@@ -47,7 +47,13 @@ const startData = (step: Extract<PlanStep, { kind: 'start' }>): SessionEvent => 
   };
 };
 
-const summaryMetadata = (row: HermesMessage | null): JsonObject => (row ? { summaryRow: { role: row.role, state: row.state, ...hermesRowExtra(row) } } : {});
+/** The summary row beside its summary: every column, and its stored text when Hermes' read changed it. */
+const summaryMetadata = (row: HermesMessage | null): JsonObject => {
+  if (!row) return {};
+  const summaryRow: JsonObject = { role: row.role, state: row.state, ...hermesRowExtra(row) };
+  if (summaryText(row) !== row.content) summaryRow.storedContent = row.content;
+  return { summaryRow };
+};
 
 /**
  * A step's identity: what its event id hashes. A message's includes its content, so a row changed
