@@ -62,6 +62,8 @@ describe.each(versions)('--verify on the file written at schema %s', (version) =
     const report = await verifyHermes(store, path);
     expect(report.hermesRules).toBe(true);
     expect(report.differences).toEqual([]);
+    const again = await importHermes(store, { path });
+    expect([again.events, again.skipped]).toEqual([0, []]);
   });
 });
 
