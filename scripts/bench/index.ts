@@ -5,6 +5,7 @@ import * as esdb from './esdb.js';
 import * as hermes from './hermes.js';
 import * as sessions from './sessions.js';
 import * as retention from './retention.js';
+import * as httpLatency from './httpLatency.js';
 
 /** Every benchmark area, by the name `npm run bench -- --only <area>` takes. Add yours here. */
 export const areas: Record<string, BenchArea> = {
@@ -14,4 +15,5 @@ export const areas: Record<string, BenchArea> = {
   hermes,
   sessions,
   retention,
+  'http-latency': httpLatency,
 };

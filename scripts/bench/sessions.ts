@@ -1,5 +1,5 @@
-import { createLedger, createMemoryStore, newId, sessionStream, type EventStore } from '@session-ledger/core';
-import { encodeSessionEvent } from '@session-ledger/events';
+import { createLedger, createMemoryStore, newId, type EventStore } from '@session-ledger/core';
+import { encodeSessionEvent, sessionStream } from '@session-ledger/events';
 import { activeView, displayView, foldConversation } from '@session-ledger/projections';
 import {
   appendMessage,

@@ -40,4 +40,29 @@ describe('ledger hash chain', () => {
     event!.metadata.schemaVersion = 3;
     expect(verifyStreamChain([event!])).toMatchObject({ reason: 'hash' });
   });
+
+  it('a raw retry is recognised only when it is the same write: the same ids with other content are duplicate, at the tail and at an exact revision', async () => {
+    const ledger = createLedger(createMemoryStore());
+    const id = newId();
+    await ledger.append('s-1', [{ id, type: 't', data: { n: 1 } }]);
+    await expect(ledger.append('s-1', [{ id, type: 't', data: { n: 1 } }])).resolves.toMatchObject({ written: false });
+    await expect(ledger.append('s-1', [{ id, type: 't', data: { n: 2 } }])).rejects.toMatchObject({ type: 'duplicate' });
+    await expect(ledger.append('s-1', [{ id, type: 'other', data: { n: 1 } }], { expectedRevision: 'no_stream' })).rejects.toMatchObject({ type: 'duplicate' });
+    await expect(ledger.append('s-1', [{ id, type: 't', data: { n: 1 }, metadata: { note: 'x' } }], { expectedRevision: 'no_stream' })).rejects.toMatchObject({ type: 'duplicate' });
+    expect((await ledger.store.readStream('s-1')).map((event) => event.data)).toEqual([{ n: 1 }]);
+  });
+
+  it('two ledgers on one store, interleaving appends with and without revisions, never break the chain (no ledger caches a head)', async () => {
+    const store = createMemoryStore();
+    const [a, b] = [createLedger(store), createLedger(store)];
+    let revision = (await a.append('s-1', [{ id: newId(), type: 't', data: { n: 0 } }], { expectedRevision: 'no_stream' })).nextExpectedRevision;
+    for (let n = 1; n <= 6; n += 1) {
+      const writer = n % 2 === 0 ? a : b;
+      revision = (await writer.append('s-1', [{ id: newId(), type: 't', data: { n } }], n % 3 === 0 ? {} : { expectedRevision: revision })).nextExpectedRevision;
+      await (n % 2 === 0 ? b : a).append('s-1', [{ id: newId(), type: 'other', data: { n } }]);
+      revision += 1n;
+    }
+    expect((await a.verify()).broken).toBeNull();
+    expect(await store.readStream('s-1')).toHaveLength(13);
+  });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLedger, newId, sessionStream, type EventStore } from '@session-ledger/core';
+import { createLedger, newId, type EventStore } from '@session-ledger/core';
+import { sessionStream } from '@session-ledger/events';
 import { createMemoryLedger, providerCheckpoint, startMemoryFanOut } from '@session-ledger/memory';
 import { openEventStoreDbStore } from '@session-ledger/store-eventstoredb';
 import { startEsdbTestServer, type EsdbTestServer } from '../esdb-server/index.js';

@@ -1,7 +1,8 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLedger, newId, readWholeStream, sessionStream } from '@session-ledger/core';
+import { createLedger, newId, readWholeStream } from '@session-ledger/core';
+import { sessionStream } from '@session-ledger/events';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
 import { runCli } from '../support/cli.js';
 import type { HermesFixture } from './fixtures/hermesDb.js';

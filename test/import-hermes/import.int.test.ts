@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryStore, readWholeStream, sessionStream, streamNames, verifyStreamChain, type EventStore } from '@session-ledger/core';
-import { decodeSessionEvents } from '@session-ledger/events';
+import { createMemoryStore, readWholeStream, streamNames, verifyStreamChain, type EventStore } from '@session-ledger/core';
+import { decodeSessionEvents, sessionStream } from '@session-ledger/events';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
 import { importHermes } from '@session-ledger/import-hermes';
 import type { HermesFixture } from './fixtures/hermesDb.js';

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemoryStore, readWholeStream, sessionStream, type EventStore, type RecordedEvent } from '@session-ledger/core';
+import { createMemoryStore, readWholeStream, type EventStore, type RecordedEvent } from '@session-ledger/core';
+import { sessionStream } from '@session-ledger/events';
 import { loadConversation } from '@session-ledger/sessions';
 import { importHermes, readSnapshot, type HermesSnapshot } from '@session-ledger/import-hermes';
 import type { HermesFixture } from './fixtures/hermesDb.js';

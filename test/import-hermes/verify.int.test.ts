@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLedger, createMemoryStore, newId, readWholeStream, sessionStream } from '@session-ledger/core';
+import { createLedger, createMemoryStore, newId, readWholeStream } from '@session-ledger/core';
 import { activeView, foldConversation } from '@session-ledger/projections';
-import { decodeSessionEvents } from '@session-ledger/events';
+import { decodeSessionEvents, sessionStream } from '@session-ledger/events';
 import { activeHistory, importHermes, readSnapshot, verifyHermes } from '@session-ledger/import-hermes';
 import type { HermesFixture } from './fixtures/hermesDb.js';
 import { createHermesDb } from './fixtures/hermesDb.js';

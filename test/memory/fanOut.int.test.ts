@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLedger, createMemoryStore, memoryStream, newId, type EventStore } from '@session-ledger/core';
+import { createLedger, createMemoryStore, newId, type EventStore } from '@session-ledger/core';
+import { memoryStream } from '@session-ledger/events';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
 import {
   createMemoryLedger,

@@ -2,15 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createLedger,
-  createMemoryStore,
-  isLedgerError,
-  memoryStream,
-  newId,
-  sessionStream,
-  type EventStore,
-} from '@session-ledger/core';
+import { createLedger, createMemoryStore, isLedgerError, newId, type EventStore } from '@session-ledger/core';
+import { memoryStream, sessionStream } from '@session-ledger/events';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
 import { createMemoryLedger } from '@session-ledger/memory';
 

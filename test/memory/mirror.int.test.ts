@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLedger, createMemoryStore, memoryStream, newId } from '@session-ledger/core';
+import { createLedger, createMemoryStore, newId } from '@session-ledger/core';
+import { memoryStream } from '@session-ledger/events';
 import {
   createMarkdownMirror,
   createMemoryLedger,

@@ -78,7 +78,7 @@ describe('sessions export | delete | prune | import (CLI)', { timeout: 180_000 }
     oneLine(result.stderr);
     expect(result.stderr).toMatch(/^session-ledger: Cannot delete active session root: /);
     expect(existsSync(out)).toBe(false);
-    const single = runCli(['sessions', 'delete', 'root'], { env });
+    const single = runCli(['sessions', 'delete', 'root', '--yes'], { env });
     expect(single.code).toBe(1);
     expect(single.stderr).toContain('Cannot delete active session root');
     expect((await streamsIn(file)).every((s) => !s.tombstoned)).toBe(true);
@@ -107,11 +107,11 @@ describe('sessions export | delete | prune | import (CLI)', { timeout: 180_000 }
       await startSession(w.context, { id: 'idle' });
     });
 
-    const mixed = runCli(['sessions', 'delete', 'root', 'busy', 'idle', '--json'], { env });
+    const mixed = runCli(['sessions', 'delete', 'root', 'busy', 'idle', '--json', '--yes'], { env });
     expect(mixed.code).toBe(1);
     expect(mixed.json()).toMatchObject({ deleted: ['root', 'idle'], skipped_active: ['busy'] });
     expect(mixed.stderr).toContain('Cannot delete active session busy');
-    const clean = runCli(['sessions', 'delete', 'br', '--json'], { env });
+    const clean = runCli(['sessions', 'delete', 'br', '--json', '--yes'], { env });
     expect(clean.code).toBe(0);
     expect(clean.json()).toMatchObject({ deleted: ['br'], skipped_active: [] });
     const tombstoned = (await streamsIn(file)).filter((s) => s.tombstoned).map((s) => s.name);
@@ -128,9 +128,9 @@ describe('sessions export | delete | prune | import (CLI)', { timeout: 180_000 }
     expect(dry.code).toBe(0);
     expect(dry.json()).toMatchObject({ deleted: ['br', 'root'], skipped_active: ['old-live'], dryRun: true });
     expect((await streamsIn(file)).every((s) => !s.tombstoned)).toBe(true);
-    expect(runCli(['sessions', 'prune', '--older-than', '60d', '--json'], { env }).json()).toMatchObject({ deleted: [], skipped_active: [] });
+    expect(runCli(['sessions', 'prune', '--older-than', '60d', '--json', '--yes'], { env }).json()).toMatchObject({ deleted: [], skipped_active: [] });
 
-    const pruned = runCli(['sessions', 'prune', '--older-than', '30d', '--json'], { env });
+    const pruned = runCli(['sessions', 'prune', '--older-than', '30d', '--json', '--yes'], { env });
     expect(pruned.code).toBe(0);
     expect(pruned.json()).toMatchObject({ deleted: ['br', 'root'], skipped_active: ['old-live'] });
     const streams = await streamsIn(file);

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AUDIT_STREAM, createLedger, readWholeStream, storeUnavailable, type EventStore } from '@session-ledger/core';
+import { createLedger, readWholeStream, storeUnavailable, type EventStore } from '@session-ledger/core';
+import { AUDIT_STREAM } from '@session-ledger/retention';
 import { appendMessage, beginTurn, loadConversation, rewriteMessage } from '@session-ledger/sessions';
 import { deleteSession, exportAndDelete, exportSession, manifestOf } from '@session-ledger/retention';
 import { buildConversation, COVERED, scratchDir, SCRIPT, STORES, wrapStore, writerOn } from './helpers.js';
@@ -165,7 +166,9 @@ describe.each(STORES)('export --delete-after-verified (%s)', (_name, open) => {
 
     const result = await exportAndDelete(ledger, 'root', { format: 'jsonl', out, now: now() });
 
-    const [record] = await readWholeStream(store, AUDIT_STREAM);
+    const [intent, record] = await readWholeStream(store, AUDIT_STREAM);
+    expect(intent).toMatchObject({ type: 'retention.deletion_intended', data: { rootId: 'root', reason: 'export', export: { file: out, fileSha256: result.fileSha256 } } });
+    expect((intent!.data as { streams: unknown[] }).streams).toHaveLength(result.streams.length);
     expect(record).toMatchObject({
       type: 'retention.deleted',
       data: {
@@ -176,6 +179,7 @@ describe.each(STORES)('export --delete-after-verified (%s)', (_name, open) => {
         kept: [],
         streams: result.streams,
         export: { file: out, format: 'jsonl', view: 'raw', digest: result.digest },
+        intent: intent!.id,
         at: now().toISOString(),
       },
     });
@@ -250,7 +254,8 @@ describe.each(STORES)('export --delete-after-verified (%s)', (_name, open) => {
     const again = await deleteSession(createLedger(base), 'root', { now: now() });
     expect(again.deleted).toEqual(['session-root-2', 'session-root']);
     const audit = await readWholeStream(base, AUDIT_STREAM);
-    expect(audit.map((event) => (event.data as { complete: boolean }).complete)).toEqual([false, true]);
+    expect(audit.map((event) => event.type)).toEqual(['retention.deletion_intended', 'retention.deleted', 'retention.deletion_intended', 'retention.deleted']);
+    expect(audit.map((event) => (event.data as { complete?: boolean }).complete)).toEqual([undefined, false, undefined, true]);
   });
 });
 

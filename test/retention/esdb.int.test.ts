@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AUDIT_STREAM, createLedger, readWholeStream, type EventStore } from '@session-ledger/core';
+import { createLedger, readWholeStream, type EventStore } from '@session-ledger/core';
+import { AUDIT_STREAM } from '@session-ledger/retention';
 import { appendMessage, loadConversation } from '@session-ledger/sessions';
 import { deleteSession, exportAndDelete, importJsonl } from '@session-ledger/retention';
 import { openEsdbTestStore } from '../esdb-server/index.js';
@@ -29,7 +30,7 @@ describe('verified deletion on EventStoreDB', () => {
     expect([...result.deleted].sort()).toEqual([...COVERED].sort());
     for (const stream of COVERED) await expect(store.readStream(stream)).rejects.toMatchObject({ type: 'stream_deleted' });
     expect((await loadConversation(store, 'br')).messages).toHaveLength(1);
-    expect((await readWholeStream(store, AUDIT_STREAM))[0]!.data).toMatchObject({ reason: 'export', complete: true });
+    expect((await readWholeStream(store, AUDIT_STREAM)).find((event) => event.type === 'retention.deleted')!.data).toMatchObject({ reason: 'export', complete: true });
     const other = esdb();
     await importJsonl(createLedger(other), file);
     expect((await loadConversation(other, 'root')).messages.map((m) => m.id)).toEqual(['m1', 'm2', 'm3', 'm4', 'm5']);

@@ -67,7 +67,7 @@ export const buildConversation = async (context: WriterContext) => {
 export const COVERED = ['session-root', 'session-root-2', 'session-sub', 'session-subsub'];
 
 /** The store with some methods replaced (a failing read, a write slipped in before a tombstone). */
-export const wrapStore = (store: EventStore, overrides: Partial<Pick<EventStore, 'readStream' | 'tombstoneStream' | 'readAll'>>): EventStore => {
+export const wrapStore = (store: EventStore, overrides: Partial<Pick<EventStore, 'readStream' | 'tombstoneStream' | 'readAll' | 'appendToStream'>>): EventStore => {
   const wrapped = Object.create(null) as EventStore;
   for (const key of Object.keys(store) as Array<keyof EventStore>) {
     const value = store[key];

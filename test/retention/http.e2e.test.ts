@@ -58,7 +58,10 @@ describe('DELETE /sessions/:id with If-Match, and GET /sessions/:id/export (HTTP
     const body = await response.json();
     expect(body).toMatchObject({ requestedId: 'root-2', rootId: 'root' });
     expect([...body.deleted].sort()).toEqual(['session-root', 'session-root-2', 'session-sub', 'session-subsub']);
-    expect((await remove('root', { 'if-match': '*' })).status).toBe(409);
+    const again = await remove('root', { 'if-match': '*' });
+    expect([again.status, again.headers.get('content-type')]).toEqual([410, 'application/problem+json; charset=utf-8']);
+    expect(await again.json()).toMatchObject({ status: 410, code: 'session_deleted', type: 'urn:session-ledger:error:session_deleted' });
+    expect((await fetch(`${service.url}/sessions/root`)).status).toBe(410);
     expect((await fetch(`${service.url}/sessions/br`)).status).toBe(200);
   });
 

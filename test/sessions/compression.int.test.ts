@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { sessionStream, type EventStore } from '@session-ledger/core';
+import { type EventStore } from '@session-ledger/core';
+import { sessionStream } from '@session-ledger/events';
 import { appendMessage, compressSession, listConversations, loadConversation, rewriteMessage, startSession } from '@session-ledger/sessions';
 import { STORES, writerOn } from './stores.js';
 
@@ -42,15 +43,16 @@ describe.each(STORES)('compression (%s)', (_name, open) => {
     expect(after.segments.map((segment) => segment.sessionId)).toEqual(['root', retried.sessionId]);
   });
 
-  it('a stateless compress on a segment left half-compressed completes it from the stored continued', async () => {
+  it('a compress on a segment left half-compressed completes the stored compression, and refuses (not merges) another summary', async () => {
     const writer = writerOn(open());
     await startSession(writer.context, { id: 'root' });
     const crashing = writerOn(crashingAfterFirstWrite(writer.store, sessionStream('root')));
     await expect(compressSession(crashing.context, 'root', { summary: 'stored summary', childId: 'child' })).rejects.toThrow();
 
-    const completed = await compressSession(writer.context, 'root', { summary: 'ignored: the stored one wins' });
+    await expect(compressSession(writer.context, 'root', { summary: 'another summary' })).rejects.toMatchObject({ type: 'session_sealed', details: { tipId: 'child' } });
+    const completed = await compressSession(writer.context, 'root', { summary: 'stored summary' });
 
-    expect(completed).toMatchObject({ sessionId: 'child', rootId: 'root' });
+    expect(completed).toMatchObject({ sessionId: 'child', rootId: 'root', written: false });
     const active = await loadConversation(writer.store, 'child', { view: 'active' });
     expect(active.messages).toEqual([expect.objectContaining({ kind: 'summary', content: 'stored summary' })]);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sessionStream } from '@session-ledger/core';
+import { sessionStream } from '@session-ledger/events';
 import { appendMessage, beginTurn, compressSession, endSession, loadConversation, startSession } from '@session-ledger/sessions';
 import { STORES, writerOn } from './stores.js';
 

@@ -23,15 +23,32 @@ describe.each(STORES)('retried appends (%s)', (_name, open) => {
     expect((await loadConversation(store, 's')).messages.map((message) => message.id)).toEqual(['m1', 'm2']);
   });
 
-  it('a retry without a message id still does not duplicate: the id is deterministic from the expected revision', async () => {
+  it('without a message id, two appends at one expected revision are two writes: the second is refused, never merged into the first', async () => {
     const { context, store } = writerOn(open());
     await startSession(context, { id: 's' });
 
     const first = await appendMessage(context, 's', { role: 'user', content: 'hello' }, { expectedRevision: 0n });
-    const retry = await appendMessage(context, 's', { role: 'user', content: 'hello' }, { expectedRevision: 0n });
+    await expect(appendMessage(context, 's', { role: 'user', content: 'hello' }, { expectedRevision: 0n })).rejects.toMatchObject({ type: 'wrong_expected_version' });
 
-    expect(retry.messageId).toBe(first.messageId);
-    expect((await loadConversation(store, 's')).messages).toHaveLength(1);
+    expect((await loadConversation(store, 's')).messages.map((message) => message.id)).toEqual([first.messageId]);
+  });
+
+  it('the same message id with other content is a conflict, never a silent no-op', async () => {
+    const { context, store } = writerOn(open());
+    await startSession(context, { id: 's' });
+    await appendMessage(context, 's', { id: 'm1', role: 'user', content: 'hello' });
+
+    await expect(appendMessage(context, 's', { id: 'm1', role: 'user', content: 'other' })).rejects.toMatchObject({ type: 'duplicate' });
+    await expect(appendMessage(context, 's', { id: 'm1', role: 'user', content: 'hello' }, { expectedRevision: 0n })).resolves.toMatchObject({ written: false });
+    expect((await loadConversation(store, 's')).messages.map((message) => message.content)).toEqual(['hello']);
+  });
+
+  it('a retried start with other settings is a conflict; the same settings a no-op', async () => {
+    const { context } = writerOn(open());
+    await startSession(context, { id: 's', title: 'first', model: 'm' });
+
+    await expect(startSession(context, { id: 's', title: 'second', model: 'm' })).rejects.toMatchObject({ type: 'duplicate' });
+    await expect(startSession(context, { id: 's', title: 'first', model: 'm' })).resolves.toMatchObject({ created: false });
   });
 
   it('a stateless retry (no expected revision) with the same message id is recognized', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { deterministicId, sessionStream } from '@session-ledger/core';
-import { SCHEMA_VERSION_KEY } from '@session-ledger/events';
+import { deterministicId } from '@session-ledger/core';
+import { SCHEMA_VERSION_KEY, sessionStream } from '@session-ledger/events';
 import { appendMessage, loadConversation, startSession } from '@session-ledger/sessions';
 import { STORES, writerOn } from './stores.js';
 

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { startCli } from './cli.js';
 
 /** Starts `session-ledger serve` on a free loopback port and returns its base URL. */
@@ -60,3 +61,69 @@ export const readSse = async (
   }
   return events;
 };
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  json: () => any;
+}
+
+/**
+ * One request with full control of its headers (Host, Origin, Content-Type, or none at all), which
+ * fetch does not give: the security cases need exactly what a browser or an attacker would send.
+ */
+export const rawRequest = (
+  url: string,
+  options: { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<RawResponse> =>
+  new Promise((resolve, reject) => {
+    let responded = false;
+    const base = new URL(url);
+    const req = httpRequest(
+      { host: base.hostname, port: base.port, method: options.method ?? 'GET', path: options.path ?? '/', headers: options.headers, setHost: !options.headers?.host },
+      (res) => {
+        responded = true;
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: () => JSON.parse(text) });
+        });
+      },
+    );
+    // A server that refuses a large body answers before reading it, and the rest of the upload then fails: the answer counts.
+    req.on('error', (error) => (responded ? undefined : reject(error)));
+    req.end(options.body);
+  });
+
+/**
+ * Reads an SSE response as raw text (every line, `retry:` and comments included) until `until`
+ * says stop, then closes it. Resolves with the status, the headers and the text.
+ */
+export const readRawSse = (
+  url: string,
+  options: { headers?: Record<string, string>; until: (text: string) => boolean; timeoutMs?: number },
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> =>
+  new Promise((resolve, reject) => {
+    const req = httpRequest(url, { headers: { accept: 'text/event-stream', ...options.headers } }, (res) => {
+      let text = '';
+      const finish = () => {
+        clearTimeout(timer);
+        req.destroy();
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text });
+      };
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        text += chunk;
+        if (options.until(text)) finish();
+      });
+      res.on('end', finish);
+    });
+    const timer = setTimeout(() => {
+      req.destroy();
+      reject(new Error(`No end to the SSE stream of ${url} in time`));
+    }, options.timeoutMs ?? 20_000);
+    req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
+    req.end();
+  });

@@ -27,4 +27,17 @@ export const EXIT_CODES: Record<ErrorType, number> = {
 };
 
 export const EXIT_OK = 0;
+export const EXIT_REFUSED = 1;
 export const EXIT_USAGE = 2;
+/** An internal error (a bug): EX_SOFTWARE from sysexits.h. */
+export const EXIT_INTERNAL = 70;
+
+/** Every exit code the command can end with, as `--help` and the README state them. */
+export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
+  [0, 'ok (also when the reader of stdout goes away, as in `events all | head -1`)'],
+  [1, 'refused or conflict: wrong expected revision, session active, sealed or deleted, drift, ambiguous selector, broken chain, a deletion not confirmed'],
+  [2, 'bad usage or input, no command, destructive command without --yes off a terminal, migrate into its own source (one line on stderr; nothing stored changes)'],
+  [3, 'not found (stream, session, turn, entry)'],
+  [4, 'store unavailable: missing file for a read, not a ledger, locked, server unreachable'],
+  [70, 'internal error (a bug: please report it; SESSION_LEDGER_DEBUG=1 prints the stack)'],
+];

@@ -1,10 +1,11 @@
 import { exitState } from './action.js';
 import { EXIT_USAGE } from './exitCodes.js';
-import { processIo } from './output.js';
+import { exitCodeFor, exitQuietlyOnClosedPipe, processIo } from './output.js';
 import { createProgram, isCommanderExit } from './program.js';
 
 /** Runs one command line and returns its exit code. */
 export const main = async (argv: string[]): Promise<number> => {
+  exitQuietlyOnClosedPipe();
   const io = processIo();
   const program = createProgram(io);
   exitState.code = 0;
@@ -13,10 +14,11 @@ export const main = async (argv: string[]): Promise<number> => {
     return exitState.code;
   } catch (error) {
     if (isCommanderExit(error)) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
+      // `commander.help` is help shown because no command was given (on stderr): bad usage.
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
       if (error.code === 'commander.executeSubCommandAsync' || error.exitCode === 0) return 0;
       return EXIT_USAGE;
     }
-    throw error;
+    return exitCodeFor(io, false, error);
   }
 };

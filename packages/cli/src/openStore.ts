@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { createMemoryStore, invalidInput, type EventStore } from '@session-ledger/core';
+import { createMemoryStore, invalidInput, traced, type EventStore } from '@session-ledger/core';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
 
 export interface OpenOptions {
@@ -60,5 +60,6 @@ export const openStore = async (url: string, options: OpenOptions): Promise<Even
   } catch {
     parsed = null;
   }
-  return opener(url.slice(colon + 1), parsed, options);
+  // Every surface (CLI, HTTP, migrate) opens its stores here, so every store call is traced.
+  return traced(await opener(url.slice(colon + 1), parsed, options));
 };

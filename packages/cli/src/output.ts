@@ -1,21 +1,57 @@
+import { createInterface } from 'node:readline/promises';
 import { isLedgerError, toJson } from '@session-ledger/core';
-import { EXIT_CODES } from './exitCodes.js';
+import { EXIT_CODES, EXIT_INTERNAL } from './exitCodes.js';
+import { terminalSafe } from './terminalSafe.js';
 
 export interface Io {
+  /** stdout: the command's values, one a line, or its one JSON document. Escaped by `terminalSafe`. */
   out: (text: string) => void;
+  /** stderr: hints, human notes and errors. Escaped by `terminalSafe`. */
   err: (text: string) => void;
+  /** stdout as is: an export file written to a pipe or a file (escaped when stdout is a terminal). */
+  raw: (text: string) => void;
   isTty: boolean;
+  /** Both stdin and stderr are terminals: a person can be asked a question. */
+  canAsk: boolean;
+  /** Asks on stderr, reads one line from stdin ('' at end of input). */
+  ask: (question: string) => Promise<string>;
 }
 
+const line = (text: string) => (text.endsWith('\n') ? text : `${text}\n`);
+
 export const processIo = (): Io => ({
-  out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
-  err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
+  out: (text) => void process.stdout.write(terminalSafe(line(text))),
+  err: (text) => void process.stderr.write(terminalSafe(line(text))),
+  raw: (text) => void process.stdout.write(process.stdout.isTTY ? terminalSafe(text) : text),
   isTty: Boolean(process.stdout.isTTY && process.stderr.isTTY),
+  canAsk: Boolean(process.stdin.isTTY && process.stderr.isTTY),
+  ask: async (question) => {
+    const reader = createInterface({ input: process.stdin, output: process.stderr, terminal: false });
+    try {
+      process.stderr.write(terminalSafe(question));
+      return await new Promise<string>((resolve) => {
+        reader.once('line', resolve);
+        reader.once('close', () => resolve(''));
+      });
+    } finally {
+      reader.close();
+    }
+  },
 });
 
-/** One JSON document on stdout with --json; otherwise the text rendering. */
+/** A stored value printed inside one line (a column, a label): its newlines and tabs are escaped too. */
+export const field = (text: string): string => terminalSafe(text, 'field');
+
+/** One JSON document on stdout with --json; otherwise the text rendering (nothing when it is empty). */
 export const emit = (io: Io, json: boolean, value: unknown, text: () => string): void => {
-  io.out(json ? toJson(value, 2) : text());
+  if (json) return io.out(toJson(value, 2));
+  const rendered = text();
+  if (rendered !== '') io.out(rendered);
+};
+
+/** A hint or a human note: stderr, so that `ID=$(session-ledger ...)` captures the value alone. Silent with --json. */
+export const note = (io: Io, json: boolean, text: string): void => {
+  if (!json) io.err(text);
 };
 
 /** Every failure ends as one line on stderr (and the error object with --json) and a documented exit code. */
@@ -28,5 +64,21 @@ export const exitCodeFor = (io: Io, json: boolean, error: unknown): number => {
   const message = error instanceof Error ? error.message : String(error);
   io.err(`session-ledger: internal error: ${message.split('\n')[0]}`);
   if (process.env.SESSION_LEDGER_DEBUG) io.err(String((error as Error)?.stack));
-  return 70;
+  return EXIT_INTERNAL;
+};
+
+/**
+ * A reader that went away (`session-ledger events all | head -1`) ends the command quietly with exit 0:
+ * EPIPE on stdout (or stderr) is the reader's choice, not a failure, so no stack trace and no 141.
+ */
+let installed = false;
+export const exitQuietlyOnClosedPipe = (): void => {
+  if (installed) return;
+  installed = true;
+  const onError = (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  };
+  process.stdout.on('error', onError);
+  process.stderr.on('error', onError);
 };

@@ -24,12 +24,3 @@ export const parseCountOption = (name: string, text: string): number => {
   if (!/^\d+$/.test(text)) throw invalidInput(`--${name} must be a whole number: ${text}`, name);
   return Number(text);
 };
-
-const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
-
-/** Durations such as 30s, 5m, 30d. */
-export const parseDuration = (name: string, text: string): number => {
-  const match = /^(\d+)(ms|s|m|h|d|w)$/.exec(text.trim());
-  if (!match) throw invalidInput(`--${name} must be a duration such as 30s, 5m, 12h or 30d: ${text}`, name);
-  return Number(match[1]) * UNITS[match[2]!]!;
-};

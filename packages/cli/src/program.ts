@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { COMMAND_GROUPS } from './commands/index.js';
+import { helpFooter } from './help.js';
 import type { Io } from './output.js';
 
 export const createProgram = (io: Io): Command => {
@@ -8,6 +9,7 @@ export const createProgram = (io: Io): Command => {
     .version('0.1.0')
     .option('--store <url>', 'store URL: sqlite:PATH, memory:, esdb://HOST:PORT (env SESSION_LEDGER_STORE)')
     .option('--json', 'print one JSON document on stdout')
+    .addHelpText('after', helpFooter())
     .showHelpAfterError(false)
     .exitOverride()
     .configureOutput({

@@ -1,5 +1,8 @@
 /**
- * One error family for the whole ledger. `type` is the stable code that the CLI maps to
+ * One error family for the whole ledger. Core declares the generic codes; each module adds its own
+ * to this interface where it owns them (TypeScript module augmentation: sessions, memory,
+ * retention, import-hermes), so the CLI's and HTTP's tables, which import every module, must map
+ * every code. `type` is the stable code that the CLI maps to
  * exit codes and the HTTP service to statuses (each in one table); `details` are typed per code.
  */
 export interface ErrorDetails {
@@ -9,23 +12,13 @@ export interface ErrorDetails {
   store_unavailable: { cause?: string };
   invalid_input: { field?: string };
   not_found: { what: string; id: string };
-  session_deleted: { sessionId: string };
-  session_active: { sessionId: string; turnId?: string; segment?: string };
-  session_ended: { sessionId: string };
-  session_sealed: { sessionId: string; tipId: string };
-  turn_not_found: { sessionId: string; turnId: string };
   ambiguous: { selector: string; candidates: string[] };
   duplicate: { what: string };
-  over_budget: { target: string; limit: number; used: number };
   unsupported_version: { eventType: string; version: number; supported: number };
   chain_broken: { stream: string; revision: string; expected: string; found: string };
-  verification_failed: { what: string };
-  drift: { stream: string; exported: string; current: string };
-  /** A deletion of several streams stopped part way (EventStoreDB cannot tombstone several in one call): what went, what stayed. */
-  partial_deletion: { deleted: string[]; kept: string[]; stream: string; exported: string; current: string };
   precondition_failed: { expected: string; current: string };
   unauthorized: Record<string, never>;
-  /** A file given to an importer is missing, not SQLite, not the expected harness's store, corrupt or locked. */
+  /** A file given to an importer (jsonl, Hermes) is missing, not of its format, corrupt or locked. */
   import_source_invalid: { path: string; reason: 'not_found' | 'not_sqlite' | 'not_hermes' | 'corrupt' | 'locked' | 'unreadable' };
 }
 

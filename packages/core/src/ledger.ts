@@ -1,6 +1,11 @@
+import { canonicalJson } from './canonical.js';
 import { chainHash, hashOf, HASH, PREV_HASH, verifyStreamChain, type BrokenLink } from './chain.js';
+import { commandHandler, type Handled, type HandleOptions, type StreamView } from './decider/commandHandler.js';
+import type { Decider } from './decider/decider.js';
+import { conflictBackoff, defaultConflictRetry, type ConflictRetryPolicy } from './decider/retryPolicy.js';
 import type { AppendResult, EventData, ExpectedRevision, RecordedEvent } from './envelope.js';
-import { invalidInput, isLedgerError, wrongExpectedVersion } from './errors.js';
+import { invalidInput, isLedgerError, ledgerError, wrongExpectedVersion } from './errors.js';
+import { readStreamIfAny } from './streamRead.js';
 import type { JsonObject, JsonValue } from './json.js';
 import type { EventStore } from './port.js';
 
@@ -12,15 +17,37 @@ export interface NewEvent {
   metadata?: JsonObject;
 }
 
-interface Head {
+/** The chain head an append continues: the revision it is conditional on and that event's hash. */
+export interface ChainHead {
   revision: bigint;
   hash: string | null;
 }
 
+/** An append's result with the head it left (the handler keeps it, so the next append reads nothing). */
+export type LedgerAppendResult = AppendResult & { head: ChainHead | null };
+
+export interface LedgerAppendOptions {
+  expectedRevision?: ExpectedRevision;
+  /**
+   * The head at an exact expected revision, when the caller knows it (its own last append, or a
+   * read). Events never change, so a head of the right revision is always right; a stale one can
+   * only meet a moved stream, which the store refuses.
+   */
+  head?: ChainHead | null;
+}
+
 export interface Ledger {
   readonly store: EventStore;
-  /** Appends with the hash chain. Same semantics as the store's append. */
-  append(stream: string, events: NewEvent[], options?: { expectedRevision?: ExpectedRevision }): Promise<AppendResult>;
+  /**
+   * Appends with the hash chain. Same semantics as the store's append, except that a retry is
+   * recognised only when it is the same write: the same event ids with the same type, data and
+   * metadata. The same ids with other content are refused (`duplicate`), never a silent no-op.
+   */
+  append(stream: string, events: NewEvent[], options?: LedgerAppendOptions): Promise<AppendResult>;
+  /** The decided write path: see decider/commandHandler.ts. */
+  handle<Command, State, Reply>(decider: Decider<Command, State, Reply>, stream: string, command: Command, options?: HandleOptions): Promise<Handled<State, Reply>>;
+  /** A decider's state of one stream, read through the same cache as `handle`. */
+  load<Command, State, Reply>(decider: Decider<Command, State, Reply>, stream: string): Promise<StreamView<State>>;
   /** Recomputes the chain of one stream, or of every stream when none is named. */
   verify(options?: { stream?: string; onProgress?: (done: number) => void }): Promise<VerifyReport>;
 }
@@ -31,9 +58,7 @@ export interface VerifyReport {
   broken: BrokenLink | null;
 }
 
-const MAX_RETRIES = 20;
-
-const sealEvents = (stream: string, base: Head | null, events: NewEvent[]): EventData[] => {
+const sealEvents = (stream: string, base: ChainHead | null, events: NewEvent[]): EventData[] => {
   let prev = base?.hash ?? null;
   let revision = (base?.revision ?? -1n) + 1n;
   return events.map((event) => {
@@ -50,41 +75,56 @@ const sealEvents = (stream: string, base: Head | null, events: NewEvent[]): Even
   });
 };
 
+/** The writer's metadata of a recorded event: without the ledger's chain keys. */
+const writerMetadata = (metadata: JsonObject): JsonObject => {
+  const { [HASH]: _hash, [PREV_HASH]: _prev, ...rest } = metadata;
+  return rest;
+};
+
+/** Whether a stored event is the same write as `event`: same id, type, data and writer metadata. */
+export const sameWrite = (stored: RecordedEvent, event: NewEvent): boolean =>
+  stored.id === event.id &&
+  stored.type === event.type &&
+  canonicalJson(stored.data) === canonicalJson(event.data) &&
+  canonicalJson(writerMetadata(stored.metadata)) === canonicalJson(event.metadata ?? {});
+
 /**
  * The ledger layer: it computes every event's chain link before the store sees it, so the chain
  * is the same on every backend. The base of the chain is always the exact revision the store
  * checks, so two racing writers can never fork a chain: one of them gets WrongExpectedVersion.
+ * It keeps no chain cache of its own: the base comes from the caller (the command handler's
+ * state) or from one read at the exact revision.
  */
-export const createLedger = (store: EventStore): Ledger => {
-  const heads = new Map<string, Head>();
+export const createLedger = (store: EventStore, options: { retry?: ConflictRetryPolicy } = {}): Ledger => {
+  const retry = options.retry ?? defaultConflictRetry;
 
-  const readHead = async (stream: string, at?: bigint): Promise<Head | null> => {
-    try {
-      const events =
-        at === undefined
-          ? await store.readStream(stream, { direction: 'backwards', maxCount: 1 })
-          : await store.readStream(stream, { fromRevision: at, maxCount: 1 });
-      const last = events[0];
-      if (!last || (at !== undefined && last.revision !== at)) return null;
-      return { revision: last.revision, hash: hashOf(last) };
-    } catch (error) {
-      if (isLedgerError(error, 'stream_not_found')) return null;
-      throw error;
-    }
+  const readHead = async (stream: string, at?: bigint): Promise<ChainHead | null> => {
+    const events = await readStreamIfAny(store, stream, at === undefined ? { direction: 'backwards', maxCount: 1 } : { fromRevision: at, maxCount: 1 });
+    const last = events?.[0];
+    if (!last || (at !== undefined && last.revision !== at)) return null;
+    return { revision: last.revision, hash: hashOf(last) };
   };
 
-  /** A retry of the latest append (same ids at the tail) writes nothing and reports the tail. */
+  /** The stored events an idempotent answer points at; a retry must be the same write. */
+  const checkReplay = async (stream: string, events: NewEvent[], result: AppendResult): Promise<AppendResult> => {
+    const first = result.nextExpectedRevision - BigInt(events.length) + 1n;
+    const stored = await store.readStream(stream, { fromRevision: first, maxCount: events.length });
+    const differing = events.findIndex((event, index) => !stored[index] || !sameWrite(stored[index]!, event));
+    if (differing >= 0) {
+      const event = events[differing]!;
+      throw ledgerError('duplicate', `Event id ${event.id} is already stored in ${stream} with other content`, { what: `event ${event.id} in ${stream}` });
+    }
+    return result;
+  };
+
+  /** A retry of the latest append (same ids at the tail) writes nothing and reports the tail; other content is a conflict. */
   const alreadyAppended = async (stream: string, events: NewEvent[]): Promise<AppendResult | null> => {
     if (events.length === 0) return null;
-    try {
-      const tail = await store.readStream(stream, { direction: 'backwards', maxCount: events.length });
-      const ids = tail.map((event) => event.id).reverse();
-      const same = ids.length === events.length && ids.every((id, index) => id === events[index]!.id);
-      return same ? { nextExpectedRevision: tail[0]!.revision, position: tail[0]!.position } : null;
-    } catch (error) {
-      if (isLedgerError(error, 'stream_not_found')) return null;
-      throw error;
-    }
+    const tail = (await readStreamIfAny(store, stream, { direction: 'backwards', maxCount: events.length })) ?? [];
+    const ids = tail.map((event) => event.id).reverse();
+    const same = ids.length === events.length && ids.every((id, index) => id === events[index]!.id);
+    if (!same) return null;
+    return checkReplay(stream, events, { nextExpectedRevision: tail[0]!.revision, position: tail[0]!.position, written: false });
   };
 
   /**
@@ -92,56 +132,55 @@ export const createLedger = (store: EventStore): Ledger => {
    * after the deleted tail (with no predecessor: the deleted events are gone). Stores that cannot
    * tell the state start at 0, as for a new stream.
    */
-  const softDeletedTail = async (stream: string): Promise<Head | null> => {
+  const softDeletedTail = async (stream: string): Promise<ChainHead | null> => {
     const state = await store.streamState?.(stream);
     return state && !state.tombstoned && state.lastRevision >= 0n ? { revision: state.lastRevision, hash: null } : null;
   };
 
-  const appendAt = async (stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> => {
-    const cached = heads.get(stream);
-    let base: Head | null;
+  /** One conditional append at an exact revision (or no_stream), chained on `head` or on a read of it. */
+  const appendAt = async (stream: string, events: NewEvent[], expected: bigint | 'no_stream', head?: ChainHead | null): Promise<LedgerAppendResult> => {
+    let base: ChainHead | null;
     if (expected === 'no_stream') base = null;
-    else if (typeof expected === 'bigint') {
-      base = cached && cached.revision === expected ? cached : await readHead(stream, expected);
-    } else base = cached ?? (await readHead(stream));
-    const storeExpected: ExpectedRevision =
-      typeof expected === 'bigint' || expected === 'no_stream' ? expected : base ? base.revision : 'no_stream';
-    if (expected === 'stream_exists' && !base) throw wrongExpectedVersion(stream, 'stream_exists', 'no_stream');
+    else base = head && head.revision === expected ? head : await readHead(stream, expected);
     const sealed = sealEvents(stream, base ?? (await softDeletedTail(stream)), events);
-    try {
-      const result = await store.appendToStream(stream, sealed, { expectedRevision: storeExpected });
-      const last = sealed[sealed.length - 1];
-      if (last && result.written === true) {
-        heads.set(stream, { revision: result.nextExpectedRevision, hash: last.metadata![HASH] as string });
-      } else heads.delete(stream);
-      return result;
-    } catch (error) {
-      heads.delete(stream);
-      throw error;
-    }
+    const result = await store.appendToStream(stream, sealed, { expectedRevision: expected });
+    const last = sealed[sealed.length - 1];
+    const out = result as LedgerAppendResult;
+    out.head = last && result.written !== false ? { revision: result.nextExpectedRevision, hash: last.metadata![HASH] as string } : null;
+    return out;
   };
 
-  /** 'any' and 'stream_exists': the head is the store's, read again when another writer moved it. */
+  /** 'any' and 'stream_exists': the head is the store's, read again when another writer moved it (the one retry policy). */
   const appendLoose = async (stream: string, events: NewEvent[], expected: 'any' | 'stream_exists'): Promise<AppendResult> => {
     const replay = expected === 'any' ? await alreadyAppended(stream, events) : null;
     if (replay) return replay;
-    for (let attempt = 0; ; attempt += 1) {
+    for (let attempt = 1; ; attempt += 1) {
+      const head = await readHead(stream);
+      if (expected === 'stream_exists' && !head) throw wrongExpectedVersion(stream, 'stream_exists', 'no_stream');
       try {
-        return await appendAt(stream, events, expected);
+        const result = await appendAt(stream, events, head ? head.revision : 'no_stream', head);
+        return result.written === false ? await checkReplay(stream, events, result) : result;
       } catch (error) {
-        if (!isLedgerError(error, 'wrong_expected_version') || attempt >= MAX_RETRIES) throw error;
-        if (expected === 'stream_exists' && error.details.actual === 'no_stream') throw error;
+        if (!isLedgerError(error, 'wrong_expected_version') || attempt >= retry.attempts) throw error;
+        await conflictBackoff(retry, attempt);
       }
     }
   };
 
+  const append: Ledger['append'] = async (stream, events, options = {}) => {
+    const expected = options.expectedRevision ?? 'any';
+    if (expected === 'any' || expected === 'stream_exists') return appendLoose(stream, events, expected);
+    const result = await appendAt(stream, events, expected, options.head);
+    return result.written === false ? checkReplay(stream, events, result) : result;
+  };
+
+  const handler = commandHandler({ store, appendAt, retry });
+
   return {
     store,
-    // Not async: an exact revision (the writer API's usual case) goes straight to appendAt, no extra promise.
-    append(stream, events, options = {}) {
-      const expected = options.expectedRevision ?? 'any';
-      return typeof expected === 'bigint' || expected === 'no_stream' ? appendAt(stream, events, expected) : appendLoose(stream, events, expected);
-    },
+    append,
+    handle: handler.handle,
+    load: handler.load,
     async verify(options = {}) {
       const names = options.stream ? [options.stream] : await streamNames(store);
       let count = 0;

@@ -26,8 +26,13 @@ const versionOf = (event: RecordedEvent): number | LedgerError => {
  * than this reader knows is `unsupported_version`; anything malformed is `invalid_input`.
  * (Plain control flow inside: this runs once per stored event on every read.)
  */
-export const decodeVersioned = (event: RecordedEvent, schemas: EventSchemas): E.Either<LedgerError, { data: unknown; version: number }> => {
-  const where = () => `${event.type} event at ${event.streamName}@${event.revision}`;
+export const decodeVersioned = (
+  event: RecordedEvent,
+  schemas: EventSchemas,
+  /** How errors name the event; default `TYPE event at STREAM@REVISION`. */
+  name?: string,
+): E.Either<LedgerError, { data: unknown; version: number }> => {
+  const where = () => name ?? `${event.type} event at ${event.streamName}@${event.revision}`;
   const version = versionOf(event);
   if (typeof version !== 'number') return E.left(version);
   if (version > schemas.current) {

@@ -1,23 +1,89 @@
 import type { IncomingMessage } from 'node:http';
 import { invalidInput } from '@session-ledger/core';
+import { httpProblem } from './problem.js';
 
-const LIMIT = 16 * 1024 * 1024;
+export const BODY_LIMIT = 16 * 1024 * 1024;
+/** Deeper JSON is refused before it is parsed: nothing stored needs it, and deep recursion is how a body crashes a server. */
+export const MAX_JSON_DEPTH = 100;
 
-/** Reads a JSON body (at most 16 MiB); malformed JSON or a wrong content type is invalid_input (400). */
-export const readJsonBody = async (req: IncomingMessage): Promise<unknown> => {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > LIMIT) throw invalidInput('Request body is larger than 16 MiB');
-    chunks.push(chunk as Buffer);
+const tooLarge = () => httpProblem(413, 'content_too_large', `The request body is larger than ${BODY_LIMIT / 1024 / 1024} MiB`);
+
+/**
+ * The body's bytes, at most BODY_LIMIT. Past the limit the rest is read and dropped (not kept), so
+ * that the client, still sending, gets to read the 413 instead of a broken pipe.
+ */
+const readBytes = (req: IncomingMessage): Promise<Buffer> =>
+  new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (chunk: Buffer) => {
+      if (over) return;
+      size += chunk.length;
+      if (size <= BODY_LIMIT) return void chunks.push(chunk);
+      over = true;
+      chunks.length = 0;
+      reject(tooLarge());
+    });
+    req.once('end', () => resolve(Buffer.concat(chunks)));
+    req.once('error', reject);
+  });
+
+/** `application/json`, with at most a UTF-8 charset; anything else (text/plain, forms) is 415. */
+const checkContentType = (header: string | undefined): void => {
+  const [type, ...params] = (header ?? '').split(';').map((part) => part.trim().toLowerCase());
+  const charset = params.find((param) => param.startsWith('charset='))?.slice(8).replace(/"/g, '');
+  if (type !== 'application/json' || (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')) {
+    throw httpProblem(415, 'unsupported_media_type', `A request body must be sent as Content-Type: application/json, not ${JSON.stringify(header ?? 'none')}`, {
+      'accept-post': 'application/json',
+    });
   }
-  if (size === 0) return null;
-  const type = req.headers['content-type'] ?? 'application/json';
-  if (!type.includes('json')) throw invalidInput(`Expected a JSON body, got ${type}`);
+};
+
+/** The nesting depth of JSON text, counted outside strings, without parsing it. */
+const depthExceeds = (text: string, max: number): boolean => {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === 92) i += 1;
+      else if (code === 34) inString = false;
+    } else if (code === 34) inString = true;
+    else if (code === 91 || code === 123) {
+      depth += 1;
+      if (depth > max) return true;
+    } else if (code === 93 || code === 125) depth -= 1;
+  }
+  return false;
+};
+
+const hasBody = (req: IncomingMessage): boolean =>
+  req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
+
+/**
+ * Reads a JSON body: absent is null; a body needs Content-Type application/json (415), at most 16 MiB
+ * (413), valid UTF-8 and JSON no deeper than MAX_JSON_DEPTH (400).
+ */
+export const readJsonBody = async (req: IncomingMessage): Promise<unknown> => {
+  if (!hasBody(req)) {
+    if (req.headers['content-type'] !== undefined) checkContentType(req.headers['content-type']);
+    return null;
+  }
+  checkContentType(req.headers['content-type']);
+  if (Number(req.headers['content-length'] ?? 0) > BODY_LIMIT) throw tooLarge();
+  const bytes = await readBytes(req);
+  if (bytes.length === 0) return null;
+  let text: string;
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw invalidInput('The request body is not valid UTF-8');
+  }
+  if (depthExceeds(text, MAX_JSON_DEPTH)) throw invalidInput(`The request body nests JSON deeper than ${MAX_JSON_DEPTH} levels`);
+  try {
+    return JSON.parse(text);
   } catch (error) {
-    throw invalidInput(`Request body is not valid JSON: ${(error as Error).message}`);
+    throw invalidInput(`The request body is not valid JSON: ${(error as Error).message}`);
   }
 };

@@ -1,4 +1,6 @@
-export { createHttpService, isLoopback, type HttpServiceOptions } from './server.js';
+export { createHttpService, isLoopback, DEFAULT_MAX_SUBSCRIBERS, type HttpServiceOptions } from './server.js';
 export { HTTP_STATUSES } from './statuses.js';
-export { streamSse, resumePosition } from './sse.js';
+export { streamSse, resumeFrom, sseField } from './sse.js';
+export { openApi, ROUTES } from './routes/index.js';
+export { problemOf, problemType } from './problem.js';
 export type { Route, Reply, RequestContext, ServiceContext } from './types.js';

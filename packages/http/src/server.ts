@@ -1,20 +1,25 @@
-import { createServer as createNodeServer, type Server } from 'node:http';
+import { createServer as createNodeServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
-import { isLedgerError, ledgerError, toJson } from '@session-ledger/core';
+import { ledgerError, toJson } from '@session-ledger/core';
 import { readJsonBody } from './body.js';
+import { noQuery } from './contract/common.js';
+import { parseBy, queryObject } from './contract/validate.js';
+import { createGuard, type GuardOptions } from './guard.js';
+import { httpProblem, problemOf } from './problem.js';
 import { createRouter } from './router.js';
-import { ROUTE_GROUPS } from './routes/index.js';
-import { HTTP_STATUSES } from './statuses.js';
+import { ROUTES } from './routes/index.js';
 import type { ServiceContext } from './types.js';
 
-export interface HttpServiceOptions extends ServiceContext {
+export { isLoopback } from './loopback.js';
+
+export interface HttpServiceOptions extends ServiceContext, GuardOptions {
   /** Required to bind anything but loopback; when set, every request needs `Authorization: Bearer <token>`. */
   token?: string;
+  /** Server-Sent Events clients served at once; one more is answered 503 with Retry-After (default 64). */
+  maxSubscribers?: number;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
-
-export const isLoopback = (host: string): boolean => LOOPBACK.has(host) || host.startsWith('127.');
+export const DEFAULT_MAX_SUBSCRIBERS = 64;
 
 const authorized = (header: string | undefined, token: string): boolean => {
   const given = Buffer.from(header?.startsWith('Bearer ') ? header.slice(7) : '');
@@ -22,32 +27,66 @@ const authorized = (header: string | undefined, token: string): boolean => {
   return given.length === wanted.length && timingSafeEqual(given, wanted);
 };
 
-/** The HTTP service: every route group in routes/, one error mapping, JSON in and out. */
+/** The raw target split by hand: `new URL` would read `//host/x` as another host. */
+const splitTarget = (target: string): { path: string; search: URLSearchParams } => {
+  const mark = target.indexOf('?');
+  return mark < 0 ? { path: target, search: new URLSearchParams() } : { path: target.slice(0, mark), search: new URLSearchParams(target.slice(mark + 1)) };
+};
+
+/** The HTTP service: the guard, one router, one schema per query and body, one error mapping (RFC 9457 problems). */
 export const createHttpService = (options: HttpServiceOptions): Server => {
-  const route = createRouter(ROUTE_GROUPS.flat());
-  return createNodeServer(async (req, res) => {
+  const route = createRouter(ROUTES);
+  const guard = createGuard(options);
+  const maxSubscribers = options.maxSubscribers ?? DEFAULT_MAX_SUBSCRIBERS;
+  let subscribers = 0;
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       if (res.headersSent) return void res.end();
       const text = body === undefined ? '' : toJson(body);
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+      res.writeHead(status, { ...(body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' }), ...headers });
       res.end(text);
     };
+    guard.check(req);
+    const method = req.method ?? 'GET';
+    const { path, search } = splitTarget(req.url ?? '/');
+    const { match, allowed } = route(method, path);
+    if (method === 'OPTIONS' && allowed.length > 0) {
+      res.writeHead(204, { allow: allowed.join(', '), ...guard.corsHeaders(req, { allow: allowed }) });
+      return void res.end();
+    }
+    if (options.token !== undefined && !authorized(req.headers.authorization, options.token)) {
+      throw ledgerError('unauthorized', 'A bearer token is required', {});
+    }
+    if (!match) {
+      if (allowed.length > 0) throw httpProblem(405, 'method_not_allowed', `${method} is not allowed here: use ${allowed.join(', ')}`, { allow: allowed.join(', ') });
+      throw httpProblem(404, 'not_found', `No route for ${method} ${path}`);
+    }
+    const spec = match.route;
+    const query = parseBy(spec.query ?? noQuery, queryObject(spec.query ?? noQuery, search), 'query');
+    const raw = method === 'GET' || method === 'HEAD' || method === 'DELETE' ? null : await readJsonBody(req);
+    if (!spec.body && raw !== null) throw httpProblem(400, 'invalid_input', `${method} ${spec.path} takes no body`);
+    const body = spec.body ? parseBy(spec.body, raw ?? {}, 'body') : undefined;
+    if (spec.sse) {
+      if (subscribers >= maxSubscribers) throw httpProblem(503, 'too_many_subscribers', `${maxSubscribers} event streams are open already; retry later`, { 'retry-after': '5' });
+      subscribers += 1;
+      res.once('close', () => (subscribers -= 1));
+    }
+    const reply = await spec.handler({ ...options, params: match.params, query, req, res, body });
+    if (reply) send(reply.status ?? 200, reply.body, reply.headers);
+  };
+
+  return createNodeServer(async (req, res) => {
+    // A browser must not read a JSON answer or a transcript as a script or a page.
+    res.setHeader('x-content-type-options', 'nosniff');
+    for (const [name, value] of Object.entries(guard.corsHeaders(req, null))) res.setHeader(name, value);
     try {
-      if (options.token !== undefined && !authorized(req.headers.authorization, options.token)) {
-        throw ledgerError('unauthorized', 'A bearer token is required', {});
-      }
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      const { match, allowed } = route(req.method ?? 'GET', url.pathname);
-      if (!match) {
-        if (allowed.length > 0) return send(405, { error: { type: 'method_not_allowed', message: `Use ${allowed.join(', ')}` } }, { allow: allowed.join(', ') });
-        return send(404, { error: { type: 'not_found', message: `No route for ${req.method} ${url.pathname}` } });
-      }
-      const body = req.method === 'GET' || req.method === 'DELETE' ? null : await readJsonBody(req);
-      const reply = await match.route.handler({ ...options, params: match.params, query: url.searchParams, req, res, body });
-      if (reply) send(reply.status ?? 200, reply.body, reply.headers);
+      await handle(req, res);
     } catch (error) {
-      if (isLedgerError(error)) return send(HTTP_STATUSES[error.type], { error: error.toJSON() });
-      send(500, { error: { type: 'internal', message: error instanceof Error ? error.message : String(error) } });
+      const problem = problemOf(error);
+      if (res.headersSent) return void res.end();
+      res.writeHead(problem.status, { 'content-type': 'application/problem+json; charset=utf-8', ...problem.headers });
+      res.end(toJson(problem.body));
     }
   });
 };

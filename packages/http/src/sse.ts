@@ -1,9 +1,70 @@
-import type { ServerResponse, IncomingMessage } from 'node:http';
-import { eventToJson, toJson, type RecordedEvent, type Subscription } from '@session-ledger/core';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { eventToJson, invalidInput, toJson, type RecordedEvent, type Subscription } from '@session-ledger/core';
+import { z } from 'zod';
+import { position } from './contract/common.js';
+import type { ResponseSpec } from './types.js';
+
+/** How long a client waits before reconnecting (sent as `retry:`). */
+export const SSE_RETRY_MS = 2000;
+
+const CONTROL = /[\u0000-\u001f\u007f]/g;
+
+/**
+ * One SSE field line. A value can never break out of its line: control characters (CR and LF
+ * among them) are written as \uXXXX escapes, so a forged `\nid: …` stays inside the field.
+ */
+export const sseField = (field: string, value: string): string =>
+  `${field}: ${value.replace(CONTROL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
+
+/** The query every SSE route takes: where to resume. */
+export const SSE_QUERY = z
+  .strictObject({ after: position.optional().describe('resume after this commit position (exclusive); the Last-Event-ID header wins when both are sent') })
+  .describe(
+    'Server-Sent Events. Each event carries `id:` (its commit position) and `event:` (its type); `retry:` is sent first. ' +
+      'History is sent first, then one `event: caught-up` (data `{position}`), then live events. A client that reconnects ' +
+      'with `Last-Event-ID` (EventSource does so by itself) or `?after=POSITION` resumes right after that position and misses nothing. ' +
+      'A client that does not read is not buffered for: the server waits for it.',
+  );
+
+export const SSE_HEADERS = {
+  'Last-Event-ID': { description: 'resume after this commit position (sent by EventSource when it reconnects); wins over ?after' },
+};
+
+export const SSE_RESPONSE: Record<number, ResponseSpec> = {
+  200: { description: 'text/event-stream: history, one caught-up event, then live events', contentType: 'text/event-stream' },
+  503: { description: 'too many subscribers; retry after the Retry-After seconds' },
+};
+
+/** The position to resume after: the Last-Event-ID header, else `?after` (both exclusive); a malformed one is 400. */
+export const resumeFrom = (req: IncomingMessage, query: { after?: bigint }): bigint | 'start' => {
+  const header = req.headers['last-event-id'];
+  const text = Array.isArray(header) ? header[0] : header;
+  if (text === undefined || text === '') return query.after ?? 'start';
+  const parsed = position.safeParse(text.trim());
+  if (!parsed.success) throw invalidInput(`Last-Event-ID must be a commit position (a whole number below 2^63): ${JSON.stringify(text)}`, 'Last-Event-ID');
+  return parsed.data;
+};
+
+/** Writes, then waits while the socket's buffer is full: a client that does not read holds the server's loop, never its memory. */
+const writer = (res: ServerResponse) => async (text: string): Promise<void> => {
+  if (res.destroyed) return;
+  if (res.write(text)) return;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+};
 
 /**
  * Streams a subscription as Server-Sent Events: `id:` is the event's commit position, so a client that
- * reconnects with Last-Event-ID resumes right after the last event it saw. Caught-up is a named event.
+ * reconnects with Last-Event-ID resumes right after the last event it saw. Caught-up is sent once,
+ * when history has been delivered. The subscription is pulled one item at a time, only as fast as
+ * the client reads, so each client costs one page of history and one socket buffer at most.
  */
 export const streamSse = async (
   req: IncomingMessage,
@@ -11,36 +72,34 @@ export const streamSse = async (
   subscription: Subscription,
   accept: (event: RecordedEvent) => boolean = () => true,
 ): Promise<void> => {
-  res.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache',
-    connection: 'keep-alive',
-  });
-  res.write(': session-ledger\n\n');
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  if (req.method === 'HEAD') {
+    await subscription.close();
+    return void res.end();
+  }
+  const write = writer(res);
   const close = () => void subscription.close();
-  req.once('close', close);
-  const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
+  res.once('close', close);
+  const heartbeat = setInterval(() => {
+    if (!res.writableNeedDrain && !res.destroyed) res.write(': keep-alive\n\n');
+  }, 15_000);
   try {
+    await write(`: session-ledger\nretry: ${SSE_RETRY_MS}\n\n`);
+    let caughtUp = false;
     for await (const item of subscription) {
       if (res.destroyed) break;
       if (item.kind === 'event' && accept(item.event)) {
-        res.write(`id: ${item.event.position}\nevent: ${item.event.type}\ndata: ${toJson(eventToJson(item.event))}\n\n`);
-      } else if (item.kind === 'caught_up') {
-        res.write(`event: caught-up\ndata: ${toJson({ position: item.position })}\n\n`);
+        await write(`${sseField('id', String(item.event.position))}${sseField('event', item.event.type)}${sseField('data', toJson(eventToJson(item.event)))}\n`);
+      } else if (item.kind === 'caught_up' && !caughtUp) {
+        caughtUp = true;
+        await write(`${sseField('event', 'caught-up')}${sseField('data', toJson({ position: item.position }))}\n`);
       }
     }
   } catch (error) {
-    if (!res.destroyed) res.write(`event: error\ndata: ${toJson({ message: (error as Error).message })}\n\n`);
+    if (!res.destroyed) res.write(`${sseField('event', 'error')}${sseField('data', toJson({ message: (error as Error).message }))}\n`);
   } finally {
     clearInterval(heartbeat);
-    req.off('close', close);
+    res.off('close', close);
     res.end();
   }
-};
-
-/** The position to resume after: Last-Event-ID header, else a `from` query parameter (exclusive). */
-export const resumePosition = (req: IncomingMessage, query: URLSearchParams): bigint | 'start' => {
-  const header = req.headers['last-event-id'];
-  const text = (Array.isArray(header) ? header[0] : header) ?? query.get('after') ?? undefined;
-  return text !== undefined && /^\d+$/.test(text) ? BigInt(text) : 'start';
 };

@@ -1,6 +1,6 @@
 import type { ErrorType } from '@session-ledger/core';
 
-/** The one table from error types to HTTP statuses. */
+/** The one table from error types to HTTP statuses (a deleted stream or session is 410 Gone: it will not come back). */
 export const HTTP_STATUSES: Record<ErrorType, number> = {
   invalid_input: 400,
   import_source_invalid: 400,
@@ -10,8 +10,6 @@ export const HTTP_STATUSES: Record<ErrorType, number> = {
   not_found: 404,
   turn_not_found: 404,
   wrong_expected_version: 409,
-  stream_deleted: 409,
-  session_deleted: 409,
   session_active: 409,
   session_ended: 409,
   session_sealed: 409,
@@ -22,6 +20,8 @@ export const HTTP_STATUSES: Record<ErrorType, number> = {
   partial_deletion: 409,
   chain_broken: 409,
   verification_failed: 409,
+  stream_deleted: 410,
+  session_deleted: 410,
   precondition_failed: 412,
   store_unavailable: 503,
 };

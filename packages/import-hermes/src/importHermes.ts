@@ -1,4 +1,4 @@
-import { createLedger, isLedgerError, ledgerError, type EventStore, type LedgerError } from '@session-ledger/core';
+import { ATTR, spanned, createLedger, isLedgerError, ledgerError, type EventStore, type LedgerError } from '@session-ledger/core';
 import { stepEvent, stepId } from './mapping/stepEvent.js';
 import { checkMemoryProfile, importMemory } from './memory/importMemory.js';
 import { readMemoryDir } from './memory/readMemoryDir.js';
@@ -43,7 +43,7 @@ const interrupted = (error: LedgerError, report: ImportReport, at: string, done:
  * one snapshot before anything is written; every session stream is brought up to the plan with
  * deterministic event ids and exact expected revisions, so running it again adds only what is new.
  */
-export const importHermes = async (store: EventStore, options: ImportOptions): Promise<ImportReport> => {
+const importHermesUntraced = async (store: EventStore, options: ImportOptions): Promise<ImportReport> => {
   const dryRun = options.dryRun ?? false;
   const report = emptyReport(options.path, dryRun);
   // Everything is read (and every argument checked) before anything is written.
@@ -101,3 +101,6 @@ export const importHermes = async (store: EventStore, options: ImportOptions): P
   }
   return report;
 };
+
+/** The public entry: `importHermesUntraced` in a `session-ledger.import_hermes` span (a no-op unless the host registers an OpenTelemetry SDK). */
+export const importHermes = spanned('session-ledger.import_hermes', importHermesUntraced, ([_store, options]) => ({ 'session_ledger.file': options.path, 'session_ledger.dry_run': Boolean(options.dryRun) }), (report) => ({ [ATTR.count]: report.events, 'session_ledger.sessions': report.sessions }));

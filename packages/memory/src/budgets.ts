@@ -1,6 +1,14 @@
 import type { MemoryTarget } from '@session-ledger/events';
 import type { MemoryEntry } from '@session-ledger/projections';
 
+declare module '@session-ledger/core' {
+  /** The memory module's error code: a batch would leave a target over its character budget. */
+  interface ErrorDetails {
+    over_budget: { target: string; limit: number; used: number };
+  }
+}
+
+
 export type Budgets = Record<MemoryTarget, number>;
 
 /** Hermes' defaults: characters per target. */

@@ -11,3 +11,4 @@ export * from './memoryLedger.js';
 export * from './providers/index.js';
 export * from './mirror/index.js';
 export * from './surface.js';
+export * from './decide/memoryDecider.js';

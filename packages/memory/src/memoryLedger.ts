@@ -1,17 +1,16 @@
-import { createLedger, isLedgerError, memoryStream, newId, type EventStore } from '@session-ledger/core';
-import { encodeMemoryEvent } from '@session-ledger/events';
-import * as E from 'fp-ts/lib/Either.js';
+import { createLedger, defaultConflictRetry, newId, type EventStore } from '@session-ledger/core';
+import { memoryStream } from '@session-ledger/events';
 import { DEFAULT_BUDGETS, type Budgets } from './budgets.js';
+import { memoryDecider, type ApplyBatch } from './decide/memoryDecider.js';
 import type { Causation, MemoryTarget } from '@session-ledger/events';
 import type { MemoryOperation, Receipt } from './operations.js';
 import { checkProfile, DEFAULT_PROFILE } from './profile.js';
 import { entriesOf, type MemoryEntry } from '@session-ledger/projections';
-import { readMemoryState, type MemoryState } from './readState.js';
-import { resolveBatch } from './resolve.js';
+import type { MemoryState } from './readState.js';
 
 export interface MemoryLedgerOptions {
   budgets?: Partial<Budgets>;
-  /** How many times a batch is resolved again after another writer committed first. Default 5. */
+  /** How many times in all a batch is resolved and appended when other writers keep committing first (the ledger's one retry policy otherwise). */
   maxAttempts?: number;
 }
 
@@ -41,50 +40,28 @@ export interface MemoryLedger {
 }
 
 export const createMemoryLedger = (store: EventStore, options: MemoryLedgerOptions = {}): MemoryLedger => {
-  const ledger = createLedger(store);
+  const ledger = createLedger(store, options.maxAttempts === undefined ? {} : { retry: { ...defaultConflictRetry, attempts: options.maxAttempts } });
   const budgets: Budgets = { ...DEFAULT_BUDGETS, ...options.budgets };
-  const maxAttempts = options.maxAttempts ?? 5;
-  /** The last state read per profile; every read continues from it (see readMemoryState). */
-  const cache = new Map<string, MemoryState>();
-  const read = async (profile: string) => {
-    const state = await readMemoryState(store, profile, cache.get(profile));
-    cache.set(profile, state);
-    return state;
+  /** A profile's state through the ledger's one cache: each read continues from the last. */
+  const read = async (profile: string): Promise<MemoryState> => {
+    const view = await ledger.load(memoryDecider, memoryStream(profile));
+    const exists = view.revision >= 0n;
+    return {
+      profile,
+      entries: view.state.entries,
+      revision: exists ? view.revision : null,
+      position: view.position,
+      lastEventId: view.state.lastEventId,
+    };
   };
 
   const apply: MemoryLedger['apply'] = async (operations, write = {}) => {
     const profile = checkProfile(write.profile ?? DEFAULT_PROFILE);
     const stream = memoryStream(profile);
-    for (let attempt = 1; ; attempt += 1) {
-      const state = await read(profile);
-      const baseRevision = state.revision ?? -1n;
-      const batchId = newId();
-      const resolved = resolveBatch(state.entries, operations, { stream, baseRevision, batchId, budgets });
-      if (E.isLeft(resolved)) throw resolved.left;
-      const { events, receipts } = resolved.right;
-      try {
-        const sealed = events.map((event, index) => ({
-          id: newId(),
-          ...encodeMemoryEvent(event, write.causation, { batch: { id: batchId, index, size: events.length } }),
-        }));
-        const result = await ledger.append(stream, sealed, { expectedRevision: state.revision ?? 'no_stream' });
-        // The committed state is known: the next read continues from it.
-        cache.set(profile, {
-          profile,
-          entries: resolved.right.entries,
-          revision: result.nextExpectedRevision,
-          position: result.position,
-          lastEventId: sealed[sealed.length - 1]!.id,
-        });
-        return { profile, stream, revision: result.nextExpectedRevision, position: result.position, receipts };
-      } catch (error) {
-        if (!isLedgerError(error, 'wrong_expected_version') || attempt >= maxAttempts) throw error;
-        // Another writer committed first: a short random pause spreads out writers that keep colliding.
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
-      }
-    }
+    const command: ApplyBatch = { stream, batchId: newId(), operations, budgets, ...(write.causation ? { causation: write.causation } : {}) };
+    const handled = await ledger.handle(memoryDecider, stream, command);
+    return { profile, stream, revision: handled.revision, position: handled.position ?? -1n, receipts: handled.reply };
   };
-
   return {
     budgets,
     list: async ({ profile, target } = {}) => entriesOf(await read(checkProfile(profile ?? DEFAULT_PROFILE)), target),

@@ -1,5 +1,5 @@
-import { isLedgerError, memoryStream, type EventStore, type RecordedEvent } from '@session-ledger/core';
-import { decodeMemoryEvents } from '@session-ledger/events';
+import { readStreamIfAny, type EventStore, type RecordedEvent } from '@session-ledger/core';
+import { decodeMemoryEvents, memoryStream } from '@session-ledger/events';
 import { foldMemoryEntries, type MemoryEntriesView } from '@session-ledger/projections';
 
 export interface MemoryState extends MemoryEntriesView {
@@ -17,17 +17,12 @@ const PAGE = 1000;
 /** Events from `from` on (inclusive); null when the stream does not exist (or is soft-deleted). */
 const readFrom = async (store: EventStore, stream: string, from: bigint | 'start'): Promise<RecordedEvent[] | null> => {
   const out: RecordedEvent[] = [];
-  let cursor = from;
-  try {
-    for (;;) {
-      const page = await store.readStream(stream, { fromRevision: cursor, maxCount: PAGE });
-      out.push(...page);
-      if (page.length < PAGE) return out;
-      cursor = page[page.length - 1]!.revision + 1n;
-    }
-  } catch (error) {
-    if (isLedgerError(error, 'stream_not_found')) return null;
-    throw error;
+  for (let cursor = from; ; ) {
+    const page = await readStreamIfAny(store, stream, { fromRevision: cursor, maxCount: PAGE });
+    if (page === null) return null;
+    out.push(...page);
+    if (page.length < PAGE) return out;
+    cursor = page[page.length - 1]!.revision + 1n;
   }
 };
 

@@ -1,17 +1,13 @@
-import { isLedgerError, type EventStore, type StreamInfo } from '@session-ledger/core';
+import { isLedgerError, readStreamState, type EventStore, type StreamInfo } from '@session-ledger/core';
 import { rebuildDeletedPrefix, type PrefixContext } from './prefix.js';
 
 type TargetState = { kind: 'live'; last: bigint } | { kind: 'missing' } | { kind: 'tombstoned' };
 
 export const targetState = async (store: EventStore, stream: string): Promise<TargetState> => {
-  try {
-    const [last] = await store.readStream(stream, { direction: 'backwards', maxCount: 1 });
-    return last ? { kind: 'live', last: last.revision } : { kind: 'missing' };
-  } catch (error) {
-    if (isLedgerError(error, 'stream_not_found')) return { kind: 'missing' };
-    if (isLedgerError(error, 'stream_deleted')) return { kind: 'tombstoned' };
-    throw error;
-  }
+  const read = await readStreamState(store, stream, { direction: 'backwards', maxCount: 1 });
+  if (read.state === 'tombstoned') return { kind: 'tombstoned' };
+  const last = read.state === 'live' ? read.events[0] : undefined;
+  return last ? { kind: 'live', last: last.revision } : { kind: 'missing' };
 };
 
 /** A stream with no readable events left: tombstoned, or soft-deleted to its last revision. */

@@ -1,4 +1,4 @@
-import { deterministicId, isLedgerError, type EventData, type EventStore, type StreamInfo } from '@session-ledger/core';
+import { deterministicId, readStreamIfAny, type EventData, type EventStore, type StreamInfo } from '@session-ledger/core';
 import type { MismatchLog } from './mismatches.js';
 import { PLACEHOLDER_TYPE, type MigrationNames } from './names.js';
 
@@ -23,13 +23,8 @@ const placeholders = (stream: string, from: bigint, to: bigint): EventData[] => 
 };
 
 const lastLive = async (store: EventStore, stream: string): Promise<bigint | null> => {
-  try {
-    const [last] = await store.readStream(stream, { direction: 'backwards', maxCount: 1 });
-    return last?.revision ?? null;
-  } catch (error) {
-    if (isLedgerError(error, 'stream_not_found')) return null;
-    throw error;
-  }
+  const events = await readStreamIfAny(store, stream, { direction: 'backwards', maxCount: 1 });
+  return events?.[0]?.revision ?? null;
 };
 
 /**

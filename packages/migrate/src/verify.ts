@@ -1,18 +1,15 @@
-import { hashOf, isLedgerError, readWholeStream, verifyStreamChain, type EventStore, type RecordedEvent } from '@session-ledger/core';
+import { hashOf, readStreamState, readWholeStream, verifyStreamChain, type EventStore, type RecordedEvent } from '@session-ledger/core';
 import type { MismatchLog } from './mismatches.js';
 
 type Ends = { kind: 'live'; first: RecordedEvent; last: RecordedEvent } | { kind: 'missing' } | { kind: 'tombstoned' };
 
 const endsOf = async (store: EventStore, stream: string): Promise<Ends> => {
-  try {
-    const [first] = await store.readStream(stream, { maxCount: 1 });
-    const [last] = await store.readStream(stream, { direction: 'backwards', maxCount: 1 });
-    return first && last ? { kind: 'live', first, last } : { kind: 'missing' };
-  } catch (error) {
-    if (isLedgerError(error, 'stream_not_found')) return { kind: 'missing' };
-    if (isLedgerError(error, 'stream_deleted')) return { kind: 'tombstoned' };
-    throw error;
-  }
+  const head = await readStreamState(store, stream, { maxCount: 1 });
+  if (head.state === 'tombstoned') return { kind: 'tombstoned' };
+  const tail = head.state === 'live' ? await readStreamState(store, stream, { direction: 'backwards', maxCount: 1 }) : head;
+  if (tail.state === 'tombstoned') return { kind: 'tombstoned' };
+  const [first, last] = [head.state === 'live' ? head.events[0] : undefined, tail.state === 'live' ? tail.events[0] : undefined];
+  return first && last ? { kind: 'live', first, last } : { kind: 'missing' };
 };
 
 const describe = (ends: Ends): string =>

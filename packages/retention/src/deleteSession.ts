@@ -1,9 +1,11 @@
-import { ledgerError, type Ledger, type RetryPolicy } from '@session-ledger/core';
+import { ATTR, spanned, isLedgerError, ledgerError, withRetry, type Ledger, type RetryPolicy } from '@session-ledger/core';
 import { conversationEtag } from '@session-ledger/sessions';
 import type { Coverage } from './coverage/coverage.js';
 import { readCoverage } from './coverage/readCoverage.js';
 import { deleteCovered } from './delete/deleteCovered.js';
 import { assertIdle } from './delete/liveLease.js';
+import { intentsCovering, pendingIntents, type PendingIntent } from './delete/intents.js';
+import { resumeDeletion } from './resumeDeletion.js';
 import type { DeletionReason, Lineage } from './types.js';
 
 export interface DeleteOptions {
@@ -14,6 +16,8 @@ export interface DeleteOptions {
   /** An HTTP If-Match: the conversationEtag of the view the caller saw ('*': whatever is current). */
   ifMatch?: string;
   retry?: RetryPolicy;
+  /** The pending intents, when the caller read them already (bulk deletions read the audit stream once). */
+  pending?: readonly PendingIntent[];
 }
 
 export interface DeleteResult {
@@ -32,10 +36,24 @@ export const etagOf = (coverage: Coverage): string =>
 /**
  * Deletes a conversation by any of its ids: one read, the live-lease guard on it, then tombstones
  * conditional on the revisions read (so a turn or message that lands in between makes it fail).
+ * The read decodes only segments and turns: an event this version cannot decode does not block it.
+ * A deletion of this session whose intent was recorded but not completed (a run killed between
+ * tombstones) is completed instead, at the revisions its intent names; if nothing of it can go (the
+ * session moved since, before any tombstone), that intent is closed and the session deleted afresh.
  */
-export const deleteSession = async (ledger: Ledger, anyId: string, options: DeleteOptions = {}): Promise<DeleteResult> => {
+const deleteSessionUntraced = async (ledger: Ledger, anyId: string, options: DeleteOptions = {}): Promise<DeleteResult> => {
   const now = options.now ?? new Date();
-  const coverage = await readCoverage(ledger.store, anyId, { lineage: options.lineage, retry: options.retry });
+  const pending = intentsCovering(options.pending ?? (await withRetry(() => pendingIntents(ledger.store), options.retry)), anyId);
+  if (pending.length > 0) {
+    try {
+      return { requestedId: anyId, ...(await resumeDeletion(ledger, pending, { now, retry: options.retry })) };
+    } catch (error) {
+      // drift: the intent's first stream moved, nothing went (its run was killed before any tombstone,
+      // and the session was written since); the intent is closed as abandoned, so delete it afresh
+      if (!isLedgerError(error, 'drift')) throw error;
+    }
+  }
+  const coverage = await readCoverage(ledger.store, anyId, { lineage: options.lineage, retry: options.retry, read: 'structure' });
   if (options.ifMatch !== undefined && options.ifMatch.trim() !== '*') {
     const current = etagOf(coverage);
     const given = options.ifMatch.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
@@ -50,3 +68,6 @@ export const deleteSession = async (ledger: Ledger, anyId: string, options: Dele
   const deleted = await deleteCovered(ledger, coverage, { reason: options.reason ?? 'delete', now, retry: options.retry });
   return { requestedId: anyId, rootId: coverage.conversations[0]!.rootId, sessionIds: coverage.streams.map((s) => s.sessionId), deleted };
 };
+
+/** The public entry: `deleteSessionUntraced` in a `session-ledger.delete_session` span (a no-op unless the host registers an OpenTelemetry SDK). */
+export const deleteSession = spanned('session-ledger.delete_session', deleteSessionUntraced, ([_ledger, anyId]) => ({ [ATTR.session]: anyId }), (result) => ({ [ATTR.stream]: result.deleted[0] ?? '', [ATTR.count]: result.deleted.length }));

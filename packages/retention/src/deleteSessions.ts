@@ -1,4 +1,5 @@
-import { isLedgerError, type Ledger } from '@session-ledger/core';
+import { ATTR, spanned, isLedgerError, withRetry, type Ledger } from '@session-ledger/core';
+import { pendingIntents } from './delete/intents.js';
 import { deleteSession, type DeleteOptions, type DeleteResult } from './deleteSession.js';
 
 /** The outcome of deleting several conversations (the CLI's --json form, plus what failed otherwise). */
@@ -14,9 +15,10 @@ export interface BulkDeleteResult {
 }
 
 /** Deletes each conversation that is idle; a live one is skipped and reported, never deleted. */
-export const deleteSessions = async (ledger: Ledger, ids: string[], options: Omit<DeleteOptions, 'ifMatch'> = {}): Promise<BulkDeleteResult> => {
+const deleteSessionsUntraced = async (ledger: Ledger, ids: string[], options: Omit<DeleteOptions, 'ifMatch'> = {}): Promise<BulkDeleteResult> => {
   const result: BulkDeleteResult = { deleted: [], skipped_active: [], failed: [], streams: [] };
   const covered = new Set<string>();
+  const pending = await withRetry(() => pendingIntents(ledger.store), options.retry);
   for (const id of ids) {
     if (covered.has(id)) {
       result.deleted.push(id);
@@ -24,7 +26,7 @@ export const deleteSessions = async (ledger: Ledger, ids: string[], options: Omi
     }
     let done: DeleteResult;
     try {
-      done = await deleteSession(ledger, id, options);
+      done = await deleteSession(ledger, id, { ...options, pending });
     } catch (error) {
       if (isLedgerError(error, 'session_active')) result.skipped_active.push(id);
       else if (isLedgerError(error)) result.failed.push({ id, error: { type: error.type, message: error.message } });
@@ -37,3 +39,6 @@ export const deleteSessions = async (ledger: Ledger, ids: string[], options: Omi
   }
   return result;
 };
+
+/** The public entry: `deleteSessionsUntraced` in a `session-ledger.delete_sessions` span (a no-op unless the host registers an OpenTelemetry SDK). */
+export const deleteSessions = spanned('session-ledger.delete_sessions', deleteSessionsUntraced, ([_ledger, ids]) => ({ 'session_ledger.requested': ids.length }), (result) => ({ [ATTR.count]: result.deleted.length, 'session_ledger.skipped_active': result.skipped_active.length, 'session_ledger.failed': result.failed.length }));

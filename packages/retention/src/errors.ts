@@ -1,5 +1,16 @@
 import { isLedgerError, ledgerError, type LedgerError } from '@session-ledger/core';
 
+declare module '@session-ledger/core' {
+  /** The retention module's error codes (see core's errors.ts). */
+  interface ErrorDetails {
+    verification_failed: { what: string };
+    drift: { stream: string; exported: string; current: string };
+    /** A deletion of several streams stopped part way (EventStoreDB cannot tombstone several in one call): what went, what stayed. */
+    partial_deletion: { deleted: string[]; kept: string[]; stream: string; exported: string; current: string };
+  }
+}
+
+
 export const cannotDeleteActive = (sessionId: string, turn: { turnId: string; owner: string; sessionId: string; leaseExpiresAt: string }, childRoot: string | null) =>
   ledgerError(
     'session_active',

@@ -1,11 +1,13 @@
-import type { Ledger, RetryPolicy } from '@session-ledger/core';
+import { ATTR, spanned, withRetry, type Ledger, type RetryPolicy } from '@session-ledger/core';
+import { intentsCovering, pendingIntents } from './delete/intents.js';
+import { resumeExport } from './resumeExport.js';
 import type { Coverage } from './coverage/coverage.js';
 import { readCoverage } from './coverage/readCoverage.js';
 import { streamDrift } from './delete/compare.js';
 import { deleteCovered } from './delete/deleteCovered.js';
 import { assertIdle, liveTurnIn } from './delete/liveLease.js';
 import { driftError, filteredCannotDelete, withNote } from './errors.js';
-import { resultOf, type ExportResult } from './exportSession.js';
+import { exportAttributes, resultOf, type ExportResult } from './exportSession.js';
 import { verifyWritten } from './file/verifyFile.js';
 import { writeDurably } from './file/writeDurably.js';
 import { resolveExport } from './options.js';
@@ -40,16 +42,23 @@ const checkUnchanged = (prepared: PreparedExport, again: Coverage, now: Date): v
  * export --delete-after-verified: (1) one read of the conversation and the live-lease guard on it;
  * (2) render, write durably, read back and check bytes and digest; (3) read again and compare
  * (the heads and chain hashes of every covered stream, or with recheck 'full' the whole view digest);
- * (4) tombstone every covered stream conditionally on the revision in the manifest, then audit.
- * Any drift keeps the session and leaves the export file as written.
+ * (4) record the intent in the audit stream, tombstone every covered stream conditionally on the
+ * revision in the manifest, then record the outcome. Any drift keeps the session and leaves the
+ * export file as written. Run again after it was killed between tombstones, it completes that
+ * deletion (resumeExport).
  */
-export const exportAndDelete = async (
+const exportAndDeleteUntraced = async (
   ledger: Ledger,
   anyId: string,
   options: ExportOptions & { out: string; retry?: RetryPolicy; recheck?: Recheck },
 ): Promise<ExportResult> => {
   const resolved = resolveExport(options);
   if (resolved.only !== null) throw filteredCannotDelete();
+  const pending = intentsCovering(await withRetry(() => pendingIntents(ledger.store), options.retry), anyId);
+  if (pending.length > 0) {
+    const onDeleted = (done: number, total: number) => options.onProgress?.('delete', done, total);
+    return resumeExport(ledger, pending, { id: anyId, out: options.out, now: resolved.now, retry: options.retry, onDeleted });
+  }
   const coverage = await readCoverage(ledger.store, anyId, { lineage: resolved.lineage, retry: options.retry });
   assertIdle(coverage, resolved.now);
   const prepared = prepareExport(coverage, resolved);
@@ -75,7 +84,7 @@ export const exportAndDelete = async (
       reason: 'export',
       now: resolved.now,
       retry: options.retry,
-      export: { file, format: prepared.manifest.format, view: prepared.manifest.view, digest: prepared.manifest.digest },
+      export: { file, format: prepared.manifest.format, view: prepared.manifest.view, digest: prepared.manifest.digest, fileSha256: sha },
       onDeleted: (done, total) => options.onProgress?.('delete', done, total),
     });
     return resultOf(prepared, file, sha, deleted);
@@ -83,3 +92,6 @@ export const exportAndDelete = async (
     throw withNote(error, (error as { type?: string }).type === 'partial_deletion' ? `the export stays at ${file}` : kept);
   }
 };
+
+/** The public entry: `exportAndDeleteUntraced` in a `session-ledger.export_and_delete` span (a no-op unless the host registers an OpenTelemetry SDK). */
+export const exportAndDelete = spanned('session-ledger.export_and_delete', exportAndDeleteUntraced, ([_ledger, anyId, options]) => ({ [ATTR.session]: anyId, 'session_ledger.format': options.format }), (result) => ({ ...exportAttributes(result), 'session_ledger.deleted': result.deleted.length }));

@@ -1,3 +1,4 @@
+import { ATTR, spanned } from '@session-ledger/core';
 import type { EventStore, RetryPolicy } from '@session-ledger/core';
 import { readCoverage } from './coverage/readCoverage.js';
 import { verifyWritten } from './file/verifyFile.js';
@@ -35,11 +36,19 @@ export const resultOf = (prepared: PreparedExport, file: string | null, fileSha2
   filtered: prepared.manifest.filtered,
 });
 
+/** Span attributes of an export: its first stream and that stream's revision, the message count. */
+export const exportAttributes = (result: ExportResult) => ({
+  [ATTR.stream]: result.streams[0]?.stream ?? '',
+  [ATTR.revision]: result.streams[0]?.revision ?? -1,
+  [ATTR.count]: result.messageCount,
+  'session_ledger.streams': result.streams.length,
+});
+
 /**
  * Exports a conversation by any of its ids. With `out`, the file is written durably (temp file,
  * fsync, link into place, fsync of the directory; an existing file is never replaced) and read back.
  */
-export const exportSession = async (
+const exportSessionUntraced = async (
   store: EventStore,
   anyId: string,
   options: ExportOptions & { out?: string; retry?: RetryPolicy },
@@ -54,3 +63,6 @@ export const exportSession = async (
   const sha = await verifyWritten(file, prepared);
   return { ...resultOf(prepared, file, sha), bytes: prepared.bytes };
 };
+
+/** The public entry: `exportSessionUntraced` in a `session-ledger.export` span (a no-op unless the host registers an OpenTelemetry SDK). */
+export const exportSession = spanned('session-ledger.export', exportSessionUntraced, ([_store, anyId, options]) => ({ [ATTR.session]: anyId, 'session_ledger.format': options.format }), exportAttributes);

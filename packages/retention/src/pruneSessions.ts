@@ -1,7 +1,9 @@
-import { invalidInput, isLedgerError, withRetry, type Ledger, type RetryPolicy } from '@session-ledger/core';
+import { ATTR, spanned, invalidInput, isLedgerError, withRetry, type Ledger, type RetryPolicy } from '@session-ledger/core';
 import type { SessionListRow } from '@session-ledger/projections';
 import { listConversations } from '@session-ledger/sessions';
 import { deleteSession } from './deleteSession.js';
+import { pendingIntents, type PendingIntent } from './delete/intents.js';
+import { resumeDeletion } from './resumeDeletion.js';
 import type { BulkDeleteResult } from './deleteSessions.js';
 
 export interface PruneOptions {
@@ -11,6 +13,11 @@ export interface PruneOptions {
   /** Report what would be deleted; delete nothing. */
   dryRun?: boolean;
   retry?: RetryPolicy;
+  /**
+   * Asked once with the root ids about to be deleted (not on a dry run, not when there are none):
+   * false deletes nothing. The ids asked about are exactly the ones deleted (or skipped as live).
+   */
+  confirm?: (rootIds: string[]) => Promise<boolean>;
 }
 
 export type PruneResult = BulkDeleteResult & { dryRun: boolean; cutoff: string };
@@ -33,38 +40,64 @@ const groups = (rows: SessionListRow[]): SessionListRow[][] => {
   });
 };
 
+const failedWith = (result: PruneResult, id: string, error: unknown) => {
+  if (!isLedgerError(error)) throw error;
+  result.failed.push({ id, error: { type: error.type, message: error.message } });
+};
+
+/** A prune killed between tombstones left its intents open: the next prune finishes them first. */
+const finishKilledPrunes = async (ledger: Ledger, pending: PendingIntent[], result: PruneResult, now: Date, retry?: RetryPolicy) => {
+  for (const intent of pending.filter((open) => open.reason === 'prune')) {
+    if (result.dryRun) {
+      result.deleted.push(intent.plan.rootId);
+      continue;
+    }
+    try {
+      result.streams.push(...(await resumeDeletion(ledger, [intent], { now, retry })).deleted);
+      result.deleted.push(intent.plan.rootId);
+    } catch (error) {
+      failedWith(result, intent.plan.rootId, error);
+    }
+  }
+};
+
 const olderThan = (row: SessionListRow, cutoff: number) => row.lastActivity !== null && Date.parse(row.lastActivity) < cutoff;
 
 /**
  * `sessions prune --older-than AGE`: deletes every conversation idle for longer than AGE (with its
  * delegated children). A live conversation is never deleted: it is reported in skipped_active.
  */
-export const pruneSessions = async (ledger: Ledger, options: PruneOptions): Promise<PruneResult> => {
+const pruneSessionsUntraced = async (ledger: Ledger, options: PruneOptions): Promise<PruneResult> => {
   if (!Number.isSafeInteger(options.olderThanMs) || options.olderThanMs <= 0) throw invalidInput(`--older-than must be a positive duration: ${options.olderThanMs}`, 'olderThan');
   const now = options.now ?? new Date();
   const cutoff = now.getTime() - options.olderThanMs;
-  const rows = await withRetry(() => listConversations(ledger.store, { now }), options.retry);
   const result: PruneResult = { deleted: [], skipped_active: [], failed: [], streams: [], dryRun: Boolean(options.dryRun), cutoff: new Date(cutoff).toISOString() };
+  const all = await withRetry(() => pendingIntents(ledger.store), options.retry);
+  await finishKilledPrunes(ledger, all, result, now, options.retry);
+  const pending = all.filter((intent) => intent.reason !== 'prune');
+  const rows = await withRetry(() => listConversations(ledger.store, { now }), options.retry);
+  const chosen: string[] = [];
   for (const group of groups(rows)) {
     if (!group.every((row) => olderThan(row, cutoff))) continue;
     const rootId = group[0]!.rootId;
-    if (group.some((row) => row.live)) {
-      result.skipped_active.push(rootId);
-      continue;
-    }
-    if (options.dryRun) {
-      result.deleted.push(rootId);
-      continue;
-    }
+    if (result.deleted.includes(rootId)) continue; // an open prune intent of it, finished above
+    if (group.some((row) => row.live)) result.skipped_active.push(rootId);
+    else chosen.push(rootId);
+  }
+  if (options.dryRun) return { ...result, deleted: [...result.deleted, ...chosen] };
+  if (chosen.length > 0 && options.confirm && !(await options.confirm(chosen))) return result;
+  for (const rootId of chosen) {
     try {
-      const done = await deleteSession(ledger, rootId, { reason: 'prune', now, retry: options.retry });
+      const done = await deleteSession(ledger, rootId, { reason: 'prune', now, retry: options.retry, pending });
       result.deleted.push(rootId);
       result.streams.push(...done.deleted);
     } catch (error) {
       if (isLedgerError(error, 'session_active')) result.skipped_active.push(rootId);
-      else if (isLedgerError(error)) result.failed.push({ id: rootId, error: { type: error.type, message: error.message } });
-      else throw error;
+      else failedWith(result, rootId, error);
     }
   }
   return result;
 };
+
+/** The public entry: `pruneSessionsUntraced` in a `session-ledger.prune` span (a no-op unless the host registers an OpenTelemetry SDK). */
+export const pruneSessions = spanned('session-ledger.prune', pruneSessionsUntraced, ([_ledger, options]) => ({ 'session_ledger.older_than_ms': options.olderThanMs, 'session_ledger.dry_run': Boolean(options.dryRun) }), (result) => ({ [ATTR.count]: result.deleted.length, 'session_ledger.skipped_active': result.skipped_active.length, 'session_ledger.failed': result.failed.length }));

@@ -1,5 +1,17 @@
 import { isLedgerError, ledgerError, notFound } from '@session-ledger/core';
 
+declare module '@session-ledger/core' {
+  /** The sessions module's error codes (see core's errors.ts). */
+  interface ErrorDetails {
+    session_deleted: { sessionId: string };
+    session_active: { sessionId: string; turnId?: string; segment?: string };
+    session_ended: { sessionId: string };
+    session_sealed: { sessionId: string; tipId: string };
+    turn_not_found: { sessionId: string; turnId: string };
+  }
+}
+
+
 export const sessionNotFound = (sessionId: string) => notFound('session', sessionId);
 
 export const sessionDeleted = (sessionId: string) =>

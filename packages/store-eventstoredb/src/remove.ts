@@ -1,5 +1,5 @@
 import type { EventStoreDBClient } from '@eventstore/db-client';
-import { isLedgerError, wrongExpectedVersion, type DeleteResult, type ExpectedRevision } from '@session-ledger/core';
+import { conflictBackoff, defaultConflictRetry, isLedgerError, wrongExpectedVersion, type DeleteResult, type ExpectedRevision } from '@session-ledger/core';
 import { mapped } from './errors.js';
 import { readStream } from './readStream.js';
 
@@ -13,11 +13,10 @@ const currentRevision = async (client: EventStoreDBClient, stream: string): Prom
   }
 };
 
-const ATTEMPTS = 5;
-
 /**
  * Soft delete. The client (6.2.1) cannot send "stream exists" with a delete, so that
- * expectation is checked as "the revision read just before", retried if an append slips in.
+ * expectation is checked as "the revision read just before", retried under the ledger's one
+ * conflict retry policy if an append slips in.
  */
 export const deleteStream = async (
   client: EventStoreDBClient,
@@ -31,11 +30,12 @@ export const deleteStream = async (
       try {
         return await deleteStream(client, stream, current);
       } catch (error) {
-        if (!isLedgerError(error, 'wrong_expected_version') || attempt >= ATTEMPTS) {
+        if (!isLedgerError(error, 'wrong_expected_version') || attempt >= defaultConflictRetry.attempts) {
           throw isLedgerError(error, 'wrong_expected_version')
             ? wrongExpectedVersion(stream, 'stream_exists', error.details.actual)
             : error;
         }
+        await conflictBackoff(defaultConflictRetry, attempt);
       }
     }
   }

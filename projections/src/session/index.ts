@@ -12,3 +12,5 @@ export * from './chains.js';
 export * from './lineage.js';
 export * from './sessionList.js';
 export * from './jsonView.js';
+export * from './latestTurn.js';
+export * from './segmentWriteState.js';

@@ -1,4 +1,5 @@
-import { sessionIdOf, type JsonObject, type JsonValue, type RecordedEvent } from '@session-ledger/core';
+import { type JsonObject, type JsonValue, type RecordedEvent } from '@session-ledger/core';
+import { sessionIdOf } from '@session-ledger/events';
 
 /** Every stored event, as stored: no validation, no upcasting (so even a bad event can be inspected). */
 export interface RawEvent {

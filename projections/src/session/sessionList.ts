@@ -1,7 +1,7 @@
 import type { ChildLink, SessionRecord } from '@session-ledger/events';
 import { eventTimeOf, laterOf } from './eventTime.js';
 import { lineageAccumulator, lineageIndex } from './lineage.js';
-import { isLeaseLive } from './liveness.js';
+import { holdsSegment, turnAfter, type LatestTurn } from './latestTurn.js';
 
 /** One logical conversation: a root and its compression chain. */
 export interface SessionListRow {
@@ -21,31 +21,20 @@ export interface SessionListRow {
   ended: boolean;
 }
 
-interface TurnMark {
-  leaseExpiresAt?: string;
-  ended: boolean;
-}
-
 interface SegmentStats {
   messages: number;
   lastActivity: string | null;
-  turns: Map<string, TurnMark>;
+  /** The segment's turn events in order, folded along the chain with the turn rule (latestTurn.ts). */
+  turnEvents: Array<{ type: string; data: Record<string, unknown> }>;
   title?: string;
   ended: boolean;
 }
-
-const markTurn = (stats: SegmentStats, turnId: string, change: TurnMark) => {
-  const mark = stats.turns.get(turnId) ?? { ended: false };
-  if (change.leaseExpiresAt !== undefined) mark.leaseExpiresAt = change.leaseExpiresAt;
-  mark.ended ||= change.ended;
-  stats.turns.set(turnId, mark);
-};
 
 const countEvent = (stats: SegmentStats, record: SessionRecord) => {
   switch (record.type) {
     case 'session.started':
       if (record.data.title !== undefined) stats.title = record.data.title;
-      if (record.data.openTurn) markTurn(stats, record.data.openTurn.turnId, { leaseExpiresAt: record.data.openTurn.leaseExpiresAt, ended: false });
+      if (record.data.openTurn) stats.turnEvents.push({ type: 'turn.started', data: { ...record.data.openTurn } });
       break;
     case 'message.appended':
       stats.messages += 1;
@@ -55,10 +44,8 @@ const countEvent = (stats: SegmentStats, record: SessionRecord) => {
       break;
     case 'turn.started':
     case 'turn.lease_renewed':
-      markTurn(stats, record.data.turnId, { leaseExpiresAt: record.data.leaseExpiresAt, ended: false });
-      break;
     case 'turn.ended':
-      markTurn(stats, record.data.turnId, { ended: true });
+      stats.turnEvents.push({ type: record.type, data: record.data });
       break;
     case 'session.ended':
       stats.ended = true;
@@ -80,7 +67,7 @@ export const sessionListAccumulator = () => {
     add(record: SessionRecord): void {
       lineage.add(record);
       let segment = stats.get(record.sessionId);
-      if (!segment) stats.set(record.sessionId, (segment = { messages: 0, lastActivity: null, turns: new Map(), ended: false }));
+      if (!segment) stats.set(record.sessionId, (segment = { messages: 0, lastActivity: null, turnEvents: [], ended: false }));
       countEvent(segment, record);
     },
     /** Rows, most recent activity first. Liveness is judged at `now`, which the caller gives. */
@@ -95,20 +82,18 @@ export const sessionListAccumulator = () => {
           node = index.get(node.continuedIn!)!;
           segments.push(node.sessionId);
         }
-        const turns = new Map<string, TurnMark>();
         let messages = 0;
         let lastActivity: string | null = null;
+        let turn: LatestTurn | null = null;
         for (const id of segments) {
           const segment = stats.get(id)!;
+          for (const event of segment.turnEvents) turn = turnAfter(turn, event.type, event.data);
           messages += segment.messages;
           if (segment.lastActivity !== null) lastActivity = laterOf(lastActivity, segment.lastActivity);
-          for (const [turnId, mark] of segment.turns) {
-            const merged = turns.get(turnId) ?? { ended: false };
-            turns.set(turnId, { leaseExpiresAt: mark.leaseExpiresAt ?? merged.leaseExpiresAt, ended: merged.ended || mark.ended });
-          }
         }
-        const live = [...turns.values()].some((mark) => !mark.ended && mark.leaseExpiresAt !== undefined && isLeaseLive(mark.leaseExpiresAt, now));
         const tip = stats.get(root.tipId)!;
+        // The latest turn along the chain (a turn may begin in a segment and end in its compression child).
+        const live = holdsSegment(turn, now instanceof Date ? now : new Date(now));
         const row: SessionListRow = {
           rootId: root.sessionId,
           tipId: root.tipId,

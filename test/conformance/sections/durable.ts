@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { startDurableSubscriber, type RecordedEvent } from '@session-ledger/core';
+import { readSubscriberStatus, resumeSubscribers, startDurableSubscriber, type RecordedEvent } from '@session-ledger/core';
 import type { ConformanceContext } from '../context.js';
-import { idsOf, makeEvents, uniquePrefix, uniqueStream, waitFor } from '../helpers.js';
+import { expectLedgerError, idsOf, makeEvents, uniquePrefix, uniqueStream, waitFor } from '../helpers.js';
 
 const checkpointName = () => `conformance-${randomUUID()}`;
 
@@ -53,30 +53,50 @@ export const durableSection = ({ store }: ConformanceContext): void => {
       expect(idsOf(second)).toEqual([...idsOf(missed), ...idsOf(live)]);
     });
 
-    it('a handler failure stops the subscriber before its checkpoint, so the event is delivered again', async () => {
+    it('a throwing handler is retried with backoff, parked naming the event, kept parked across a restart, and resumed with nothing lost', async () => {
       const prefix = uniquePrefix();
       const name = checkpointName();
       await checkpointNow(name);
       const filter = { streamNamePrefixes: [prefix] };
+      const retry = { attempts: 3, baseDelayMs: 1, maxDelayMs: 4 };
+      const quiet = { filter, retry, onWarning: () => undefined };
       const batch = makeEvents(3);
       await store().appendToStream(`${prefix}a`, batch);
+      let broken = true;
       const seen: string[] = [];
-      const failing = startDurableSubscriber(
-        store(),
-        name,
-        (event) => {
-          seen.push(event.id);
-          if (event.id === batch[1]!.id) throw new Error('handler failed');
-        },
-        { filter },
-      );
-      await expect(failing.done).rejects.toThrow('handler failed');
-      expect(seen).toEqual(idsOf(batch.slice(0, 2)));
-      const again: string[] = [];
-      const retry = startDurableSubscriber(store(), name, (event) => void again.push(event.id), { filter });
-      await retry.caughtUp;
-      await retry.stop();
-      expect(again).toEqual(idsOf(batch.slice(1)));
+      const handler = (event: RecordedEvent) => {
+        seen.push(event.id);
+        if (broken && event.id === batch[1]!.id) throw new Error('handler failed');
+      };
+      const first = startDurableSubscriber(store(), name, handler, quiet);
+      await waitFor(async () => (await readSubscriberStatus(store(), name).catch(() => null))?.state === 'parked', 'the parking');
+      await first.caughtUp;
+      const parked = await readSubscriberStatus(store(), name);
+      expect(parked).toMatchObject({
+        state: 'parked',
+        reason: 'handler failed',
+        failed: { stream: `${prefix}a`, revision: 1, eventId: batch[1]!.id, eventType: 'tested', attempts: 3 },
+      });
+      expect(parked.checkpoint).toBe((await store().readStream(`${prefix}a`))[0]!.position);
+      expect(seen).toEqual(idsOf([batch[0]!, batch[1]!, batch[1]!, batch[1]!]));
+
+      // Parked is stored, not held in memory: a restarted subscriber stays parked and delivers nothing.
+      await first.stop();
+      const later = makeEvents(1);
+      await store().appendToStream(`${prefix}b`, later);
+      const second = startDurableSubscriber(store(), name, handler, quiet);
+      await second.caughtUp;
+      expect(seen).toHaveLength(4);
+
+      broken = false;
+      expect(await resumeSubscribers(store(), name)).toEqual([name]);
+      await waitFor(() => seen.length >= 7, 'the failed event again, then the rest');
+      await second.stop();
+      expect(seen.slice(4)).toEqual(idsOf([batch[1]!, batch[2]!, ...later]));
+      const resumed = await readSubscriberStatus(store(), name);
+      expect(resumed.state).toBe('active');
+      expect(resumed.failed).toBeUndefined();
+      await expectLedgerError(resumeSubscribers(store(), `${name}-unknown`), 'not_found');
     });
   });
 };

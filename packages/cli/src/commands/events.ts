@@ -1,12 +1,14 @@
 import type { Command } from 'commander';
-import { eventToJson, newId, toJson, type RecordedEvent } from '@session-ledger/core';
+import { eventToJson, newId, toJson, type JsonObject, type RecordedEvent } from '@session-ledger/core';
+import { appendRaw, checkRawAppend } from '@session-ledger/events';
 import { action } from '../action.js';
 import { withLedger } from '../context.js';
-import { emit } from '../output.js';
+import { emit, field, note } from '../output.js';
 import { parseBigIntOption, parseCountOption, parseExpectedOption, parseJsonOption } from '../parse.js';
 import { followAll } from './followAll.js';
 
-const line = (event: RecordedEvent) => `${event.revision}\t${event.type}\t${JSON.stringify(event.data)}`;
+/** `events read` in plain text: revision, type, data as one-line JSON; tab-separated. */
+const line = (event: RecordedEvent) => `${event.revision}\t${field(event.type)}\t${JSON.stringify(event.data)}`;
 
 /** `events`: the raw stream API of the port, for scripts and debugging. */
 export const registerEvents = (program: Command): void => {
@@ -15,7 +17,7 @@ export const registerEvents = (program: Command): void => {
   action(
     events
       .command('append <stream>')
-      .description('append one event through the hash-chained ledger')
+      .description('append one event through the hash-chained ledger (session-, memory-: a valid event of their schema; ledger-: refused)')
       .requiredOption('--type <type>', 'event type')
       .requiredOption('--data <json>', 'event data as JSON')
       .option('--metadata <json>', 'event metadata as JSON object')
@@ -27,13 +29,12 @@ export const registerEvents = (program: Command): void => {
       if (metadata !== undefined && (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata))) {
         parseJsonOption('metadata', 'not an object');
       }
+      const append = { stream, id: options.id ?? newId(), type: options.type, data, metadata: metadata as JsonObject | undefined };
       const expectedRevision = parseExpectedOption(options.expectedRevision);
-      const result = await withLedger(context, { write: true }, (ledger) =>
-        ledger.append(stream, [{ id: options.id ?? newId(), type: options.type, data, metadata: metadata as never }], {
-          expectedRevision,
-        }),
-      );
-      emit(context.io, context.json, { stream, ...result }, () => `${stream}@${result.nextExpectedRevision} (position ${result.position})`);
+      checkRawAppend({ ...append, expectedRevision }); // before the store is opened: a refused append touches nothing
+      const result = await withLedger(context, { write: true }, (ledger) => appendRaw(ledger, { ...append, expectedRevision }));
+      emit(context.io, context.json, { stream, ...result }, () => String(result.nextExpectedRevision));
+      note(context.io, context.json, `appended to ${stream} at revision ${result.nextExpectedRevision} (position ${result.position})`);
     },
   );
 

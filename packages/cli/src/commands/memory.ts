@@ -21,7 +21,7 @@ import {
 } from '@session-ledger/memory';
 import { action } from '../action.js';
 import { withLedger, type CommandContext } from '../context.js';
-import { emit } from '../output.js';
+import { emit, field, note } from '../output.js';
 import { parseCountOption } from '../parse.js';
 
 interface WriteFlags {
@@ -84,9 +84,9 @@ const receiptLines = (result: BatchResult) =>
 
 const statusLine = (status: ProviderStatus) => {
   const where = status.failed ? ` at ${status.failed.stream}@${status.failed.revision}` : '';
-  const parked = status.state === 'parked' ? `: ${status.reason ?? ''}${where}` : '';
+  const parked = status.state === 'parked' ? `: ${field(status.reason ?? '')}${where}` : '';
   const skipped = status.skipped > 0 ? ` (${status.skipped} legacy mutation(s) skipped)` : '';
-  return `${status.name}\t${status.state}${parked}\tcheckpoint ${status.checkpoint ?? '-'}${skipped}`;
+  return `${field(status.name)}\t${status.state}${parked}\tcheckpoint ${status.checkpoint ?? '-'}${skipped}`;
 };
 
 /** `memory`: the memory ledger (entries, ordered batches, providers, the Markdown mirror). */
@@ -177,9 +177,8 @@ export const registerMemory = (program: Command): void => {
       const statuses = await withLedger(context, { write: false }, async (_ledger, store) =>
         name === undefined ? readProviderStatuses(store) : [await readProviderStatus(store, name)],
       );
-      emit(context.io, context.json, name === undefined ? statuses : statuses[0], () =>
-        statuses.length === 0 ? 'no memory providers registered' : statuses.map(statusLine).join('\n'),
-      );
+      emit(context.io, context.json, name === undefined ? statuses : statuses[0], () => statuses.map(statusLine).join('\n'));
+      if (statuses.length === 0) note(context.io, context.json, 'no memory providers registered');
     },
   );
 
@@ -187,7 +186,8 @@ export const registerMemory = (program: Command): void => {
     providers.command('resume [name]').description('un-park a provider (or every parked one); it gets the failed mutation again first'),
     async (context, name: string | undefined) => {
       const resumed = await withLedger(context, { write: true }, (_ledger, store) => resumeProviders(store, name));
-      emit(context.io, context.json, { resumed }, () => (resumed.length === 0 ? 'nothing parked' : resumed.map((n) => `resumed ${n}`).join('\n')));
+      emit(context.io, context.json, { resumed }, () => resumed.map(field).join('\n'));
+      note(context.io, context.json, resumed.length === 0 ? 'nothing parked' : `resumed ${resumed.length} provider(s)`);
     },
   );
 

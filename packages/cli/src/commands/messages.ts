@@ -2,11 +2,12 @@ import type { Command } from 'commander';
 import type * as Sessions from '@session-ledger/sessions';
 import { action } from '../action.js';
 import { withLedger } from '../context.js';
-import { emit } from '../output.js';
-import { contentOf, oneOf, toolCallsOf } from './sessionInput.js';
+import { emit, note } from '../output.js';
+import { contentOf, toolCallsOf } from './sessionInput.js';
 
 /** Loaded on demand, so that other commands start fast. */
 const load = (): Promise<typeof Sessions> => import('@session-ledger/sessions');
+const input = () => import('@session-ledger/events');
 
 const ROLES = ['user', 'assistant', 'tool', 'system'] as const;
 
@@ -19,12 +20,12 @@ export const registerMessages = (program: Command): void => {
       .command('append <session>')
       .description('append one message')
       .requiredOption('--role <role>', ROLES.join('|'))
-      .option('--content <text>')
+      .option('--content <text>', 'the message text (or --content-file)')
       .option('--content-file <path>', 'read the content from a file, or - for standard input')
       .option('--id <id>', 'message id (reuse it to retry idempotently)')
       .option('--turn <turn>', 'the turn it belongs to')
-      .option('--tool-call-id <id>')
-      .option('--tool-name <name>')
+      .option('--tool-call-id <id>', 'with --role tool: the id of the call this result answers')
+      .option('--tool-name <name>', 'with --role tool: the name of the tool that produced it')
       .option('--tool-calls <json>', 'JSON array of tool calls'),
     async (
       context,
@@ -32,7 +33,7 @@ export const registerMessages = (program: Command): void => {
       options: { role: string; content?: string; contentFile?: string; id?: string; turn?: string; toolCallId?: string; toolName?: string; toolCalls?: string },
     ) => {
       const S = await load();
-      const role = oneOf('role', options.role, ROLES)!;
+      const role = (await input()).parseRole('--role', options.role);
       const toolCalls = toolCallsOf(options.toolCalls);
       const content = contentOf(options);
       const result = await withLedger(context, { write: true }, (ledger) =>
@@ -43,7 +44,8 @@ export const registerMessages = (program: Command): void => {
           { turnId: options.turn },
         ),
       );
-      emit(context.io, context.json, result, () => `${result.messageId}\t${session}@${result.revision}`);
+      emit(context.io, context.json, result, () => result.messageId);
+      note(context.io, context.json, `appended to ${session}@${result.revision}`);
     },
   );
 
@@ -51,13 +53,14 @@ export const registerMessages = (program: Command): void => {
     messages
       .command('rewrite <session> <message>')
       .description('rewrite a message in place (same id; earlier versions stay in the display view)')
-      .option('--content <text>')
+      .option('--content <text>', 'the new text (or --content-file)')
       .option('--content-file <path>', 'read the content from a file, or - for standard input'),
     async (context, session: string, message: string, options: { content?: string; contentFile?: string }) => {
       const S = await load();
       const content = contentOf(options);
       const result = await withLedger(context, { write: true }, (ledger) => S.rewriteMessage({ ledger, now: context.now }, session, message, content));
-      emit(context.io, context.json, result, () => `rewrote ${message}\t${session}@${result.revision}`);
+      emit(context.io, context.json, result, () => '');
+      note(context.io, context.json, `rewrote ${message} in ${session}@${result.revision}`);
     },
   );
 };

@@ -6,6 +6,7 @@ import type { CommandContext } from '../context.js';
 import { openStore } from '../openStore.js';
 import { emit } from '../output.js';
 import { parseCountOption } from '../parse.js';
+import { sameStore } from '../sameStore.js';
 import { progressFor, type Progress } from '../progress.js';
 
 interface MigrateOptions {
@@ -76,7 +77,8 @@ export const registerMigrate = (program: Command): void => {
     async (context, options: MigrateOptions) => {
       const pageSize = parseCountOption('page-size', options.pageSize);
       if (pageSize < 1) throw invalidInput('--page-size must be at least 1', 'page-size');
-      if (options.from.trim() === options.to.trim()) throw invalidInput('--from and --to name the same store', 'to');
+      // Checked before either store is opened: nothing is written into a source named twice.
+      if (sameStore(options.from, options.to)) throw invalidInput(`--from and --to name the same store (${options.to}): a store cannot be migrated into itself`, 'to');
       const progress = phasedProgress(context);
       const summary = await withStores(options.from, options.to, (from, to) =>
         migrateStores({ from, to, pageSize, onProgress: ({ phase, done, total }) => progress.update(phase, done, total) }).finally(() =>

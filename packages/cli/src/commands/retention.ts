@@ -3,8 +3,8 @@ import { invalidInput } from '@session-ledger/core';
 import type * as Retention from '@session-ledger/retention';
 import { action } from '../action.js';
 import { withLedger, type CommandContext } from '../context.js';
-import { emit } from '../output.js';
-import { parseDuration } from '../parse.js';
+import { askYes, cancelled, idList, mustAsk } from '../confirm.js';
+import { emit, note } from '../output.js';
 import { progressFor } from '../progress.js';
 
 /** Loaded on demand, so that other commands start fast. */
@@ -62,18 +62,22 @@ const runExport = async (context: CommandContext, id: string, flags: ExportFlags
     progress.stop();
   }
   const { bytes, ...report } = result;
-  if (flags.out === undefined && bytes) context.io.out(bytes.toString('utf8'));
+  if (flags.out === undefined && bytes) context.io.raw(bytes.toString('utf8'));
   else emit(context.io, context.json, report, () => exportText(report));
 };
 
-const bulkText = (result: Retention.BulkDeleteResult, verb: string): string =>
-  [
-    ...result.deleted.map((id) => `${verb} ${id}`),
-    ...result.skipped_active.map((id) => `skipped_active ${id}`),
-    ...result.failed.map(({ id, error }) => `failed ${id}: ${error.message}`),
-    `${verb}: ${result.deleted.length}, skipped_active: ${result.skipped_active.length}${result.failed.length > 0 ? `, failed: ${result.failed.length}` : ''}`,
-    ...(result.streams.length > 0 ? [`streams deleted: ${result.streams.join(', ')}`] : []),
-  ].join('\n');
+/** Plain output of delete and prune: stdout, the ids deleted (or that would be), one a line; stderr, the tally. */
+const reportBulk = (context: CommandContext, result: Retention.BulkDeleteResult, verb: string): void => {
+  emit(context.io, context.json, result, () => result.deleted.join('\n'));
+  note(
+    context.io,
+    context.json,
+    [
+      `${verb}: ${result.deleted.length}, skipped_active: ${result.skipped_active.length}${result.failed.length > 0 ? `, failed: ${result.failed.length}` : ''}`,
+      ...(result.streams.length > 0 ? [`streams deleted: ${result.streams.join(', ')}`] : []),
+    ].join('\n'),
+  );
+};
 
 /** One stderr line per id that was not deleted: the refusal in the library's words. */
 const reportRefusals = (context: CommandContext, result: Retention.BulkDeleteResult) => {
@@ -103,12 +107,17 @@ export const registerRetention = (program: Command): void => {
     sessions
       .command('delete <ids...>')
       .description('delete conversations (any of their ids); a conversation held by a live turn is skipped (exit 1)')
-      .option('--lineage <lineage>', 'logical (compression chain and delegated children) | tip (the tip segment only)', 'logical'),
-    async (context, ids: string[], flags: { lineage: string }) => {
+      .option('--lineage <lineage>', 'logical (compression chain and delegated children) | tip (the tip segment only)', 'logical')
+      .option('-y, --yes', 'delete without asking (required when stdin or stderr is not a terminal)'),
+    async (context, ids: string[], flags: { lineage: string; yes?: boolean }) => {
       const R = await load();
       const lineage = R.checkLineage(flags.lineage);
+      if (mustAsk(context, flags.yes, 'sessions delete')) {
+        const what = lineage === 'tip' ? 'the tip segment of' : 'every segment and delegated child of';
+        if (!(await askYes(context, `Delete ${what} ${ids.length} session(s) (${idList(ids)})? Nothing is exported first.`))) return cancelled(context);
+      }
       const result = await withLedger(context, { write: true }, (ledger) => R.deleteSessions(ledger, ids, { lineage, now: context.now() }));
-      emit(context.io, context.json, result, () => bulkText(result, 'deleted'));
+      reportBulk(context, result, 'deleted');
       reportRefusals(context, result);
       return result.deleted.length === ids.length ? 0 : 1; // any id not deleted
     },
@@ -119,14 +128,23 @@ export const registerRetention = (program: Command): void => {
       .command('prune')
       .description('delete conversations idle for longer than AGE (never a live one)')
       .requiredOption('--older-than <age>', 'e.g. 30d, 12h')
-      .option('--dry-run', 'list what would be deleted; delete nothing'),
-    async (context, flags: { olderThan: string; dryRun?: boolean }) => {
+      .option('--dry-run', 'list what would be deleted; delete nothing')
+      .option('-y, --yes', 'delete without asking (required when stdin or stderr is not a terminal)'),
+    async (context, flags: { olderThan: string; dryRun?: boolean; yes?: boolean }) => {
       const R = await load();
-      const olderThanMs = parseDuration('older-than', flags.olderThan);
+      const olderThanMs = (await import('@session-ledger/events')).parseDuration('--older-than', flags.olderThan);
+      const ask = !flags.dryRun && mustAsk(context, flags.yes, 'sessions prune');
+      let answeredNo = false;
+      const confirm = async (rootIds: string[]) => {
+        const yes = await askYes(context, `Delete ${rootIds.length} session(s) idle for longer than ${flags.olderThan} (${idList(rootIds)})? Nothing is exported first.`);
+        answeredNo = !yes;
+        return yes;
+      };
       const result = await withLedger(context, { write: !flags.dryRun }, (ledger) =>
-        R.pruneSessions(ledger, { olderThanMs, now: context.now(), dryRun: Boolean(flags.dryRun) }),
+        R.pruneSessions(ledger, { olderThanMs, now: context.now(), dryRun: Boolean(flags.dryRun), ...(ask ? { confirm } : {}) }),
       );
-      emit(context.io, context.json, result, () => bulkText(result, flags.dryRun ? 'would delete' : 'deleted'));
+      if (answeredNo) return cancelled(context);
+      reportBulk(context, result, flags.dryRun ? 'would delete' : 'deleted');
       for (const { error } of result.failed) context.io.err(`session-ledger: ${error.message.split('\n')[0]}`);
       return result.failed.length === 0 ? 0 : 1;
     },
@@ -138,9 +156,21 @@ export const registerRetention = (program: Command): void => {
       .description('restore the streams of a jsonl export (same ids, revisions and hashes) into a store that lacks them'),
     async (context, file: string) => {
       const R = await load();
-      const result = await withLedger(context, { write: true }, (ledger) => R.importJsonl(ledger, file, { now: context.now() }));
+      const progress = progressFor(context, 'import', 'events');
+      let begun = false;
+      const onProgress = (done: number, total: number) => {
+        if (!begun) progress.start(total), (begun = true);
+        progress.update(done);
+      };
+      let result: Retention.ImportResult;
+      try {
+        result = await withLedger(context, { write: true }, (ledger) => R.importJsonl(ledger, file, { now: context.now(), onProgress }));
+      } finally {
+        progress.stop();
+      }
+      const resumed = result.resumed > 0 ? ` (${result.resumed} already stored by an interrupted run: continued from there)` : '';
       emit(context.io, context.json, result, () =>
-        [`imported ${result.events} event(s) of ${result.rootId} from ${file}`, ...result.streams.map((s) => `  ${s.stream}@${s.revision} ${s.chainHead ?? '-'}`)].join('\n'),
+        [`imported ${result.events} event(s) of ${result.rootId} from ${file}${resumed}`, ...result.streams.map((s) => `  ${s.stream}@${s.revision} ${s.chainHead ?? '-'}`)].join('\n'),
       );
     },
   );

@@ -3,7 +3,7 @@ import { invalidInput, toJson } from '@session-ledger/core';
 import type * as Sessions from '@session-ledger/sessions';
 import { action } from '../action.js';
 import { withLedger } from '../context.js';
-import { emit } from '../output.js';
+import { emit, field, note } from '../output.js';
 import { oneOf } from './sessionInput.js';
 
 /** Loaded on demand, so that other commands start fast. */
@@ -12,6 +12,22 @@ const load = (): Promise<typeof Sessions> => import('@session-ledger/sessions');
 const LINKS = ['compression', 'delegation', 'branch'] as const;
 
 const writer = (ledger: Parameters<Parameters<typeof withLedger>[2]>[0], now: () => Date) => ({ ledger, now });
+
+/**
+ * `sessions list` in plain text: always the same seven tab-separated columns, so a live row does not
+ * shift the rest: root, tip, segments, messages, last activity (or -), state (live, ended or idle),
+ * title (or -; its tabs and newlines escaped).
+ */
+const listRow = (row: Awaited<ReturnType<typeof Sessions.listConversations>>[number]): string =>
+  [
+    row.rootId,
+    row.tipId,
+    `${row.segments.length} seg`,
+    `${row.messages} msg`,
+    row.lastActivity ?? '-',
+    row.live ? 'live' : row.ended ? 'ended' : 'idle',
+    row.title ? field(row.title) : '-',
+  ].join('\t');
 
 /** `sessions`: start, show and resume by any id, list, compact, compress, end. */
 export const registerSessions = (program: Command): void => {
@@ -24,9 +40,9 @@ export const registerSessions = (program: Command): void => {
       .option('--id <id>', 'session id (default: a new UUID)')
       .option('--parent <id>', 'start a child of this conversation')
       .option('--link <kind>', `how the child relates: ${LINKS.join('|')}`)
-      .option('--model <model>')
-      .option('--source <source>')
-      .option('--title <title>')
+      .option('--model <model>', 'the model the session talks to, e.g. claude-sonnet-4 (stored on session.started)')
+      .option('--source <source>', 'where the session comes from, e.g. cli, hermes, telegram (stored on session.started)')
+      .option('--title <title>', 'a human title, shown by sessions list')
       .option('--summary <text>', 'with --link compression: what replaces the parent history in the child context'),
     async (context, options: { id?: string; parent?: string; link?: string; model?: string; source?: string; title?: string; summary?: string }) => {
       const S = await load();
@@ -46,9 +62,8 @@ export const registerSessions = (program: Command): void => {
           title: options.title,
         });
       });
-      emit(context.io, context.json, { sessionId: result.sessionId, rootId: result.rootId, revision: result.revision, created: result.created }, () =>
-        `${result.sessionId}\nresume with: session-ledger sessions resume ${result.rootId}`,
-      );
+      emit(context.io, context.json, { sessionId: result.sessionId, rootId: result.rootId, revision: result.revision, created: result.created }, () => result.sessionId);
+      note(context.io, context.json, `resume with: session-ledger sessions resume ${result.rootId}`);
     },
   );
 
@@ -79,11 +94,7 @@ export const registerSessions = (program: Command): void => {
   action(sessions.command('list').description('one row per logical conversation'), async (context) => {
     const S = await load();
     const rows = await withLedger(context, { write: false }, (_ledger, store) => S.listConversations(store, { now: context.now() }));
-    emit(context.io, context.json, rows, () =>
-      rows
-        .map((row) => `${row.rootId}\t${row.tipId}\t${row.segments.length} seg\t${row.messages} msg\t${row.lastActivity ?? '-'}${row.live ? '\tLIVE' : ''}${row.title ? `\t${row.title}` : ''}`)
-        .join('\n'),
-    );
+    emit(context.io, context.json, rows, () => rows.map(listRow).join('\n'));
   });
 
   action(
@@ -97,7 +108,8 @@ export const registerSessions = (program: Command): void => {
       const result = await withLedger(context, { write: true }, (ledger) =>
         S.compactHistory(writer(ledger, context.now), session, { throughMessageId: options.through, summary: options.summary }),
       );
-      emit(context.io, context.json, result, () => `compacted through ${options.through} (summary ${result.summaryId})`);
+      emit(context.io, context.json, result, () => result.summaryId);
+      note(context.io, context.json, `compacted through ${options.through}; the summary's id is on stdout`);
     },
   );
 
@@ -109,18 +121,18 @@ export const registerSessions = (program: Command): void => {
     async (context, session: string, options: { summary: string }) => {
       const S = await load();
       const result = await withLedger(context, { write: true }, (ledger) => S.compressSession(writer(ledger, context.now), session, { summary: options.summary }));
-      emit(context.io, context.json, { sessionId: result.sessionId, rootId: result.rootId, parentId: result.parentId, revision: result.revision }, () =>
-        `${result.sessionId}\nwrite to ${result.sessionId}; resume the whole conversation with: session-ledger sessions resume ${result.rootId}`,
-      );
+      emit(context.io, context.json, { sessionId: result.sessionId, rootId: result.rootId, parentId: result.parentId, revision: result.revision }, () => result.sessionId);
+      note(context.io, context.json, `write to ${result.sessionId}; resume the whole conversation with: session-ledger sessions resume ${result.rootId}`);
     },
   );
 
   action(
-    sessions.command('end <session>').description('end the session').option('--reason <reason>'),
+    sessions.command('end <session>').description('end the session').option('--reason <reason>', 'why it ended, e.g. user_exit (shown in exports)'),
     async (context, session: string, options: { reason?: string }) => {
       const S = await load();
       const result = await withLedger(context, { write: true }, (ledger) => S.endSession(writer(ledger, context.now), session, { reason: options.reason }));
-      emit(context.io, context.json, result, () => `ended ${session}`);
+      emit(context.io, context.json, result, () => '');
+      note(context.io, context.json, `ended ${session}`);
     },
   );
 };

@@ -2,14 +2,12 @@ import type { Command } from 'commander';
 import type * as Sessions from '@session-ledger/sessions';
 import { action } from '../action.js';
 import { withLedger } from '../context.js';
-import { emit } from '../output.js';
-import { parseDuration } from '../parse.js';
-import { oneOf } from './sessionInput.js';
+import { emit, note } from '../output.js';
 
 /** Loaded on demand, so that other commands start fast. */
 const load = (): Promise<typeof Sessions> => import('@session-ledger/sessions');
-
-const OUTCOMES = ['completed', 'interrupted', 'failed'] as const;
+/** Durations and outcomes are parsed by the one parser the HTTP service uses too. */
+const input = () => import('@session-ledger/events');
 
 /** `turns`: a live turn owns its session until it ends or its lease expires. */
 export const registerTurns = (program: Command): void => {
@@ -23,11 +21,12 @@ export const registerTurns = (program: Command): void => {
       .option('--ttl <duration>', 'lease length, e.g. 30s, 5m', '30s'),
     async (context, session: string, options: { owner?: string; ttl: string }) => {
       const S = await load();
-      const ttlMs = parseDuration('ttl', options.ttl);
+      const ttlMs = (await input()).parseDuration('--ttl', options.ttl);
       const result = await withLedger(context, { write: true }, (ledger) =>
         S.beginTurn({ ledger, now: context.now }, session, { ttlMs, owner: options.owner }),
       );
-      emit(context.io, context.json, result, () => `${result.turnId}\tlease until ${result.leaseExpiresAt}`);
+      emit(context.io, context.json, result, () => result.turnId);
+      note(context.io, context.json, `lease until ${result.leaseExpiresAt}`);
     },
   );
 
@@ -35,19 +34,20 @@ export const registerTurns = (program: Command): void => {
     turns.command('renew <session> <turn>').description('renew the lease').option('--ttl <duration>', 'new lease length from now', '30s'),
     async (context, session: string, turn: string, options: { ttl: string }) => {
       const S = await load();
-      const ttlMs = parseDuration('ttl', options.ttl);
+      const ttlMs = (await input()).parseDuration('--ttl', options.ttl);
       const result = await withLedger(context, { write: true }, (ledger) => S.renewLease({ ledger, now: context.now }, session, turn, { ttlMs }));
-      emit(context.io, context.json, result, () => `${result.turnId}\tlease until ${result.leaseExpiresAt}`);
+      emit(context.io, context.json, result, () => result.leaseExpiresAt);
     },
   );
 
   action(
-    turns.command('end <session> <turn>').description('end the turn').option('--outcome <outcome>', OUTCOMES.join('|'), 'completed'),
+    turns.command('end <session> <turn>').description('end the turn').option('--outcome <outcome>', 'completed|interrupted|failed', 'completed'),
     async (context, session: string, turn: string, options: { outcome: string }) => {
       const S = await load();
-      const outcome = oneOf('outcome', options.outcome, OUTCOMES);
+      const outcome = (await input()).parseOutcome('--outcome', options.outcome);
       const result = await withLedger(context, { write: true }, (ledger) => S.endTurn({ ledger, now: context.now }, session, turn, { outcome }));
-      emit(context.io, context.json, result, () => `ended ${turn}`);
+      emit(context.io, context.json, result, () => '');
+      note(context.io, context.json, `ended ${turn}`);
     },
   );
 };

@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { invalidInput, MEMORY_PREFIX, type LedgerError, type RecordedEvent } from '@session-ledger/core';
+import { invalidInput, type LedgerError, type RecordedEvent } from '@session-ledger/core';
+import { MEMORY_PREFIX } from './streams.js';
 import { MEMORY_SCHEMAS } from './registry.js';
 import { causationV1 } from './schemas.js';
 import { isMemoryEventType, type MemoryRecord } from './types.js';

@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { invalidInput, sessionIdOf, type LedgerError, type RecordedEvent } from '@session-ledger/core';
+import { invalidInput, type LedgerError, type RecordedEvent } from '@session-ledger/core';
+import { sessionIdOf } from './streams.js';
 import { SESSION_SCHEMAS } from './registry.js';
 import { isSessionEventType, type SessionRecord } from './types.js';
 import { decodeVersioned } from '../versioned.js';

@@ -11,3 +11,4 @@ export * from './registry.js';
 export * from './issues.js';
 export * from './encode.js';
 export * from './decode.js';
+export * from './streams.js';

@@ -1,68 +1,85 @@
-import { eventToJson, invalidInput, isJsonObject, newId, parseExpected, type JsonValue } from '@session-ledger/core';
-import { resumePosition, streamSse } from '../sse.js';
-import type { Route } from '../types.js';
+import { eventToJson, newId, parseExpected, type JsonValue } from '@session-ledger/core';
+import { appendRaw } from '@session-ledger/events';
+import { z } from 'zod';
+import { count, jsonObject, jsonValue, name, position, revision } from '../contract/common.js';
+import * as R from '../contract/responses.js';
+import { resumeFrom, SSE_HEADERS, SSE_QUERY, SSE_RESPONSE, streamSse } from '../sse.js';
+import { route, type Route } from '../types.js';
 
-const count = (text: string | null, fallback: number): number => {
-  if (text === null) return fallback;
-  if (!/^\d+$/.test(text)) throw invalidInput(`Not a whole number: ${text}`);
-  return Number(text);
-};
+const appendBody = z.strictObject({
+  type: name.describe('the event type'),
+  data: jsonValue,
+  metadata: jsonObject.optional(),
+  id: name.optional().describe('the event id (a UUID); reuse it to retry idempotently'),
+  expectedRevision: z
+    .union([z.enum(['any', 'no_stream', 'stream_exists']), revision])
+    .optional()
+    .describe('any (default), no_stream, stream_exists, or the revision of the last event the writer saw'),
+});
 
 /** Raw streams: read, append (through the hash-chained ledger), $all, and the SSE feed. */
 export const eventRoutes: Route[] = [
-  {
+  route({
     method: 'GET',
     path: '/streams/:stream',
+    tag: 'streams',
+    summary: "A stream's events",
+    query: z.strictObject({ from: position.optional(), max: count.optional(), direction: z.enum(['forwards', 'backwards']).optional() }),
+    responses: { 200: { description: 'the events, in revision order (or reversed)', schema: R.events }, 404: { description: 'no such stream' }, 410: { description: 'the stream was deleted for good' } },
     handler: async ({ store, params, query }) => {
-      const from = query.get('from');
-      const events = await store.readStream(params.stream!, {
-        direction: query.get('direction') === 'backwards' ? 'backwards' : 'forwards',
-        fromRevision: from === null ? undefined : BigInt(count(from, 0)),
-        maxCount: count(query.get('max'), 1000),
-      });
+      const events = await store.readStream(params.stream!, { direction: query.direction ?? 'forwards', fromRevision: query.from, maxCount: query.max ?? 1000 });
       return { body: events.map(eventToJson) };
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/streams/:stream',
+    tag: 'streams',
+    summary: 'Append one event (hash-chained)',
+    body: appendBody,
+    responses: { 201: { description: 'stored', schema: R.streamAppended }, 409: { description: 'wrong expected revision' } },
     handler: async ({ ledger, params, body }) => {
-      if (!isJsonObject(body) || typeof body.type !== 'string' || !('data' in body)) {
-        throw invalidInput('Body must be {"type": string, "data": JSON, "metadata"?: object, "id"?: uuid, "expectedRevision"?: ...}');
-      }
-      const expectedText = body.expectedRevision === undefined ? 'any' : String(body.expectedRevision);
-      const expectedRevision = parseExpected(expectedText);
-      if (expectedRevision === null) throw invalidInput(`Bad expectedRevision: ${expectedText}`);
-      if (body.metadata !== undefined && !isJsonObject(body.metadata)) throw invalidInput('metadata must be an object');
-      const result = await ledger.append(
-        params.stream!,
-        [{ id: typeof body.id === 'string' ? body.id : newId(), type: body.type, data: body.data as JsonValue, metadata: body.metadata }],
-        { expectedRevision },
-      );
+      const expectedRevision = parseExpected(String(body.expectedRevision ?? 'any'))!;
+      const result = await appendRaw(ledger, {
+        stream: params.stream!,
+        id: body.id ?? newId(),
+        type: body.type,
+        data: body.data as JsonValue,
+        metadata: body.metadata as never,
+        expectedRevision,
+      });
       return { status: 201, body: { stream: params.stream, ...result } };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/all',
-    handler: async ({ store, query }) => {
-      const from = query.get('from');
-      const events = await store.readAll({ fromPosition: from === null ? 'start' : BigInt(count(from, 0)), maxCount: count(query.get('max'), 1000) });
-      return { body: events.map(eventToJson) };
-    },
-  },
-  {
+    tag: 'streams',
+    summary: 'Every event in commit order',
+    query: z.strictObject({ from: position.optional().describe('the first commit position to include'), max: count.optional() }),
+    responses: { 200: { description: 'the events', schema: R.events } },
+    handler: async ({ store, query }) => ({ body: (await store.readAll({ fromPosition: query.from ?? 'start', maxCount: query.max ?? 1000 })).map(eventToJson) }),
+  }),
+  route({
     method: 'GET',
     path: '/subscribe',
+    tag: 'streams',
+    summary: 'Every event as Server-Sent Events: history, then live',
+    description: SSE_QUERY.description,
+    sse: true,
+    headers: SSE_HEADERS,
+    query: SSE_QUERY.extend({
+      prefix: z.array(z.string()).optional().describe('only streams whose name starts with one of these (repeatable)'),
+      type: z.array(z.string()).optional().describe('only these event types (repeatable)'),
+    }),
+    responses: SSE_RESPONSE,
     handler: async ({ store, req, res, query }) => {
-      const prefixes = query.getAll('prefix');
-      const types = query.getAll('type');
       const subscription = store.subscribeToAll({
-        fromPosition: resumePosition(req, query),
-        filter: { streamNamePrefixes: prefixes, eventTypes: types },
+        fromPosition: resumeFrom(req, query),
+        filter: { streamNamePrefixes: query.prefix ?? [], eventTypes: query.type ?? [] },
       });
       await streamSse(req, res, subscription);
       return null;
     },
-  },
+  }),
 ];

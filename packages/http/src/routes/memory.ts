@@ -1,4 +1,4 @@
-import { invalidInput, notFound } from '@session-ledger/core';
+import { notFound } from '@session-ledger/core';
 import {
   batchResultToJson,
   budgetsFromSettings,
@@ -13,99 +13,111 @@ import {
   type MemoryOperation,
 } from '@session-ledger/memory';
 import { z } from 'zod';
-import type { RequestContext, Route } from '../types.js';
+import * as R from '../contract/responses.js';
+import { route, type RequestContext, type Route } from '../types.js';
 
-const causation = z.strictObject({ sessionId: z.string().min(1).optional(), turnId: z.string().min(1).optional() });
+const causation = z.strictObject({ sessionId: z.string().min(1).optional(), turnId: z.string().min(1).optional() }).describe('the session and turn that caused the change');
 const target = z.enum(['memory', 'user']);
-const common = { profile: z.string().optional(), causation: causation.optional() };
+const common = { profile: z.string().optional().describe('default: "default"'), causation: causation.optional() };
+const operation = z.looseObject({ op: z.enum(['add', 'replace', 'remove']) }).describe('{op: add|replace|remove, target, content?, old?}');
 
 const bodies = {
   add: z.strictObject({ ...common, target, content: z.string() }),
-  replace: z.strictObject({ ...common, target, old: z.string(), content: z.string() }),
-  remove: z.strictObject({ ...common, target, old: z.string() }),
-  apply: z.strictObject({ ...common, operations: z.unknown() }),
+  replace: z.strictObject({ ...common, target, old: z.string().describe('a unique substring of the entry'), content: z.string() }),
+  remove: z.strictObject({ ...common, target, old: z.string().describe('a unique substring of the entry') }),
+  apply: z.union([z.array(operation), z.strictObject({ ...common, operations: z.array(operation) })]),
 };
 
-const parseBody = <S extends z.ZodType>(schema: S, body: unknown, shape: string): z.infer<S> => {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const path = issue && issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ` : '';
-  throw invalidInput(`Body must be ${shape}; ${path}${issue?.message ?? 'invalid'}`, issue?.path.map(String).join('.') || undefined);
+const ERRORS = {
+  404: { description: 'no entry matches `old`' },
+  409: { description: 'ambiguous selection, duplicate, or over budget' },
 };
 
-const write = async (
-  context: RequestContext,
-  operations: MemoryOperation[],
-  options: { profile?: string; causation?: z.infer<typeof causation> },
-) => {
+const write = async (context: RequestContext<unknown, unknown>, operations: MemoryOperation[], options: { profile?: string; causation?: z.infer<typeof causation> }) => {
   const memory = createMemoryLedger(context.store, { budgets: budgetsFromSettings(context.settings) });
   const result = await memory.apply(operations, { profile: options.profile, causation: options.causation });
   return { body: batchResultToJson(result) };
 };
 
-const writeRoute = <K extends 'add' | 'replace' | 'remove'>(op: K, shape: string): Route => ({
-  method: 'POST',
-  path: `/memory/${op}`,
-  handler: async (context) => {
-    const body = parseBody(bodies[op] as z.ZodType, context.body, shape) as z.infer<(typeof bodies)['add']> & { old?: string };
-    const { profile, causation: cause, ...operation } = body;
-    return write(context, [{ op, ...operation } as unknown as MemoryOperation], { profile, causation: cause });
-  },
-});
+const writeRoute = <K extends 'add' | 'replace' | 'remove'>(op: K): Route =>
+  route({
+    method: 'POST',
+    path: `/memory/${op}`,
+    tag: 'memory',
+    summary: `${op[0]!.toUpperCase()}${op.slice(1)} one memory entry`,
+    body: bodies[op] as (typeof bodies)['replace'],
+    responses: { 200: { description: 'applied; the receipts', schema: R.memoryBatch }, ...ERRORS },
+    handler: async (context) => {
+      const { profile, causation: cause, ...rest } = context.body;
+      return write(context, [{ op, ...rest } as unknown as MemoryOperation], { profile, causation: cause });
+    },
+  });
 
 /** The memory ledger over HTTP; the same forms and JSON as the `memory` CLI commands. */
 export const memoryRoutes: Route[] = [
-  {
+  route({
     method: 'GET',
     path: '/memory/entries',
-    handler: async ({ store, query }) => {
-      const wanted = query.get('target');
-      if (wanted !== null && wanted !== 'memory' && wanted !== 'user') throw invalidInput(`target must be memory or user: ${wanted}`, 'target');
-      const entries = await createMemoryLedger(store).list({ profile: query.get('profile') ?? undefined, target: wanted ?? undefined });
-      return { body: entries.map(entryToJson) };
-    },
-  },
-  writeRoute('add', '{"target", "content", "profile"?, "causation"?}'),
-  writeRoute('replace', '{"target", "old", "content", "profile"?, "causation"?}'),
-  writeRoute('remove', '{"target", "old", "profile"?, "causation"?}'),
-  {
+    tag: 'memory',
+    summary: 'The current entries',
+    query: z.strictObject({ profile: z.string().optional(), target: target.optional() }),
+    responses: { 200: { description: 'the entries', schema: R.memoryEntries } },
+    handler: async ({ store, query }) => ({ body: (await createMemoryLedger(store).list({ profile: query.profile, target: query.target })).map(entryToJson) }),
+  }),
+  writeRoute('add'),
+  writeRoute('replace'),
+  writeRoute('remove'),
+  route({
     method: 'POST',
     path: '/memory/apply',
+    tag: 'memory',
+    summary: 'Apply a batch of operations, all or none',
+    description: 'The body is the operations array, or {operations, profile?, causation?}.',
+    body: bodies.apply,
+    responses: { 200: { description: 'applied; one receipt per operation', schema: R.memoryBatch }, ...ERRORS },
     handler: async (context) => {
-      const body = Array.isArray(context.body)
-        ? { operations: context.body }
-        : parseBody(bodies.apply, context.body, '[ops] or {"operations": [ops], "profile"?, "causation"?}');
-      const { operations, profile, causation: cause } = body as z.infer<(typeof bodies)['apply']>;
+      const body = Array.isArray(context.body) ? { operations: context.body } : context.body;
+      const { operations, profile, causation: cause } = body as { operations: unknown[]; profile?: string; causation?: z.infer<typeof causation> };
       return write(context, parseBatch(operations), { profile, causation: cause });
     },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/memory/providers',
+    tag: 'memory',
+    summary: 'Every memory provider and its state',
+    responses: { 200: { description: 'the providers', schema: R.providerStatuses } },
     handler: async ({ store }) => ({ body: (await readProviderStatuses(store)).map(providerStatusToJson) }),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/memory/providers/:name',
+    tag: 'memory',
+    summary: 'One memory provider',
+    responses: { 200: { description: 'the provider', schema: R.providerStatus }, 404: { description: 'no such provider' } },
     handler: async ({ store, params }) => ({ body: providerStatusToJson(await readProviderStatus(store, params.name!)) }),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/memory/providers/resume',
-    handler: async ({ store, body }) => {
-      const parsed = parseBody(z.strictObject({ name: z.string().optional() }).nullable(), body, '{"name"?}');
-      return { body: { resumed: await resumeProviders(store, parsed?.name ?? undefined, 'http') } };
-    },
-  },
-  {
+    tag: 'memory',
+    summary: 'Resume a paused provider (or every one)',
+    body: z.strictObject({ name: z.string().optional() }),
+    responses: { 200: { description: 'the providers resumed', schema: R.resumed }, 404: { description: 'no such provider' } },
+    handler: async ({ store, body }) => ({ body: { resumed: await resumeProviders(store, body.name, 'http') } }),
+  }),
+  route({
     method: 'POST',
     path: '/memory/mirror/rebuild',
+    tag: 'memory',
+    summary: 'Rebuild the configured Markdown mirror',
+    body: z.strictObject({}),
+    responses: { 200: { description: 'rebuilt', schema: R.mirrorRebuilt }, 404: { description: 'no mirror is configured' } },
     handler: async ({ store, settings }) => {
       const mirror = mirrorFromSettings(settings);
       if (!mirror) throw notFound('configured memory mirror', 'SESSION_LEDGER_MEMORY_MIRROR');
       const result = await mirror.rebuild(store);
       return { body: { dir: mirror.dir, profile: mirror.profile, entries: result.entries, position: result.position === null ? null : Number(result.position) } };
     },
-  },
+  }),
 ];

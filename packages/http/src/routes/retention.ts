@@ -1,13 +1,8 @@
-import {
-  checkExportView,
-  checkFormat,
-  checkLineage,
-  deleteSession,
-  exportSession,
-  parseRoles,
-  type ExportFormat,
-} from '@session-ledger/retention';
-import type { Route } from '../types.js';
+import { deleteSession, EXPORT_VIEWS, exportSession, FORMATS, LINEAGES, parseRoles, type ExportFormat } from '@session-ledger/retention';
+import { z } from 'zod';
+import * as R from '../contract/responses.js';
+import { httpProblem } from '../problem.js';
+import { route, type Route } from '../types.js';
 
 const CONTENT_TYPES: Record<ExportFormat, string> = {
   markdown: 'text/markdown; charset=utf-8',
@@ -18,44 +13,62 @@ const CONTENT_TYPES: Record<ExportFormat, string> = {
 
 const EXTENSIONS: Record<ExportFormat, string> = { markdown: 'md', qmd: 'qmd', html: 'html', jsonl: 'jsonl' };
 
+const lineage = z.enum(LINEAGES).optional().describe('logical (default): the whole conversation; tip: the tip segment only');
+
 /** Export (a download naming its digest) and deletion fenced by If-Match. */
 export const retentionRoutes: Route[] = [
-  {
+  route({
     method: 'GET',
     path: '/sessions/:id/export',
+    tag: 'retention',
+    summary: 'Export the conversation as a file; its digest in X-Export-Digest',
+    query: z.strictObject({
+      format: z.enum(FORMATS).optional().describe('markdown (default), html, jsonl (raw, lossless) or qmd'),
+      view: z.enum(EXPORT_VIEWS).optional(),
+      lineage,
+      only: z.string().optional().describe('roles separated by commas, e.g. user,assistant (display exports only)'),
+    }),
+    responses: { 200: { description: 'the export file', contentType: 'application/octet-stream' }, 404: { description: 'unknown id' }, 410: { description: 'the session was deleted' } },
     handler: async ({ store, params, query, res, now }) => {
-      const format = checkFormat(query.get('format') ?? 'markdown');
-      const view = query.get('view');
-      const only = query.get('only');
+      const format = query.format ?? 'markdown';
       const result = await exportSession(store, params.id!, {
         format,
-        view: view === null ? undefined : checkExportView(view),
-        lineage: checkLineage(query.get('lineage') ?? 'logical'),
-        only: only === null ? undefined : parseRoles(only),
+        view: query.view,
+        lineage: query.lineage ?? 'logical',
+        only: query.only === undefined ? undefined : parseRoles(query.only),
         now: now(),
       });
       res.writeHead(200, {
         'content-type': CONTENT_TYPES[format],
-        'content-disposition': `attachment; filename="${params.id!}.${EXTENSIONS[format]}"`,
+        'content-disposition': `attachment; filename="${encodeURIComponent(params.id!)}.${EXTENSIONS[format]}"`,
         'x-export-digest': result.digest,
       });
       res.end(result.bytes);
       return null;
     },
-  },
-  {
+  }),
+  route({
     method: 'DELETE',
     path: '/sessions/:id',
+    tag: 'retention',
+    summary: 'Delete the conversation by conditional tombstones',
+    description: 'Requires If-Match: the ETag of the view the client saw (GET /sessions/:id), or * for whatever is current.',
+    headers: { 'If-Match': { description: 'the ETag of the view the client saw, or *', required: true } },
+    query: z.strictObject({ lineage }),
+    responses: {
+      200: { description: 'deleted: the streams tombstoned', schema: R.deleted },
+      404: { description: 'unknown id' },
+      409: { description: 'a live turn holds it' },
+      410: { description: 'already deleted' },
+      412: { description: 'the conversation changed since that ETag' },
+      428: { description: 'no If-Match' },
+    },
     handler: async ({ ledger, params, query, req, now }) => {
       const ifMatch = req.headers['if-match'];
       if (ifMatch === undefined) {
-        return {
-          status: 428,
-          body: { error: { type: 'precondition_required', message: 'DELETE needs If-Match: the ETag of the view you saw (GET /sessions/:id), or * for whatever is current' } },
-        };
+        throw httpProblem(428, 'precondition_required', 'DELETE needs If-Match: the ETag of the view you saw (GET /sessions/:id), or * for whatever is current');
       }
-      const result = await deleteSession(ledger, params.id!, { ifMatch, lineage: checkLineage(query.get('lineage') ?? 'logical'), now: now() });
-      return { body: result };
+      return { body: await deleteSession(ledger, params.id!, { ifMatch, lineage: query.lineage ?? 'logical', now: now() }) };
     },
-  },
+  }),
 ];

@@ -1,7 +1,6 @@
 import {
   appendMessage,
   beginTurn,
-  checkViewName,
   compactHistory,
   compressSession,
   conversationEtag,
@@ -15,175 +14,183 @@ import {
   startSession,
   viewToJson,
 } from '@session-ledger/sessions';
-import { invalidInput, isJsonObject, type JsonObject } from '@session-ledger/core';
-import type { RequestContext, Route } from '../types.js';
-import { expectedOf, objectBody, optionalString, requiredString, ttlOf } from './sessionBody.js';
+import { z } from 'zod';
+import * as R from '../contract/responses.js';
+import { SSE_HEADERS, SSE_QUERY, SSE_RESPONSE } from '../sse.js';
+import { route, type RequestContext, type Route } from '../types.js';
+import * as B from './sessionBodies.js';
 import { sessionFeed } from './sessionFeed.js';
 
-const writer = (context: RequestContext) => ({ ledger: context.ledger, now: context.now });
+const writer = (context: RequestContext<unknown, unknown>) => ({ ledger: context.ledger, now: context.now });
 
-const LINKS = ['delegation', 'branch'];
-const ROLES = ['user', 'assistant', 'tool', 'system'];
+const VIEWS = ['display', 'active', 'raw'] as const;
+const GONE = { 410: { description: 'the session was deleted' } };
+const WRITE_ERRORS = { 404: { description: 'no such session' }, 409: { description: 'refused: sealed, ended, another live turn, or a stale expectedRevision' }, ...GONE };
+const DEFAULT_TTL = 30_000;
 
 /** Sessions: the writer API and the views, one endpoint per operation. Views carry an ETag naming the revisions they were read at. */
 export const sessionRoutes: Route[] = [
-  {
+  route({
     method: 'POST',
     path: '/sessions',
+    tag: 'sessions',
+    summary: 'Start a session',
+    body: B.startBody,
+    responses: { 201: { description: 'started', schema: R.sessionStarted }, 200: { description: 'it existed already: nothing written', schema: R.sessionStarted } },
     handler: async (context) => {
-      const body = objectBody(context.body);
-      const link = optionalString(body, 'link');
-      if (link !== undefined && !LINKS.includes(link)) throw invalidInput(`link must be one of ${LINKS.join(', ')} (compress a session to make a compression child)`, 'link');
-      const result = await startSession(writer(context), {
-        id: optionalString(body, 'id'),
-        parentId: optionalString(body, 'parentId'),
-        link: link as 'delegation' | 'branch' | undefined,
-        model: optionalString(body, 'model'),
-        source: optionalString(body, 'source'),
-        title: optionalString(body, 'title'),
-      });
+      const result = await startSession(writer(context), context.body);
       return { status: result.created ? 201 : 200, body: result };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/sessions',
+    tag: 'sessions',
+    summary: 'One row per logical conversation',
+    responses: { 200: { description: 'the conversations', schema: R.conversations } },
     handler: async ({ store, now }) => ({ body: await listConversations(store, { now: now() }) }),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/sessions/:id',
+    tag: 'sessions',
+    summary: 'The conversation, by any of its ids',
+    description: 'The ETag names the revision of every segment; If-None-Match answers 304.',
+    headers: { 'If-None-Match': { description: 'the ETag of a view seen before: 304 while nothing changed' } },
+    query: z.strictObject({ view: z.enum(VIEWS).optional().describe('display (default), active or raw') }),
+    responses: { 200: { description: 'the view', schema: R.conversation }, 304: { description: 'unchanged since the ETag' }, 404: { description: 'unknown id' }, ...GONE },
     handler: async ({ store, params, query, req }) => {
-      const view = checkViewName(query.get('view') ?? 'display');
-      const loaded = await loadConversation(store, params.id!, { view });
+      const loaded = await loadConversation(store, params.id!, { view: query.view ?? 'display' });
       const etag = conversationEtag(loaded.segments);
       if (req.headers['if-none-match'] === etag) return { status: 304, headers: { etag } };
       return { body: viewToJson(loaded), headers: { etag } };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/sessions/:id/transcript',
+    tag: 'sessions',
+    summary: 'The display transcript as text',
+    responses: { 200: { description: 'the transcript', contentType: 'text/plain' }, 404: { description: 'unknown id' }, ...GONE },
     handler: async ({ store, params, res }) => {
       const loaded = await loadConversation(store, params.id!, { view: 'display' });
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', etag: conversationEtag(loaded.segments) });
       res.end(renderTranscript(loaded));
       return null;
     },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/sessions/:id/events',
+    tag: 'sessions',
+    summary: "One conversation's events as Server-Sent Events, following it into new segments",
+    description: SSE_QUERY.description,
+    sse: true,
+    headers: SSE_HEADERS,
+    query: SSE_QUERY.extend({ type: z.array(z.string()).optional().describe('only these event types (repeatable)') }),
+    responses: { ...SSE_RESPONSE, 404: { description: 'unknown id' }, ...GONE },
     handler: async (context) => {
       await sessionFeed(context);
       return null;
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/sessions/:id/turns',
+    tag: 'turns',
+    summary: 'Begin a turn holding a lease on the session',
+    body: B.beginTurnBody,
+    responses: { 201: { description: 'begun', schema: R.turnBegun }, ...WRITE_ERRORS },
     handler: async (context) => {
-      const body = objectBody(context.body);
-      const result = await beginTurn(writer(context), context.params.id!, {
-        ttlMs: ttlOf(body),
-        owner: optionalString(body, 'owner'),
-        turnId: optionalString(body, 'turnId'),
-        expectedRevision: expectedOf(body),
-      });
+      const { ttl, expectedRevision, ...rest } = context.body;
+      const result = await beginTurn(writer(context), context.params.id!, { ...rest, ttlMs: ttl ?? DEFAULT_TTL, expectedRevision: B.expectedOf(expectedRevision) });
       return { status: 201, body: result };
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/sessions/:id/turns/:turn/renew',
+    tag: 'turns',
+    summary: "Renew a turn's lease",
+    body: B.renewBody,
+    responses: { 200: { description: 'renewed', schema: R.turnBegun }, ...WRITE_ERRORS },
     handler: async (context) => {
-      const body = objectBody(context.body);
-      return { body: await renewLease(writer(context), context.params.id!, context.params.turn!, { ttlMs: ttlOf(body), expectedRevision: expectedOf(body) }) };
+      const { ttl, expectedRevision } = context.body;
+      return { body: await renewLease(writer(context), context.params.id!, context.params.turn!, { ttlMs: ttl ?? DEFAULT_TTL, expectedRevision: B.expectedOf(expectedRevision) }) };
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/sessions/:id/turns/:turn/end',
+    tag: 'turns',
+    summary: 'End a turn',
+    body: B.endTurnBody,
+    responses: { 200: { description: 'ended', schema: R.sessionWritten }, ...WRITE_ERRORS },
     handler: async (context) => {
-      const body = objectBody(context.body);
-      const outcome = optionalString(body, 'outcome');
-      if (outcome !== undefined && !['completed', 'interrupted', 'failed'].includes(outcome)) throw invalidInput('outcome must be completed, interrupted or failed', 'outcome');
-      return { body: await endTurn(writer(context), context.params.id!, context.params.turn!, { outcome: outcome as never, expectedRevision: expectedOf(body) }) };
+      const { outcome, expectedRevision } = context.body;
+      return { body: await endTurn(writer(context), context.params.id!, context.params.turn!, { outcome, expectedRevision: B.expectedOf(expectedRevision) }) };
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/sessions/:id/messages',
+    tag: 'messages',
+    summary: 'Append a message',
+    description: 'OpenAI chat messages are accepted as they are: tool_calls, tool_call_id and name are aliases of toolCalls, toolCallId and toolName.',
+    body: B.messageBody,
+    responses: { 201: { description: 'stored', schema: R.messageAppended }, 200: { description: 'a retry with the same id: nothing new stored', schema: R.messageAppended }, ...WRITE_ERRORS },
     handler: async (context) => {
-      const body = objectBody(context.body);
-      const role = requiredString(body, 'role');
-      if (!ROLES.includes(role)) throw invalidInput(`role must be one of ${ROLES.join(', ')}`, 'role');
-      if (!('content' in body)) throw invalidInput('content is required (null for a tool-call-only reply)', 'content');
-      const content = body.content === null ? null : requiredString(body, 'content');
-      const toolCalls = body.toolCalls;
-      if (toolCalls !== undefined && (!Array.isArray(toolCalls) || !toolCalls.every(isJsonObject))) throw invalidInput('toolCalls must be an array of objects', 'toolCalls');
-      const result = await appendMessage(
-        writer(context),
-        context.params.id!,
-        {
-          id: optionalString(body, 'id'),
-          role: role as 'user',
-          content,
-          toolCalls: toolCalls as JsonObject[] | undefined,
-          toolCallId: optionalString(body, 'toolCallId'),
-          toolName: optionalString(body, 'toolName'),
-          timestamp: optionalString(body, 'timestamp'),
-          finishReason: optionalString(body, 'finishReason'),
-          reasoning: optionalString(body, 'reasoning'),
-          tokenCounts: isJsonObject(body.tokenCounts) ? (body.tokenCounts as Record<string, number>) : undefined,
-        },
-        { turnId: optionalString(body, 'turnId'), expectedRevision: expectedOf(body) },
-      );
+      const { turnId, expectedRevision, ...message } = context.body;
+      const result = await appendMessage(writer(context), context.params.id!, message, { turnId, expectedRevision: B.expectedOf(expectedRevision) });
       return { status: result.written === false ? 200 : 201, body: result };
     },
-  },
-  {
+  }),
+  route({
     method: 'PATCH',
     path: '/sessions/:id/messages/:message',
+    tag: 'messages',
+    summary: 'Rewrite a message in place',
+    body: B.rewriteBody,
+    responses: { 200: { description: 'rewritten', schema: R.sessionWritten }, ...WRITE_ERRORS },
     handler: async (context) => {
-      const body = objectBody(context.body);
-      const content = body.content === null ? null : requiredString(body, 'content');
-      return { body: await rewriteMessage(writer(context), context.params.id!, context.params.message!, content, { expectedRevision: expectedOf(body) }) };
+      const { content, expectedRevision } = context.body;
+      return { body: await rewriteMessage(writer(context), context.params.id!, context.params.message!, content, { expectedRevision: B.expectedOf(expectedRevision) }) };
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/sessions/:id/compact',
+    tag: 'sessions',
+    summary: 'Compact history through a message into a summary',
+    body: B.compactBody,
+    responses: { 200: { description: 'compacted', schema: R.sessionWritten }, ...WRITE_ERRORS },
     handler: async (context) => {
-      const body = objectBody(context.body);
-      return {
-        body: await compactHistory(writer(context), context.params.id!, {
-          throughMessageId: requiredString(body, 'through'),
-          summary: requiredString(body, 'summary'),
-          expectedRevision: expectedOf(body),
-        }),
-      };
+      const { through, summary, expectedRevision } = context.body;
+      return { body: await compactHistory(writer(context), context.params.id!, { throughMessageId: through, summary, expectedRevision: B.expectedOf(expectedRevision) }) };
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/sessions/:id/compress',
+    tag: 'sessions',
+    summary: 'Continue the conversation in a new child segment',
+    body: B.compressBody,
+    responses: { 201: { description: 'the new tip, and the id that resumes everything', schema: R.compressed }, ...WRITE_ERRORS },
     handler: async (context) => {
-      const body = objectBody(context.body);
-      const result = await compressSession(writer(context), context.params.id!, {
-        summary: requiredString(body, 'summary'),
-        childId: optionalString(body, 'childId'),
-        expectedRevision: expectedOf(body),
-      });
-      return { status: 201, body: result };
+      const { summary, childId, expectedRevision } = context.body;
+      return { status: 201, body: await compressSession(writer(context), context.params.id!, { summary, childId, expectedRevision: B.expectedOf(expectedRevision) }) };
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/sessions/:id/end',
+    tag: 'sessions',
+    summary: 'End the session',
+    body: B.endSessionBody,
+    responses: { 200: { description: 'ended', schema: R.sessionWritten }, ...WRITE_ERRORS },
     handler: async (context) => {
-      const body = objectBody(context.body);
-      return { body: await endSession(writer(context), context.params.id!, { reason: optionalString(body, 'reason'), expectedRevision: expectedOf(body) }) };
+      const { reason, expectedRevision } = context.body;
+      return { body: await endSession(writer(context), context.params.id!, { reason, expectedRevision: B.expectedOf(expectedRevision) }) };
     },
-  },
+  }),
 ];

@@ -1,4 +1,5 @@
-import { memoryStream, type Ledger } from '@session-ledger/core';
+import { type Ledger } from '@session-ledger/core';
+import { memoryStream } from '@session-ledger/events';
 import { checkProfile } from '@session-ledger/memory';
 import { readIds } from '../ledger/readIds.js';
 import { memoryEvents } from './memoryEvents.js';

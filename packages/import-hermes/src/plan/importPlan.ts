@@ -1,5 +1,5 @@
-import { sessionStream } from '@session-ledger/core';
-import { isSafeId } from '@session-ledger/events';
+
+import { isSafeId, sessionStream } from '@session-ledger/events';
 import type { HermesMessage, HermesSession, HermesSnapshot } from '../model.js';
 import { historySteps } from './historySteps.js';
 import { compressionSummaryId, messageIdOf } from './ids.js';

@@ -1,25 +1,6 @@
-export interface RetryOptions {
-  /** Attempts per mutation before the provider is parked. Default 5. */
-  attempts: number;
-  /** First wait; doubled after each failure up to maxDelayMs. Default 100. */
-  baseDelayMs: number;
-  maxDelayMs: number;
-}
+import { DEFAULT_SUBSCRIBER_RETRY, type RetryOptions } from '@session-ledger/core';
 
-export const DEFAULT_PROVIDER_RETRY: RetryOptions = { attempts: 5, baseDelayMs: 100, maxDelayMs: 5000 };
+/** The fan-out's error policy is every durable subscriber's (core's subscribers/backoff.ts). */
+export { backoffDelay, sleep, type RetryOptions } from '@session-ledger/core';
 
-export const backoffDelay = (retry: RetryOptions, failures: number): number =>
-  Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** Math.max(0, failures - 1));
-
-/** Resolves after `ms`, or at once when the signal aborts. */
-export const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
+export const DEFAULT_PROVIDER_RETRY: RetryOptions = DEFAULT_SUBSCRIBER_RETRY;

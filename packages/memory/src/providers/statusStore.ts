@@ -1,57 +1,36 @@
 import {
-  createLedger,
-  isLedgerError,
-  newId,
-  notFound,
-  readWholeStream,
+  readSubscriberEvents,
+  readSubscriberStatus,
+  readSubscriberStatuses,
+  recordSubscriberEvent,
+  resumeSubscribers,
   type EventStore,
   type JsonObject,
   type Ledger,
   type RecordedEvent,
 } from '@session-ledger/core';
-import {
-  foldProviderStatus,
-  providerCheckpoint,
-  PROVIDER_STATUS_STREAM,
-  type ProviderStatus,
-  type ProviderStatusEventType,
-} from './statusEvents.js';
+import { PROVIDER_BOOK, type ProviderStatus, type ProviderStatusEventType } from './statusEvents.js';
 
-export const readStatusEvents = async (store: EventStore): Promise<RecordedEvent[]> => {
-  try {
-    return await readWholeStream(store, PROVIDER_STATUS_STREAM);
-  } catch (error) {
-    if (isLedgerError(error, 'stream_not_found')) return [];
-    throw error;
-  }
-};
+export const readStatusEvents = (store: EventStore): Promise<RecordedEvent[]> => readSubscriberEvents(store, PROVIDER_BOOK);
 
 /** Every provider a fan-out ever registered in this store, with its state and checkpoint. */
-export const readProviderStatuses = async (store: EventStore): Promise<ProviderStatus[]> => {
-  const folded = foldProviderStatus(await readStatusEvents(store));
-  const out: ProviderStatus[] = [];
-  for (const status of folded.values()) out.push({ ...status, checkpoint: await store.readCheckpoint(providerCheckpoint(status.name)) });
-  return out;
-};
+export const readProviderStatuses = (store: EventStore): Promise<ProviderStatus[]> => readSubscriberStatuses(store, PROVIDER_BOOK);
 
-export const readProviderStatus = async (store: EventStore, name: string): Promise<ProviderStatus> => {
-  const status = (await readProviderStatuses(store)).find((candidate) => candidate.name === name);
-  if (!status) throw notFound('memory provider', name);
-  return status;
-};
+export const readProviderStatus = (store: EventStore, name: string): Promise<ProviderStatus> => readSubscriberStatus(store, name, PROVIDER_BOOK);
+
+const KINDS = {
+  'memory.provider_registered': 'registered',
+  'memory.provider_parked': 'parked',
+  'memory.provider_resumed': 'resumed',
+  'memory.provider_skipped': 'skipped',
+} as const;
 
 export const recordProviderEvent = (ledger: Ledger, type: ProviderStatusEventType, data: JsonObject) =>
-  ledger.append(PROVIDER_STATUS_STREAM, [{ id: newId(), type, data }], { expectedRevision: 'any' });
+  recordSubscriberEvent(ledger, PROVIDER_BOOK, KINDS[type], data);
 
 /**
  * Un-parks providers (one by name, or every parked one). A running fan-out sees the event and
  * delivers the failed mutation again first. Returns the providers that were resumed.
  */
-export const resumeProviders = async (store: EventStore, name?: string, by = 'cli'): Promise<string[]> => {
-  const statuses = await readProviderStatuses(store);
-  if (name !== undefined && !statuses.some((status) => status.name === name)) throw notFound('memory provider', name);
-  const parked = statuses.filter((status) => status.state === 'parked' && (name === undefined || status.name === name));
-  const ledger = createLedger(store);
-  for (const status of parked) await recordProviderEvent(ledger, 'memory.provider_resumed', { name: status.name, by });
-  return parked.map((status) => status.name);
-};
+export const resumeProviders = (store: EventStore, name?: string, by = 'cli'): Promise<string[]> =>
+  resumeSubscribers(store, name, by, PROVIDER_BOOK);

@@ -1,7 +1,14 @@
-import { hashOf, isLedgerError, sessionStream, withRetry, type EventStore, type RetryPolicy } from '@session-ledger/core';
+import { hashOf, isLedgerError, withRetry, type EventStore, type RetryPolicy } from '@session-ledger/core';
+import { sessionStream } from '@session-ledger/events';
 import { readConversationState, type LoadedConversation } from '@session-ledger/sessions';
 import type { CoveredStream, Lineage } from '../types.js';
 import type { Coverage, CoveredConversation } from './coverage.js';
+import { readConversationStructure } from './readStructure.js';
+
+/** `all`: every event decoded and folded (an export); `structure`: segments and turns only (a deletion). */
+export type CoverageRead = 'all' | 'structure';
+
+const readerOf = (read: CoverageRead) => (read === 'all' ? readConversationState : readConversationStructure);
 
 const gone = (error: unknown) => isLedgerError(error, 'not_found') || isLedgerError(error, 'session_deleted');
 
@@ -22,7 +29,7 @@ const streamsOf = (conversation: CoveredConversation): CoveredStream[] =>
   });
 
 /** Delegated children of the covered conversations, recursively; a child that is gone (or never started) is skipped. */
-const withDelegated = async (store: EventStore, main: CoveredConversation): Promise<CoveredConversation[]> => {
+const withDelegated = async (store: EventStore, main: CoveredConversation, read: CoverageRead): Promise<CoveredConversation[]> => {
   const out = [main];
   const seen = new Set([main.rootId]);
   for (let next = 0; next < out.length; next += 1) {
@@ -33,7 +40,7 @@ const withDelegated = async (store: EventStore, main: CoveredConversation): Prom
         seen.add(child.childId);
         let loaded: LoadedConversation;
         try {
-          loaded = await readConversationState(store, child.childId);
+          loaded = await readerOf(read)(store, child.childId);
         } catch (error) {
           if (gone(error)) continue;
           throw error;
@@ -49,17 +56,19 @@ const withDelegated = async (store: EventStore, main: CoveredConversation): Prom
 /**
  * Reads what an export or a deletion of `anyId` covers, every segment once, through the one retry
  * policy of ordinary reads (transient store errors are retried; a read that still fails throws, and
- * nothing is deleted). Every event is validated on read.
+ * nothing is deleted). With `read: 'all'` (default) every event is validated on read; a deletion
+ * reads `structure`, so an event it cannot decode never makes a conversation undeletable.
  */
 export const readCoverage = async (
   store: EventStore,
   anyId: string,
-  options: { lineage?: Lineage; retry?: RetryPolicy } = {},
+  options: { lineage?: Lineage; retry?: RetryPolicy; read?: CoverageRead } = {},
 ): Promise<Coverage> => {
   const lineage = options.lineage ?? 'logical';
+  const read = options.read ?? 'all';
   return withRetry(async () => {
-    const main = covered(await readConversationState(store, anyId), lineage, null, null, 0);
-    const conversations = lineage === 'tip' ? [main] : await withDelegated(store, main);
+    const main = covered(await readerOf(read)(store, anyId), lineage, null, null, 0);
+    const conversations = lineage === 'tip' ? [main] : await withDelegated(store, main, read);
     return { requestedId: anyId, lineage, conversations, streams: conversations.flatMap(streamsOf) };
   }, options.retry);
 };

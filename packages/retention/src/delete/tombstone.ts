@@ -1,5 +1,5 @@
 import { isLedgerError, ledgerError, withRetry, type EventStore, type LedgerError, type RetryPolicy } from '@session-ledger/core';
-import type { CoveredStream } from '../types.js';
+import type { PlannedStream } from './plan.js';
 import { driftError } from '../errors.js';
 
 export interface TombstoneOutcome {
@@ -15,7 +15,7 @@ const currentOf = (error: unknown): string | null =>
   isLedgerError(error, 'wrong_expected_version') ? error.details.actual : isLedgerError(error, 'stream_deleted') ? 'deleted' : null;
 
 /** The failure in the caller's words: drift when nothing was deleted yet, partial_deletion otherwise. */
-const failureOf = (error: unknown, stream: CoveredStream, deleted: string[], kept: string[]): LedgerError => {
+const failureOf = (error: unknown, stream: PlannedStream, deleted: string[], kept: string[]): LedgerError => {
   const current = currentOf(error);
   const exported = stream.revision.toString();
   if (deleted.length === 0) {
@@ -37,14 +37,20 @@ const failureOf = (error: unknown, stream: CoveredStream, deleted: string[], kep
  */
 export const tombstoneAll = async (
   store: EventStore,
-  streams: CoveredStream[],
-  options: { retry?: RetryPolicy; onDeleted?: (done: number) => void } = {},
+  streams: PlannedStream[],
+  /** resuming: finishing a recorded intent, where a stream already tombstoned went in the run that stopped. */
+  options: { retry?: RetryPolicy; onDeleted?: (done: number) => void; resuming?: boolean } = {},
 ): Promise<TombstoneOutcome> => {
   const deleted: string[] = [];
   for (const [index, stream] of streams.entries()) {
     try {
       await withRetry(() => store.tombstoneStream(stream.stream, { expectedRevision: stream.revision }), options.retry);
     } catch (error) {
+      if (options.resuming && isLedgerError(error, 'stream_deleted')) {
+        deleted.push(stream.stream);
+        options.onDeleted?.(deleted.length);
+        continue;
+      }
       const kept = streams.slice(index).map((s) => s.stream);
       return { deleted, kept, failure: failureOf(error, stream, deleted, kept) };
     }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { link, open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { invalidInput, ledgerError } from '@session-ledger/core';
+import { removeStaleTempFiles, tempNameFor, trackTempFile } from './tempFiles.js';
 
 const codeOf = (error: unknown) => (error as NodeJS.ErrnoException).code;
 
@@ -36,15 +37,20 @@ const publish = async (temp: string, path: string) => {
 /**
  * Writes the whole export to a temp file in the target directory, fsyncs it, links it into place
  * (never over an existing file) and fsyncs the directory: once this returns, the file is durable.
+ * No temp file outlives the run: removed on any failure and on SIGINT/SIGTERM/SIGHUP; one left by
+ * a kill -9 is removed by the next export to the same file (tempFiles.ts).
  */
 export const writeDurably = async (path: string, bytes: Buffer): Promise<string> => {
   const target = resolve(path);
   const dir = dirname(target);
-  const temp = join(dir, `.${basename(target)}.${randomUUID()}.tmp`);
+  await removeStaleTempFiles(dir, basename(target));
+  const temp = join(dir, tempNameFor(basename(target), randomUUID()));
+  const forget = trackTempFile(temp);
   let handle;
   try {
     handle = await open(temp, 'wx');
   } catch (error) {
+    forget();
     throw cannotWrite(path, error);
   }
   try {
@@ -60,6 +66,7 @@ export const writeDurably = async (path: string, bytes: Buffer): Promise<string>
     throw error;
   } finally {
     await unlink(temp).catch(() => undefined);
+    forget();
   }
   await syncDirectory(dir);
   return target;

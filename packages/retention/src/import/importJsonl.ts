@@ -1,41 +1,58 @@
 import { readFile } from 'node:fs/promises';
-import { AUDIT_STREAM, deterministicId, hashOf, isLedgerError, ledgerError, streamDeleted, type EventStore, type Ledger } from '@session-ledger/core';
+import { ATTR, spanned, deterministicId, hashOf, isLedgerError, ledgerError, type Ledger, type RecordedEvent } from '@session-ledger/core';
+import { AUDIT_STREAM } from '../delete/audit.js';
+import { readAuditLog } from '../delete/auditLog.js';
 import type { ManifestStream } from '../manifest.js';
 import { parseJsonlExport } from './parseJsonl.js';
+import { alreadyThere, storedPrefix } from './storedPrefix.js';
+
+export const IMPORT_EVENT = 'retention.imported';
 
 export interface ImportResult {
   file: string;
   rootId: string;
   digest: string;
   streams: ManifestStream[];
+  /** Events in the file. */
   events: number;
+  /** Events an earlier, interrupted run of the same import had already stored (not written again). */
+  resumed: number;
 }
 
-/** Whether the store holds anything under `stream`: written, soft-deleted or tombstoned. */
-const exists = async (store: EventStore, stream: string): Promise<'absent' | 'exists' | 'deleted'> => {
-  if (store.streamState) {
-    const state = await store.streamState(stream);
-    return state === null ? 'absent' : state.tombstoned ? 'deleted' : 'exists';
+export interface ImportOptions {
+  now?: Date;
+  /** Events per append (each one conditional on the revision the previous one reached); default 500. */
+  chunk?: number;
+  onProgress?: (done: number, total: number) => void;
+}
+
+const appendRest = async (ledger: Ledger, stream: string, events: RecordedEvent[], from: number, chunk: number, progress: (count: number) => void) => {
+  for (let start = from; start < events.length; start += chunk) {
+    const batch = events.slice(start, start + chunk).map(({ id, type, data, metadata }) => ({ id, type, data, metadata }));
+    try {
+      await ledger.store.appendToStream(stream, batch, { expectedRevision: start === 0 ? 'no_stream' : BigInt(start - 1) });
+    } catch (error) {
+      if (isLedgerError(error, 'wrong_expected_version')) throw alreadyThere(stream, 'was written by someone else during the import');
+      throw error;
+    }
+    progress(batch.length);
   }
-  try {
-    await store.readStream(stream, { maxCount: 1 });
-    return 'exists';
-  } catch (error) {
-    if (isLedgerError(error, 'stream_not_found')) return 'absent';
-    if (isLedgerError(error, 'stream_deleted')) return 'deleted';
-    throw error;
+  const report = await ledger.verify({ stream });
+  if (report.broken) {
+    const { revision, expected, found } = report.broken;
+    throw ledgerError('chain_broken', `Restored ${stream} does not verify at revision ${revision}`, { stream, revision: revision.toString(), expected, found });
   }
 };
 
-const alreadyThere = (stream: string) =>
-  ledgerError('duplicate', `Stream ${stream} already exists in this store: import restores streams only into a store that lacks them`, { what: `stream ${stream}` });
-
 /**
  * `sessions import FILE`: restores the streams of a jsonl export with the same ids, revisions,
- * metadata and hashes (the chain travels as is), then verifies each restored chain and records
- * the import in the audit stream. Refuses a store that holds any of the streams, before writing.
+ * metadata and hashes (the chain travels as is), in chunks, verifies each restored chain, then
+ * records the import in the audit stream. Before writing it checks every stream: absent, or
+ * holding exactly the file's first events (what an interrupted run of this import stored: it
+ * continues from there); anything else refuses (`duplicate`, `stream_deleted`) and nothing is
+ * written. A file whose streams are all whole and whose import is audited is `duplicate`.
  */
-export const importJsonl = async (ledger: Ledger, path: string, options: { now?: Date } = {}): Promise<ImportResult> => {
+const importJsonlUntraced = async (ledger: Ledger, path: string, options: ImportOptions = {}): Promise<ImportResult> => {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -44,35 +61,30 @@ export const importJsonl = async (ledger: Ledger, path: string, options: { now?:
   }
   const parsed = parseJsonlExport(path, text);
   const store = ledger.store;
-  for (const stream of parsed.streams.keys()) {
-    const state = await exists(store, stream);
-    if (state === 'deleted') throw streamDeleted(stream);
-    if (state === 'exists') throw alreadyThere(stream);
-  }
+  const done = new Map<string, number>();
+  for (const [stream, events] of parsed.streams) done.set(stream, await storedPrefix(store, stream, events));
+  const resumed = [...done.values()].reduce((sum, count) => sum + count, 0);
+  const auditId = deterministicId(IMPORT_EVENT, parsed.manifest.digest);
+  const audited = (await readAuditLog(store)).some((event) => event.id === auditId);
+  if (audited && resumed === parsed.events) throw alreadyThere([...parsed.streams.keys()][0]!, `and every other stream of ${path} were already imported`);
+  const chunk = options.chunk ?? 500;
+  let written = resumed;
   for (const [stream, events] of parsed.streams) {
-    const data = events.map(({ id, type, data, metadata }) => ({ id, type, data, metadata }));
-    try {
-      await store.appendToStream(stream, data, { expectedRevision: 'no_stream' });
-    } catch (error) {
-      if (isLedgerError(error, 'wrong_expected_version')) throw alreadyThere(stream);
-      throw error;
-    }
-    const report = await ledger.verify({ stream });
-    if (report.broken) {
-      const { revision, expected, found } = report.broken;
-      throw ledgerError('chain_broken', `Restored ${stream} does not verify at revision ${revision}`, { stream, revision: revision.toString(), expected, found });
-    }
+    await appendRest(ledger, stream, events, done.get(stream)!, chunk, (count) => {
+      written += count;
+      options.onProgress?.(written, parsed.events);
+    });
   }
   const streams = [...parsed.streams].map(([stream, events]) => {
     const last = events[events.length - 1]!;
     return { stream, revision: Number(last.revision), chainHead: hashOf(last) };
   });
-  await ledger.append(AUDIT_STREAM, [
-    {
-      id: deterministicId('retention.imported', parsed.manifest.digest),
-      type: 'retention.imported',
-      data: { rootId: parsed.manifest.rootId, digest: parsed.manifest.digest, streams, file: path, at: (options.now ?? new Date()).toISOString() },
-    },
-  ]);
-  return { file: path, rootId: parsed.manifest.rootId, digest: parsed.manifest.digest, streams, events: parsed.events };
+  if (!audited) {
+    const data = { rootId: parsed.manifest.rootId, digest: parsed.manifest.digest, streams, file: path, at: (options.now ?? new Date()).toISOString() };
+    await ledger.append(AUDIT_STREAM, [{ id: auditId, type: IMPORT_EVENT, data }]);
+  }
+  return { file: path, rootId: parsed.manifest.rootId, digest: parsed.manifest.digest, streams, events: parsed.events, resumed };
 };
+
+/** The public entry: `importJsonlUntraced` in a `session-ledger.import` span (a no-op unless the host registers an OpenTelemetry SDK). */
+export const importJsonl = spanned('session-ledger.import', importJsonlUntraced, ([_ledger, path]) => ({ 'session_ledger.file': path }), (result) => ({ [ATTR.stream]: result.streams[0]?.stream ?? '', [ATTR.revision]: result.streams[0]?.revision ?? -1, [ATTR.count]: result.events }));

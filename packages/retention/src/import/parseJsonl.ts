@@ -1,4 +1,5 @@
-import { digestOf, isUuid, ledgerError, SESSION_PREFIX, verifyStreamChain, type JsonObject, type RecordedEvent } from '@session-ledger/core';
+import { digestOf, isUuid, ledgerError, verifyStreamChain, type JsonObject, type RecordedEvent } from '@session-ledger/core';
+import { SESSION_PREFIX } from '@session-ledger/events';
 import { z } from 'zod';
 import type { Manifest } from '../manifest.js';
 import type { ExportedEvent } from '../view/content.js';

@@ -1,22 +1,34 @@
 import { invalidInput } from '@session-ledger/core';
 import type { Manifest } from '../manifest.js';
+import { inlineText } from './markdownText.js';
 
 export const MANIFEST_KEY = 'session-ledger';
+
+/**
+ * A value as JSON (which YAML 1.2 reads as is), with < > & { } in its strings as \u escapes: no text-level pass
+ * over the file (Quarto's shortcode scan, an HTML sniffer) finds markup in it; JSON.parse and YAML
+ * read the same value back.
+ */
+const yamlValue = (value: unknown): string =>
+  JSON.stringify(value).replace(/"(?:[^"\\]|\\.)*"/g, (string) =>
+    string.replace(/[<>&{}]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`),
+  );
 
 /**
  * YAML front matter: a title, then the manifest under one key (so it never collides with a tool's
  * own keys, e.g. Quarto's `format`). Every value is written as JSON, which YAML 1.2 reads as is.
  */
 export const frontMatter = (manifest: Manifest, extra: Record<string, string> = {}): string => {
-  const lines = ['---', `title: ${JSON.stringify(`Conversation ${manifest.rootId}`)}`];
-  for (const [key, value] of Object.entries(extra)) lines.push(`${key}: ${JSON.stringify(value)}`);
+  // pandoc and Quarto read metadata values as Markdown: the title and extras are escaped as text
+  const lines = ['---', `title: ${yamlValue(inlineText(`Conversation ${manifest.rootId}`))}`];
+  for (const [key, value] of Object.entries(extra)) lines.push(`${key}: ${yamlValue(inlineText(value))}`);
   lines.push(`${MANIFEST_KEY}:`);
   for (const [key, value] of Object.entries(manifest)) {
     if (value === undefined) continue;
     if (Array.isArray(value) && value.length > 0) {
       lines.push(`  ${key}:`);
-      for (const item of value) lines.push(`    - ${JSON.stringify(item)}`);
-    } else lines.push(`  ${key}: ${JSON.stringify(value)}`);
+      for (const item of value) lines.push(`    - ${yamlValue(item)}`);
+    } else lines.push(`  ${key}: ${yamlValue(value)}`);
   }
   lines.push('---', '');
   return lines.join('\n');

@@ -71,7 +71,7 @@ const rawBlock = (content: RawContent): string =>
   content.events
     .map(
       (event) =>
-        `<article class="message"><header><code>${escapeHtml(event.stream)}@${event.revision}</code> <strong>${escapeHtml(event.type)}</strong> <code>${escapeHtml(event.id)}</code> ${escapeHtml(event.created)}</header>${pre(JSON.stringify({ data: event.data, metadata: event.metadata }, null, 2))}</article>`,
+        `<article class="message"><header><code>${escapeHtml(event.stream)}@${escapeHtml(String(event.revision))}</code> <strong>${escapeHtml(event.type)}</strong> <code>${escapeHtml(event.id)}</code> ${escapeHtml(event.created)}</header>${pre(JSON.stringify({ data: event.data, metadata: event.metadata }, null, 2))}</article>`,
     )
     .join('\n');
 

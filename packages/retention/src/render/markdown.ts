@@ -1,6 +1,7 @@
 import type { Manifest } from '../manifest.js';
 import type { DisplayContent, ExportContent, ExportedConversation, ExportedMessage, RawContent } from '../view/content.js';
 import { frontMatter } from './frontMatter.js';
+import { codeSpan, inlineText } from './markdownText.js';
 import { markerHeadline, markerSummary, messageDetails, messageTags } from './text.js';
 import { conversationTitle, itemsOf } from './walk.js';
 
@@ -12,9 +13,11 @@ export const fenced = (text: string, info = 'text'): string => {
   return `${fence}${info}\n${text}${text.endsWith('\n') ? '' : '\n'}${fence}`;
 };
 
-/** How markers are set apart: a rule and bold text in Markdown, a callout in Quarto. */
+/** How markers are set apart (a rule and bold text in Markdown, a callout in Quarto), and a last pass over the body. */
 export interface MarkdownStyle {
+  /** `headline` is already escaped text. */
   marker: (headline: string, summary: string | null) => string;
+  body?: (text: string) => string;
 }
 
 const plainMarker: MarkdownStyle['marker'] = (headline, summary) =>
@@ -22,37 +25,37 @@ const plainMarker: MarkdownStyle['marker'] = (headline, summary) =>
 
 const messageBlock = (message: ExportedMessage, number: number): string => {
   const tags = messageTags(message);
-  const out = [`### ${number} · ${message.role} · \`${message.id}\` · ${message.timestamp}${tags.length > 0 ? ` · *${tags.join('; ')}*` : ''}`, ''];
+  const out = [`### ${number} · ${inlineText(message.role)} · ${codeSpan(message.id)} · ${inlineText(message.timestamp)}${tags.length > 0 ? ` · *${inlineText(tags.join('; '))}*` : ''}`, ''];
   out.push(message.content === null ? '*(no text content)*' : fenced(message.content));
   if (message.reasoning !== undefined) out.push('', 'Reasoning:', '', fenced(message.reasoning));
   if ((message.toolCalls?.length ?? 0) > 0) out.push('', 'Tool calls:', '', fenced(JSON.stringify(message.toolCalls, null, 2), 'json'));
   const details = messageDetails(message);
   if (details !== null) out.push('', 'Details:', '', fenced(details, 'json'));
   message.versions.forEach((version, index) => {
-    out.push('', `#### Earlier version ${index + 1} (replaced at ${version.replacedAt}, rewrite stored in segment \`${version.rewrittenIn}\`)`, '');
+    out.push('', `#### Earlier version ${index + 1} (replaced at ${inlineText(version.replacedAt)}, rewrite stored in segment ${codeSpan(version.rewrittenIn)})`, '');
     out.push(version.content === null ? '*(no text content)*' : fenced(version.content));
   });
   return out.join('\n');
 };
 
 const conversationBlock = (conversation: ExportedConversation, style: MarkdownStyle): string => {
-  const out = [`## ${conversationTitle(conversation)}`, '', `Segments: ${conversation.segments.map((id) => `\`${id}\``).join(' → ')}; ${conversation.messages.length} message(s).`];
+  const out = [`## ${inlineText(conversationTitle(conversation))}`, '', `Segments: ${conversation.segments.map(codeSpan).join(' → ')}; ${conversation.messages.length} message(s).`];
   for (const item of itemsOf(conversation)) {
-    out.push('', item.kind === 'message' ? messageBlock(item.message, item.number) : style.marker(markerHeadline(item.marker), markerSummary(item.marker)));
+    out.push('', item.kind === 'message' ? messageBlock(item.message, item.number) : style.marker(inlineText(markerHeadline(item.marker)), markerSummary(item.marker)));
   }
   return out.join('\n');
 };
 
 const intro = (manifest: Manifest): string =>
   [
-    `# Conversation \`${manifest.rootId}\``,
+    `# Conversation ${codeSpan(manifest.rootId)}`,
     '',
     manifest.view === 'display'
-      ? `Export of the **display** view (${manifest.lineage} lineage): every message as a person sees it, compacted messages included and marked, rewritten messages with their earlier versions, tool calls and results, compaction and compression markers.`
-      : `Export of the **raw** view (${manifest.lineage} lineage): every stored event of every covered stream, as stored.`,
-    ...(manifest.filtered ? ['', `**Filtered export**: only the roles ${manifest.only!.join(', ')}; other messages are left out.`] : []),
+      ? `Export of the **display** view (${inlineText(manifest.lineage)} lineage): every message as a person sees it, compacted messages included and marked, rewritten messages with their earlier versions, tool calls and results, compaction and compression markers.`
+      : `Export of the **raw** view (${inlineText(manifest.lineage)} lineage): every stored event of every covered stream, as stored.`,
+    ...(manifest.filtered ? ['', `**Filtered export**: only the roles ${inlineText(manifest.only!.join(', '))}; other messages are left out.`] : []),
     '',
-    `${manifest.messageCount} message(s) from ${manifest.streams.length} stream(s); digest \`${manifest.digest}\`.`,
+    `${manifest.messageCount} message(s) from ${manifest.streams.length} stream(s); digest ${codeSpan(manifest.digest)}.`,
   ].join('\n');
 
 const displayBody = (content: DisplayContent, style: MarkdownStyle) => content.conversations.map((conversation) => conversationBlock(conversation, style));
@@ -61,12 +64,14 @@ const rawBody = (content: RawContent) => {
   const out: string[] = [];
   let stream = '';
   for (const event of content.events) {
-    if (event.stream !== stream) out.push(`## Stream \`${(stream = event.stream)}\``);
-    out.push(`### ${event.revision} · \`${event.type}\` · \`${event.id}\` · ${event.created}\n\n${fenced(JSON.stringify({ data: event.data, metadata: event.metadata }, null, 2), 'json')}`);
+    if (event.stream !== stream) out.push(`## Stream ${codeSpan((stream = event.stream))}`);
+    out.push(`### ${inlineText(String(event.revision))} · ${codeSpan(event.type)} · ${codeSpan(event.id)} · ${inlineText(event.created)}\n\n${fenced(JSON.stringify({ data: event.data, metadata: event.metadata }, null, 2), 'json')}`);
   }
   return out;
 };
 
 /** A Markdown transcript: YAML front matter holding the manifest, then the content. */
-export const renderMarkdown = (content: ExportContent, manifest: Manifest, style: MarkdownStyle = { marker: plainMarker }, extra: Record<string, string> = {}): string =>
-  `${frontMatter(manifest, extra)}\n${[intro(manifest), ...(content.view === 'display' ? displayBody(content, style) : rawBody(content))].join('\n\n')}\n`;
+export const renderMarkdown = (content: ExportContent, manifest: Manifest, style: MarkdownStyle = { marker: plainMarker }, extra: Record<string, string> = {}): string => {
+  const body = [intro(manifest), ...(content.view === 'display' ? displayBody(content, style) : rawBody(content))].join('\n\n');
+  return `${frontMatter(manifest, extra)}\n${style.body ? style.body(body) : body}\n`;
+};

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { readAllPages, SESSION_PREFIX, type EventStore, type LedgerError } from '@session-ledger/core';
-import { decodeSessionEventE } from '@session-ledger/events';
+import { readAllPages, type EventStore, type LedgerError } from '@session-ledger/core';
+import { decodeSessionEventE, SESSION_PREFIX } from '@session-ledger/events';
 import { sessionListAccumulator, type SessionListRow } from '@session-ledger/projections';
 
 export interface ListOptions {

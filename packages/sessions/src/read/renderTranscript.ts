@@ -29,6 +29,13 @@ const messageLines = (message: DisplayMessage): string[] => {
   return lines;
 };
 
+/**
+ * Every line after the first of a multi-line value (content, summary, tool arguments, names) starts
+ * with `  | `: it stays readable, and can never pass for a message head, a marker or a tool call line.
+ */
+const CONTINUATION = '  | ';
+const continued = (line: string): string => line.replace(/\r?\n/g, `\n${CONTINUATION}`);
+
 /** The display view as text, for `sessions resume`: every message root to tip, markers where they happened. */
 export const renderTranscript = (view: DisplayView): string => {
   const out = [`Conversation ${view.rootId} (tip ${view.tipId}; ${view.segments.length} segment(s), ${view.messages.length} message(s))`];
@@ -41,5 +48,5 @@ export const renderTranscript = (view: DisplayView): string => {
     out.push(...messageLines(message));
   });
   markersUpTo(Number.POSITIVE_INFINITY);
-  return `${out.join('\n')}\n`;
+  return `${out.map(continued).join('\n')}\n`;
 };

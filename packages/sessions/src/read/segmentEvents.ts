@@ -1,6 +1,6 @@
-import { invalidInput, isLedgerError, readWholeStream, sessionStream, type EventStore, type RecordedEvent } from '@session-ledger/core';
-import { checkSafeId, decodeSessionEvent, type SessionRecordOf } from '@session-ledger/events';
-import { asSessionError } from '../errors.js';
+import { invalidInput, readStreamState, readWholeStream, type EventStore, type RecordedEvent } from '@session-ledger/core';
+import { checkSafeId, decodeSessionEvent, type SessionRecordOf, sessionStream } from '@session-ledger/events';
+import { asSessionError, sessionDeleted } from '../errors.js';
 
 /** Reads a whole segment; a missing segment is not_found, a tombstoned one session_deleted. */
 export const readSegment = async (store: EventStore, sessionId: string): Promise<RecordedEvent[]> => {
@@ -47,11 +47,7 @@ export const readStart = async (store: EventStore, sessionId: string): Promise<S
 
 /** Whether a segment stream exists (tombstoned: session_deleted). */
 export const segmentExists = async (store: EventStore, sessionId: string): Promise<boolean> => {
-  try {
-    await store.readStream(sessionStream(sessionId), { maxCount: 1 });
-    return true;
-  } catch (error) {
-    if (isLedgerError(error, 'stream_not_found')) return false;
-    throw asSessionError(error, sessionId);
-  }
+  const read = await readStreamState(store, sessionStream(sessionId), { maxCount: 1 });
+  if (read.state === 'tombstoned') throw sessionDeleted(sessionId);
+  return read.state === 'live';
 };

@@ -1,12 +1,12 @@
-import { deterministicId, isLedgerError, type JsonObject } from '@session-ledger/core';
+import { canonicalJson, deterministicId, invalidInput, newId, type JsonObject } from '@session-ledger/core';
 import { checkSafeId, type MessageAppended, type Role } from '@session-ledger/events';
 import { nowOf, type Conditional, type WriteResult, type WriterContext } from '../context.js';
-import { appendToSegment, type IdentifiedEvent } from './appendToSegment.js';
-import { fenceTurns } from './turnFence.js';
+import type { PreparedMessage } from '../decide/commands.js';
+import { runSegment, writeResultOf } from './runSegment.js';
 
 /** A message as a harness hands it over; everything but role and content is optional. */
 export interface MessageInput {
-  /** Caller-given, or deterministic from (segment, expected revision, place in the batch). */
+  /** Caller-given (what makes a retry safe), or a new UUID. */
   id?: string;
   role: Role;
   /** null: a tool-call-only reply. */
@@ -27,83 +27,38 @@ export interface MessageInput {
 export type AppendMessagesResult = WriteResult & { messageIds: string[] };
 
 /**
- * The event data: the input's own keys but id, timestamp and turnId (undefined ones left out), then
- * messageId, timestamp and turnId. Built by adding keys, never deleting them: a `delete` turns the
- * object into a slow dictionary that validation and hashing then walk on every append.
+ * The event data: the input's own keys but id (undefined ones left out), messageId, and the
+ * append's turnId when the message names none, in sorted key order, so its canonical text (the
+ * event id's digest) is one native JSON.stringify (benchmark row "appendMessage through the writer
+ * API"). Built by adding keys, never deleting them: a `delete` turns the object into a slow
+ * dictionary that validation and hashing then walk.
  */
-const toData = (input: MessageInput, messageId: string, timestamp: string, turnId: string | undefined): MessageAppended => {
-  const data: Record<string, unknown> = {};
-  for (const key of Object.keys(input)) {
-    if (key === 'id' || key === 'timestamp' || key === 'turnId') continue;
-    const value = (input as unknown as Record<string, unknown>)[key];
-    if (value !== undefined) data[key] = value;
-  }
-  data.messageId = messageId;
-  data.timestamp = timestamp;
+const toData = (input: MessageInput, messageId: string, turnId: string | undefined): MessageAppended => {
+  const fields = input as unknown as Record<string, unknown>;
+  const keys = Object.keys(input).filter((key) => key !== 'id' && fields[key] !== undefined);
+  keys.push('messageId');
   const turn = input.turnId ?? turnId;
-  if (turn !== undefined) data.turnId = turn;
+  if (turn !== undefined && input.turnId === undefined) keys.push('turnId');
+  keys.sort();
+  const data: Record<string, unknown> = {};
+  for (const key of keys) data[key] = key === 'messageId' ? messageId : key === 'turnId' ? turn : fields[key];
   return data as MessageAppended;
 };
 
-/** A stateless append (no expected revision) that loses a race re-reads the head and tries again, this many times. */
-const STATELESS_ATTEMPTS = 5;
+/**
+ * The event id of a message derives from its session, its id and what the caller gave (the writer
+ * clock left out): a retry of the same message carries the same event id, a different message
+ * under a reused id never does, so the decider tells a retry (no-op) from a conflict.
+ */
+export const prepareMessage = (sessionId: string, message: MessageInput, turnId: string | undefined, now: () => string): PreparedMessage => {
+  const messageId = checkSafeId(message.id ?? newId(), 'messageId');
+  const data = toData(message, messageId, turnId);
+  const eventId = deterministicId(sessionId, 'message.appended', messageId, canonicalJson(data));
+  if (data.timestamp === undefined) data.timestamp = now();
+  return { messageId, eventId, data };
+};
 
 type AppendInput = Conditional & { turnId?: string };
-
-/** Shapes what an append returns from the write result and the message ids (one for the batch, one per message). */
-type Finish<R> = (result: WriteResult, messageIds: string[]) => R;
-
-const batchResult: Finish<AppendMessagesResult> = (result, messageIds) => {
-  const out = result as AppendMessagesResult;
-  out.messageIds = messageIds;
-  return out;
-};
-
-const singleResult: Finish<WriteResult & { messageId: string }> = (result, messageIds) => {
-  const out: WriteResult & { messageId: string } = { sessionId: result.sessionId, revision: result.revision, position: result.position, messageId: messageIds[0]! };
-  if (result.written !== undefined) out.written = result.written;
-  return out;
-};
-
-/**
- * Appends messages in one conditional append. The event id derives from the message id, so a retry
- * with the same ids and expected revision never duplicates a message. Without an expected revision,
- * a concurrent writer's append in between is not an error: the head is read again.
- */
-export const appendMessages = (
-  context: WriterContext,
-  sessionId: string,
-  messages: MessageInput[],
-  input: AppendInput = {},
-): Promise<AppendMessagesResult> => appendWith(context, sessionId, messages, input, batchResult);
-
-/** One message: the same append, its result shaped in the same step (no promise of its own). */
-export const appendMessage = (
-  context: WriterContext,
-  sessionId: string,
-  message: MessageInput,
-  input: AppendInput = {},
-): Promise<WriteResult & { messageId: string }> => appendWith(context, sessionId, [message], input, singleResult);
-
-const appendWith = <R>(context: WriterContext, sessionId: string, messages: MessageInput[], input: AppendInput, finish: Finish<R>): Promise<R> =>
-  // With an expected revision a conflict is the caller's to handle: one attempt, no retry loop (and no promise) around it.
-  input.expectedRevision !== undefined ? appendOnce(context, sessionId, messages, input, finish) : appendRetrying(context, sessionId, messages, input, finish);
-
-const appendRetrying = async <R>(
-  context: WriterContext,
-  sessionId: string,
-  messages: MessageInput[],
-  input: AppendInput,
-  finish: Finish<R>,
-): Promise<R> => {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await appendOnce(context, sessionId, messages, input, finish);
-    } catch (error) {
-      if (attempt >= STATELESS_ATTEMPTS || !isLedgerError(error, 'wrong_expected_version')) throw error;
-    }
-  }
-};
 
 /** The writer clock is read once per append, and only when a message has no timestamp of its own. */
 const clockOf = (context: WriterContext) => {
@@ -111,39 +66,49 @@ const clockOf = (context: WriterContext) => {
   return () => (at ??= nowOf(context).toISOString());
 };
 
-/** The distinct turns a batch names (each message's own, else the append's), checked as ids; none: undefined. */
-const turnsNamed = (messages: MessageInput[], turnId: string | undefined): string[] | undefined => {
+const NO_TURNS: readonly string[] = [];
+
+/** The distinct turns a batch names (each message's own, else the append's), checked as ids. */
+const turnsNamed = (messages: MessageInput[], turnId: string | undefined): readonly string[] => {
   let named: string[] | undefined;
   for (const message of messages) {
     const turn = message.turnId ?? turnId;
     if (turn !== undefined && !named?.includes(turn)) (named ??= []).push(checkSafeId(turn, 'turnId'));
   }
-  return named;
+  return named ?? NO_TURNS;
 };
 
-const appendOnce = async <R>(
+/**
+ * Appends messages in one conditional append, decided by the segment decider: the segment must be
+ * open, every turn named must hold it (a message in a turn is fenced by that turn), and a message
+ * id already stored is a retry only with the same content. Without a caller id each message gets a
+ * new UUID, so two writers never share one; give ids to make a retry safe.
+ */
+export const appendMessages = async (
   context: WriterContext,
   sessionId: string,
   messages: MessageInput[],
-  input: AppendInput,
-  finish: Finish<R>,
-): Promise<R> => {
+  input: AppendInput = {},
+): Promise<AppendMessagesResult> => {
+  checkSafeId(sessionId, 'sessionId');
+  if (messages.length === 0) throw invalidInput('Nothing to append');
   const now = clockOf(context);
-  const turnIds = turnsNamed(messages, input.turnId);
-  // Messages in a turn land only while that turn holds the segment (see turnFence).
-  const tail = turnIds === undefined ? undefined : await fenceTurns(context.ledger, checkSafeId(sessionId, 'sessionId'), turnIds, input.expectedRevision, nowOf(context));
-  const messageIds: string[] = new Array(messages.length);
-  const plan = tail ? { expectedRevision: input.expectedRevision, tail } : input;
-  const result = await appendToSegment(context.ledger, sessionId, plan, (expected) => {
-    const events: IdentifiedEvent[] = new Array(messages.length);
-    for (let index = 0; index < messages.length; index += 1) {
-      const message = messages[index]!;
-      const messageId = checkSafeId(message.id ?? deterministicId(sessionId, 'message', expected, index), 'messageId');
-      messageIds[index] = messageId;
-      const data = toData(message, messageId, message.timestamp ?? now(), input.turnId);
-      events[index] = { id: deterministicId(sessionId, 'message.appended', messageId), type: 'message.appended', data };
-    }
-    return events;
-  });
-  return finish(result, messageIds);
+  const prepared = messages.map((message) => prepareMessage(sessionId, message, input.turnId, now));
+  if (prepared.length > 1 && new Set(prepared.map((message) => message.messageId)).size !== prepared.length) throw invalidInput('A batch names one message id twice', 'messageId');
+  const command = { kind: 'append_messages', sessionId, messages: prepared, turnIds: turnsNamed(messages, input.turnId), now: nowOf(context) } as const;
+  const handled = await runSegment(context.ledger, command, input.expectedRevision);
+  const result = writeResultOf(sessionId, handled) as AppendMessagesResult;
+  result.messageIds = handled.reply.messageIds!;
+  return result;
+};
+
+/** One message: the same append. */
+export const appendMessage = async (
+  context: WriterContext,
+  sessionId: string,
+  message: MessageInput,
+  input: AppendInput = {},
+): Promise<WriteResult & { messageId: string }> => {
+  const { sessionId: segment, revision, position, written, messageIds } = await appendMessages(context, sessionId, [message], input);
+  return { sessionId: segment, revision, position, written, messageId: messageIds[0]! };
 };

@@ -1,10 +1,10 @@
-import { deterministicId, invalidInput } from '@session-ledger/core';
+import { deterministicId, invalidInput, newId } from '@session-ledger/core';
 import { checkSafeId } from '@session-ledger/events';
 import type { ConversationState } from '@session-ledger/projections';
 import type { LoadedConversation } from '../read/loadConversation.js';
 import { nowOf, type Conditional, type WriteResult, type WriterContext } from '../context.js';
-import { appendToSegment } from './appendToSegment.js';
-import { loadForWrite, messageOf } from './loadForWrite.js';
+import { runSegment, writeResultOf } from './runSegment.js';
+import { loadForWrite, messageOf, unchanged } from './loadForWrite.js';
 
 export interface CompactInput extends Conditional {
   /** Every active item (messages and earlier summaries) up to and including this message leaves the active view. */
@@ -13,7 +13,7 @@ export interface CompactInput extends Conditional {
   messageIds?: string[];
   /** What replaces them in the model's context. */
   summary: string;
-  /** Caller-given or deterministic from (segment, expected revision); a known id makes the call a no-op. */
+  /** Caller-given (a known id makes the call a no-op) or a new UUID. */
   summaryId?: string;
 }
 
@@ -49,21 +49,13 @@ export const compactHistory = async (
   sessionId: string,
   input: CompactInput,
 ): Promise<WriteResult & { summaryId: string }> => {
-  const { tail, loaded } = await loadForWrite(context.ledger, sessionId);
+  const { view, loaded } = await loadForWrite(context.ledger, sessionId);
   const known = input.summaryId === undefined ? undefined : loaded.state.summaryIndex.get(checkSafeId(input.summaryId, 'summaryId'));
-  if (known !== undefined) return { sessionId, revision: tail.revision, position: tail.head.position, written: false, summaryId: input.summaryId! };
+  if (known !== undefined) return { ...unchanged(sessionId, view), summaryId: input.summaryId! };
   checkTarget(loaded, input);
-  let summaryId = '';
-  const result = await appendToSegment(context.ledger, sessionId, { expectedRevision: input.expectedRevision, tail }, (expected) => {
-    summaryId = input.summaryId ?? deterministicId(sessionId, 'summary', expected);
-    const target = input.throughMessageId !== undefined ? { throughMessageId: input.throughMessageId } : { messageIds: input.messageIds! };
-    return [
-      {
-        id: deterministicId(sessionId, 'history.compacted', summaryId),
-        type: 'history.compacted',
-        data: { ...target, summary: input.summary, summaryId, compactedAt: nowOf(context).toISOString() },
-      },
-    ];
-  });
-  return { ...result, summaryId };
+  const summaryId = input.summaryId ?? newId();
+  const target = input.throughMessageId !== undefined ? { throughMessageId: input.throughMessageId } : { messageIds: input.messageIds! };
+  const data = { ...target, summary: input.summary, summaryId, compactedAt: nowOf(context).toISOString() };
+  const events = [{ id: deterministicId(sessionId, 'history.compacted', summaryId), type: 'history.compacted' as const, data }];
+  return { ...writeResultOf(sessionId, await runSegment(context.ledger, { kind: 'append', sessionId, events }, input.expectedRevision)), summaryId };
 };

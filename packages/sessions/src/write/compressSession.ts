@@ -1,17 +1,16 @@
-import { deterministicId } from '@session-ledger/core';
+import { deterministicId, newId } from '@session-ledger/core';
 import { checkSafeId, type OpenTurn, type SessionContinued, type SessionEventDataMap } from '@session-ledger/events';
+import type { LatestTurn } from '@session-ledger/projections';
 import { nowOf, type Conditional, type WriterContext } from '../context.js';
-import { sessionEnded, sessionSealed } from '../errors.js';
-import { findTip } from '../read/findTip.js';
-import { readStart, segmentExists } from '../read/segmentEvents.js';
-import { readSegmentTail, type SegmentTail } from '../read/segmentTail.js';
-import { appendToSegment } from './appendToSegment.js';
+import { sessionSealed } from '../errors.js';
+import { readStart } from '../read/segmentEvents.js';
+import { loadSegment, runSegment } from './runSegment.js';
 import { writeStart } from './startSession.js';
 
 export interface CompressInput extends Conditional {
   /** What replaces the parent's history in the child's context. */
   summary: string;
-  /** Default: deterministic from (parent, parent revision), so a retry after a crash names the same child. */
+  /** Caller-given (a retry with it is a no-op) or a new UUID. */
   childId?: string;
 }
 
@@ -25,14 +24,15 @@ export interface CompressResult {
   parentRevision: bigint;
   /** The child's revision (0: its start). */
   revision: bigint;
-  /** false: the child existed already (a retry); nothing was stored. */
+  /** false: the compression was stored already (a retry); nothing was stored. */
   written: boolean;
 }
 
-const openTurnOf = (tail: SegmentTail): OpenTurn | null =>
-  tail.turn && !tail.turn.ended ? { turnId: tail.turn.turnId, owner: tail.turn.owner, leaseExpiresAt: tail.turn.leaseExpiresAt } : null;
+/** A turn still open when the segment is sealed carries over into the child. */
+const handedOver = (turn: LatestTurn | null): OpenTurn | null =>
+  turn && !turn.ended ? { turnId: turn.turnId, owner: turn.owner, leaseExpiresAt: turn.leaseExpiresAt } : null;
 
-/** The child's start, entirely determined by the parent's start, its `continued` and its open turn. */
+/** The child's start, entirely determined by the parent's start, its `continued` and its open turn: a retry writes the same. */
 const startChild = async (context: WriterContext, parentId: string, continued: SessionContinued, openTurn: OpenTurn | null) => {
   const parent = await readStart(context.ledger.store, parentId);
   const data: SessionEventDataMap['session.started'] = {
@@ -52,37 +52,33 @@ const startChild = async (context: WriterContext, parentId: string, continued: S
 };
 
 /**
- * Compression: first `session.continued { childId, summary }` in the parent (conditional; it seals
- * the parent), THEN the child's `session.started { parentId, link: 'compression', summary }`. A crash
- * between the two leaves the parent as the readable tip; calling compress again on the parent
- * completes the same child (its id and summary come from the stored `continued`).
+ * Compression: first `session.continued { childId, summary }` in the parent (a decided write: it
+ * seals the parent, so of two racing compressions exactly one is stored: the other is refused with
+ * session_sealed naming the tip, unless it is the same compression (the same child id, or no child
+ * id and the same summary: a retry), which is a no-op), THEN the child's `session.started`. A crash between the two
+ * leaves the parent as the readable tip; compressing it again completes that same child first, and
+ * then answers as for any compression of a sealed segment (a no-op for the same one, else sealed).
  */
 export const compressSession = async (context: WriterContext, sessionId: string, input: CompressInput): Promise<CompressResult> => {
-  const store = context.ledger.store;
-  const tail = await readSegmentTail(store, checkSafeId(sessionId, 'sessionId'), { turns: true });
-  if (tail.ended) throw sessionEnded(sessionId);
-  if (tail.continued) {
-    const { childId } = tail.continued;
-    const retry = input.expectedRevision !== undefined && input.expectedRevision < tail.revision;
-    if (await segmentExists(store, childId)) {
-      if (!retry || (input.childId !== undefined && input.childId !== childId)) throw sessionSealed(sessionId, (await findTip(store, childId)).tipId);
-      const child = await readStart(store, childId);
-      return { sessionId: childId, rootId: child.data.rootId, parentId: sessionId, parentRevision: tail.revision, revision: 0n, written: false };
-    }
-    const child = await startChild(context, sessionId, tail.continued, openTurnOf(tail));
-    return { sessionId: childId, rootId: child.rootId, parentId: sessionId, parentRevision: tail.revision, revision: child.revision, written: child.created };
+  const before = await loadSegment(context.ledger, checkSafeId(sessionId, 'sessionId'));
+  const pending = before.state.continued;
+  if (pending && !(await loadSegment(context.ledger, pending.childId)).state.started) {
+    const child = await startChild(context, sessionId, pending, handedOver(before.state.turn));
+    // Repaired either way; another compression than the stored one is refused, never silently merged into it.
+    const same = input.childId !== undefined ? input.childId === pending.childId : input.summary === pending.summary;
+    if (!same) throw sessionSealed(sessionId, pending.childId);
+    return { sessionId: pending.childId, rootId: child.rootId, parentId: sessionId, parentRevision: before.revision, revision: child.revision, written: child.created };
   }
-  const expected = input.expectedRevision ?? tail.revision;
-  const childId = checkSafeId(input.childId ?? deterministicId(sessionId, 'compression', expected), 'childId');
+  const childId = checkSafeId(input.childId ?? newId(), 'childId');
   const continued: SessionContinued = {
     childId,
     summary: input.summary,
     summaryId: deterministicId(childId, 'summary'),
     continuedAt: nowOf(context).toISOString(),
   };
-  const parent = await appendToSegment(context.ledger, sessionId, { expectedRevision: expected, tail }, () => [
-    { id: deterministicId(sessionId, 'session.continued', childId), type: 'session.continued', data: continued },
-  ]);
-  const child = await startChild(context, sessionId, continued, openTurnOf(tail));
-  return { sessionId: childId, rootId: child.rootId, parentId: sessionId, parentRevision: parent.revision, revision: child.revision, written: child.created };
+  const eventId = deterministicId(sessionId, 'session.continued', childId);
+  const parent = await runSegment(context.ledger, { kind: 'continue', sessionId, eventId, continued, childGiven: input.childId !== undefined }, input.expectedRevision);
+  const stored = parent.reply.continued!;
+  const child = await startChild(context, sessionId, stored, handedOver(parent.state.turn));
+  return { sessionId: stored.childId, rootId: child.rootId, parentId: sessionId, parentRevision: parent.revision, revision: child.revision, written: parent.written || child.created };
 };

@@ -1,8 +1,7 @@
 import { deterministicId } from '@session-ledger/core';
-import type { TurnOutcome } from '@session-ledger/events';
+import { checkSafeId, type TurnOutcome } from '@session-ledger/events';
 import { nowOf, type Conditional, type WriteResult, type WriterContext } from '../context.js';
-import { appendToSegment } from './appendToSegment.js';
-import { readOwnTurn } from './currentTurn.js';
+import { runSegment, writeResultOf } from './runSegment.js';
 
 /** Ends the session's current turn; ending a turn that has ended already is a no-op. */
 export const endTurn = async (
@@ -11,15 +10,8 @@ export const endTurn = async (
   turnId: string,
   input: Conditional & { outcome?: TurnOutcome } = {},
 ): Promise<WriteResult & { turnId: string }> => {
-  const now = nowOf(context);
-  const { tail, turn } = await readOwnTurn(context.ledger, sessionId, turnId, now);
-  if (turn.ended) return { sessionId, revision: tail.revision, position: tail.head.position, written: false, turnId };
-  const result = await appendToSegment(context.ledger, sessionId, { expectedRevision: input.expectedRevision, tail }, () => [
-    {
-      id: deterministicId(sessionId, 'turn.ended', turnId),
-      type: 'turn.ended',
-      data: { turnId, outcome: input.outcome ?? 'completed', endedAt: now.toISOString() },
-    },
-  ]);
-  return { ...result, turnId };
+  checkSafeId(sessionId, 'sessionId');
+  const eventId = deterministicId(sessionId, 'turn.ended', checkSafeId(turnId, 'turnId'));
+  const command = { kind: 'end_turn', sessionId, eventId, turnId, outcome: input.outcome ?? 'completed', now: nowOf(context) } as const;
+  return { ...writeResultOf(sessionId, await runSegment(context.ledger, command, input.expectedRevision)), turnId };
 };

@@ -1,17 +1,23 @@
-import type { Ledger } from '@session-ledger/core';
+import { notFound, type Ledger, type StreamView } from '@session-ledger/core';
 import { checkSafeId } from '@session-ledger/events';
-import type { MessageState } from '@session-ledger/projections';
-import { notFound } from '@session-ledger/core';
+import type { MessageState, SegmentWriteState } from '@session-ledger/projections';
+import type { WriteResult } from '../context.js';
 import { readConversationState, type LoadedConversation } from '../read/loadConversation.js';
-import { readSegmentTail, type SegmentTail } from '../read/segmentTail.js';
-import { assertWritable } from './writable.js';
+import { loadSegment } from './runSegment.js';
 
-/** For writes that depend on history (rewrite, compact, rewind): the writable segment and its folded conversation. */
-export const loadForWrite = async (ledger: Ledger, sessionId: string): Promise<{ tail: SegmentTail; loaded: LoadedConversation }> => {
-  const tail = await readSegmentTail(ledger.store, checkSafeId(sessionId, 'sessionId'));
-  await assertWritable(ledger.store, tail);
-  return { tail, loaded: await readConversationState(ledger.store, sessionId) };
+/** For writes that depend on history (rewrite, compact, rewind): the segment's write state and its folded conversation. */
+export const loadForWrite = async (ledger: Ledger, sessionId: string): Promise<{ view: StreamView<SegmentWriteState>; loaded: LoadedConversation }> => {
+  const view = await loadSegment(ledger, checkSafeId(sessionId, 'sessionId'));
+  return { view, loaded: await readConversationState(ledger.store, sessionId) };
 };
+
+/** What a write that turned out to be a no-op returns: the segment as it was read. */
+export const unchanged = (sessionId: string, view: StreamView<SegmentWriteState>): WriteResult => ({
+  sessionId,
+  revision: view.revision,
+  position: view.position ?? -1n,
+  written: false,
+});
 
 /** A message of the conversation (any segment), with its index; not_found otherwise. */
 export const messageOf = (loaded: LoadedConversation, messageId: string): { index: number; message: MessageState } => {

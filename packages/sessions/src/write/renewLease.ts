@@ -1,8 +1,7 @@
-import { deterministicId } from '@session-ledger/core';
+import { newId } from '@session-ledger/core';
+import { checkSafeId } from '@session-ledger/events';
 import { leaseUntil, nowOf, type Conditional, type WriteResult, type WriterContext } from '../context.js';
-import { turnNotFound } from '../errors.js';
-import { appendToSegment } from './appendToSegment.js';
-import { readOwnTurn } from './currentTurn.js';
+import { runSegment, writeResultOf } from './runSegment.js';
 
 export type RenewLeaseResult = WriteResult & { turnId: string; leaseExpiresAt: string };
 
@@ -15,14 +14,7 @@ export const renewLease = async (
 ): Promise<RenewLeaseResult> => {
   const now = nowOf(context);
   const leaseExpiresAt = leaseUntil(now, input.ttlMs);
-  const { tail, turn } = await readOwnTurn(context.ledger, sessionId, turnId, now);
-  if (turn.ended) throw turnNotFound(sessionId, turnId, 'has ended');
-  const result = await appendToSegment(context.ledger, sessionId, { expectedRevision: input.expectedRevision, tail }, (expected) => [
-    {
-      id: deterministicId(sessionId, 'turn.lease_renewed', turnId, expected),
-      type: 'turn.lease_renewed',
-      data: { turnId, leaseExpiresAt, renewedAt: now.toISOString() },
-    },
-  ]);
-  return { ...result, turnId, leaseExpiresAt };
+  const command = { kind: 'renew_lease', sessionId: checkSafeId(sessionId, 'sessionId'), eventId: newId(), turnId: checkSafeId(turnId, 'turnId'), leaseExpiresAt, now } as const;
+  const handled = await runSegment(context.ledger, command, input.expectedRevision);
+  return { ...writeResultOf(sessionId, handled), turnId, leaseExpiresAt };
 };

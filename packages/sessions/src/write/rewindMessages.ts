@@ -1,6 +1,6 @@
-import { deterministicId, invalidInput } from '@session-ledger/core';
+import { invalidInput, newId } from '@session-ledger/core';
 import { nowOf, type Conditional, type WriteResult, type WriterContext } from '../context.js';
-import { appendToSegment } from './appendToSegment.js';
+import { runSegment, writeResultOf } from './runSegment.js';
 import { loadForWrite, messageOf } from './loadForWrite.js';
 
 /** Takes messages back (rewind, undo, regenerate): they leave the display and active views; raw keeps them. */
@@ -11,14 +11,9 @@ export const rewindMessages = async (
   input: Conditional & { reason?: string } = {},
 ): Promise<WriteResult & { messageIds: string[] }> => {
   if (messageIds.length === 0) throw invalidInput('Name at least one message to rewind', 'messageIds');
-  const { tail, loaded } = await loadForWrite(context.ledger, sessionId);
+  const { loaded } = await loadForWrite(context.ledger, sessionId);
   for (const id of messageIds) messageOf(loaded, id);
-  const result = await appendToSegment(context.ledger, sessionId, { expectedRevision: input.expectedRevision, tail }, (expected) => [
-    {
-      id: deterministicId(sessionId, 'history.rewound', expected, ...messageIds),
-      type: 'history.rewound',
-      data: { messageIds, rewoundAt: nowOf(context).toISOString(), ...(input.reason === undefined ? {} : { reason: input.reason }) },
-    },
-  ]);
-  return { ...result, messageIds };
+  const data = { messageIds, rewoundAt: nowOf(context).toISOString(), ...(input.reason === undefined ? {} : { reason: input.reason }) };
+  const events = [{ id: newId(), type: 'history.rewound' as const, data }];
+  return { ...writeResultOf(sessionId, await runSegment(context.ledger, { kind: 'append', sessionId, events }, input.expectedRevision)), messageIds };
 };

@@ -1,10 +1,8 @@
-import { deterministicId, invalidInput, isLedgerError, ledgerError, newId, sessionStream, type JsonObject } from '@session-ledger/core';
-import { checkSafeId, encodeSessionEvent, type ChildLink, type SessionEventDataMap } from '@session-ledger/events';
+import { deterministicId, invalidInput, ledgerError, newId, type JsonObject } from '@session-ledger/core';
+import { checkSafeId, type ChildLink, type SessionEventDataMap } from '@session-ledger/events';
 import { nowOf, type WriterContext } from '../context.js';
-import { sessionDeleted } from '../errors.js';
 import { findTip } from '../read/findTip.js';
-import { readStart, segmentExists } from '../read/segmentEvents.js';
-import { appendToSegment } from './appendToSegment.js';
+import { loadSegment, runSegment } from './runSegment.js';
 
 export interface StartSessionInput {
   /** Caller-given (a safe id: letters, digits, `_`, `-`, `.`, `:`) or a new UUID. Give one to make a retry idempotent. */
@@ -25,32 +23,20 @@ export interface StartSessionResult {
   /** For a child: the segment the link was written in. */
   parentId: string | null;
   revision: bigint;
-  /** false: the session existed already with the same parent (a retried start). */
+  /** false: the session existed already with the same settings (a retried start); other settings are `duplicate`. */
   created: boolean;
 }
 
 type Started = SessionEventDataMap['session.started'];
 
 /**
- * Writes a segment's first event; a retry of the same start is a no-op (`created: false`, told by
- * reading first, so it holds on backends that cannot tell a retry), another session with that id is `duplicate`.
+ * Writes a segment's first event; a retry of the same start is a no-op (`created: false`); the same
+ * id with other settings is `duplicate` (decided in decide/segmentDecider.ts).
  */
 export const writeStart = async (context: WriterContext, data: Started): Promise<{ revision: bigint; created: boolean }> => {
-  const event = { id: deterministicId(data.sessionId, 'session.started'), ...encodeSessionEvent({ type: 'session.started', data }) };
-  if (!(await segmentExists(context.ledger.store, data.sessionId))) {
-    try {
-      const result = await context.ledger.append(sessionStream(data.sessionId), [event], { expectedRevision: 'no_stream' });
-      if (result.written !== false) return { revision: result.nextExpectedRevision, created: true };
-    } catch (error) {
-      if (isLedgerError(error, 'stream_deleted')) throw sessionDeleted(data.sessionId);
-      if (!isLedgerError(error, 'wrong_expected_version')) throw error;
-    }
-  }
-  const existing = await readStart(context.ledger.store, data.sessionId);
-  if (existing.data.parentId !== data.parentId || existing.data.link !== data.link) {
-    throw ledgerError('duplicate', `Session ${data.sessionId} already exists`, { what: `session ${data.sessionId}` });
-  }
-  return { revision: 0n, created: false };
+  const command = { kind: 'start', sessionId: data.sessionId, eventId: deterministicId(data.sessionId, 'session.started'), data } as const;
+  const handled = await runSegment(context.ledger, command);
+  return { revision: handled.revision, created: handled.written };
 };
 
 const checkLink = (input: StartSessionInput): ChildLink | null => {
@@ -74,20 +60,20 @@ export const startSession = async (context: WriterContext, input: StartSessionIn
   const optional = { model: input.model, source: input.source, title: input.title, extra: input.extra };
   let parentId: string | null = null;
   if (link !== null) {
-    const store = context.ledger.store;
-    const { tipId, pending } = await findTip(store, checkSafeId(input.parentId, 'parentId'));
+    const { tipId, pending } = await findTip(context.ledger.store, checkSafeId(input.parentId, 'parentId'));
     if (pending) throw invalidInput(`Parent ${input.parentId} has an unfinished compression into ${tipId}: run compress again first`, 'parentId');
     parentId = tipId;
-    if (input.id !== undefined && (await segmentExists(store, sessionId))) {
-      const existing = await readStart(store, sessionId);
-      if (existing.data.link !== link || (existing.data.parentId !== tipId && existing.data.parentId !== input.parentId)) {
+    // A retried start of a child whose parent was compressed since: the child names the parent it was linked from.
+    const existing = input.id === undefined ? null : (await loadSegment(context.ledger, sessionId)).state.started;
+    if (existing) {
+      if (existing.link !== link || (existing.parentId !== tipId && existing.parentId !== input.parentId)) {
         throw ledgerError('duplicate', `Session ${sessionId} already exists`, { what: `session ${sessionId}` });
       }
-      return { sessionId, rootId: sessionId, parentId: existing.data.parentId, revision: 0n, created: false };
+      parentId = existing.parentId;
+    } else {
+      const linked = { kind: 'link_child', sessionId: tipId, eventId: deterministicId(tipId, 'session.child_linked', sessionId), childId: sessionId, link, at } as const;
+      await runSegment(context.ledger, linked);
     }
-    await appendToSegment(context.ledger, tipId, {}, () => [
-      { id: deterministicId(tipId, 'session.child_linked', sessionId), type: 'session.child_linked', data: { childId: sessionId, link, linkedAt: at } },
-    ]);
   }
   const data: Started = { sessionId, rootId: sessionId, parentId, link, startedAt: at };
   for (const [key, value] of Object.entries(optional)) if (value !== undefined) Object.assign(data, { [key]: value });

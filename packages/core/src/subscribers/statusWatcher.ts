@@ -1,20 +1,26 @@
-import type { EventStore } from '@session-ledger/core';
+import type { EventStore } from '../port.js';
 import { sleep } from './backoff.js';
-import { reduceProviderStatus, PROVIDER_STATUS_STREAM, type ProviderStatusMap } from './statusEvents.js';
+import type { SubscriberBook, SubscriberStatusMap } from './statusBook.js';
+import { reduceSubscriberStatus } from './statusFold.js';
 
 export interface StatusWatcher {
   /** Resolves once the stored status has been read. */
   ready: Promise<void>;
-  get(name: string): ReturnType<ProviderStatusMap['get']>;
-  /** Resolves once `predicate` holds (checked after every status event), or the signal aborts. */
+  get(name: string): ReturnType<SubscriberStatusMap['get']>;
+  /** Resolves once `predicate` holds (checked after every status event), or a signal aborts. */
   waitFor(predicate: () => boolean, signal: AbortSignal): Promise<void>;
   /** The last status revision seen; -1n before any. */
   revision(): bigint;
 }
 
-/** Follows the provider status stream live, so a resume written by another process wakes the fan-out. */
-export const watchProviderStatus = (store: EventStore, signal: AbortSignal, onError: (error: unknown) => void): StatusWatcher => {
-  const statuses: ProviderStatusMap = new Map();
+/** Follows a book's status stream live, so a resume written by another process wakes the subscriber. */
+export const watchSubscriberStatus = (
+  store: EventStore,
+  book: SubscriberBook,
+  signal: AbortSignal,
+  onError: (error: unknown) => void,
+): StatusWatcher => {
+  const statuses: SubscriberStatusMap = new Map();
   let revision = -1n;
   const waiters = new Set<() => void>();
   const wake = () => {
@@ -24,13 +30,13 @@ export const watchProviderStatus = (store: EventStore, signal: AbortSignal, onEr
   const ready = new Promise<void>((resolve) => (markReady = resolve));
   void (async () => {
     while (!signal.aborted) {
-      const subscription = store.subscribeToStream(PROVIDER_STATUS_STREAM, { fromRevision: revision < 0n ? 'start' : revision });
+      const subscription = store.subscribeToStream(book.stream, { fromRevision: revision < 0n ? 'start' : revision });
       const close = () => void subscription.close();
       signal.addEventListener('abort', close, { once: true });
       try {
         for await (const item of subscription) {
           if (item.kind === 'event') {
-            reduceProviderStatus(statuses, item.event);
+            reduceSubscriberStatus(book, statuses, item.event);
             revision = item.event.revision;
           } else if (item.kind === 'caught_up') markReady();
           wake();

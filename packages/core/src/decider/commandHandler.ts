@@ -1,0 +1,102 @@
+import type { EventStore } from '../port.js';
+import type { RecordedEvent } from '../envelope.js';
+import { isLedgerError, wrongExpectedVersion } from '../errors.js';
+import type { ChainHead, LedgerAppendResult, NewEvent } from '../ledger.js';
+import type { Decider } from './decider.js';
+import { conflictBackoff, type ConflictRetryPolicy } from './retryPolicy.js';
+import { stateCache, type StreamView } from './stateCache.js';
+
+export type { StreamView } from './stateCache.js';
+
+export interface HandleOptions {
+  /**
+   * The revision the caller last saw (-1n: the stream must not exist). Given, a conflict is the
+   * caller's to resolve, with one exception: a command that the current state shows as already
+   * applied (a retry after a lost answer) succeeds as a no-op. Omitted, the handler decides on
+   * the current state and, when another writer gets in between, reads and decides again.
+   */
+  expectedRevision?: bigint;
+}
+
+export interface Handled<State, Reply> {
+  reply: Reply;
+  state: State;
+  /** The stream's revision after the command (-1n: still no stream). */
+  revision: bigint;
+  /** Commit position of the last event written, or of the newest event read for a no-op. */
+  position: bigint | null;
+  /** false: the command was already applied; nothing was stored. */
+  written: boolean;
+}
+
+interface HandlerPorts {
+  store: EventStore;
+  appendAt: (stream: string, events: NewEvent[], expected: bigint | 'no_stream', head?: ChainHead | null) => Promise<LedgerAppendResult>;
+  retry: ConflictRetryPolicy;
+}
+
+/** What the handler records of its own append, for `evolve` (no read needed to know what was written). */
+const recordedOf = (stream: string, events: NewEvent[], result: LedgerAppendResult): RecordedEvent[] => {
+  const first = result.nextExpectedRevision - BigInt(events.length) + 1n;
+  return events.map((event, index) => ({
+    streamName: stream,
+    id: event.id,
+    type: event.type,
+    revision: first + BigInt(index),
+    position: result.position,
+    data: event.data,
+    metadata: event.metadata ?? {},
+    created: '',
+  }));
+};
+
+/**
+ * The one command handler: load the stream's state (through the one cache), decide, append
+ * conditionally on the revision decided on, evolve. An expected-version conflict is retried under
+ * the one retry policy when the caller named no revision; an append the store answers as a replay
+ * (its event ids are stored already) is decided again on the stored state, which shows whether it
+ * was the same write (a no-op) or another one (the decider's conflict).
+ */
+export const commandHandler = ({ store, appendAt, retry }: HandlerPorts) => {
+  const cache = stateCache(store);
+
+  const handle = async <Command, State, Reply>(
+    decider: Decider<Command, State, Reply>,
+    stream: string,
+    command: Command,
+    options: HandleOptions = {},
+  ): Promise<Handled<State, Reply>> => {
+    const expected = options.expectedRevision;
+    for (let attempt = 1; ; attempt += 1) {
+      const known = cache.get(decider, stream);
+      // A caller at the cached revision needs no read: if the stream moved, the append is refused.
+      const view = known && expected !== undefined && known.revision === expected ? known : await cache.load(decider, stream);
+      const { events, reply } = decider.decide(command, view.state);
+      if (events.length === 0) return { reply, state: view.state, revision: view.revision, position: view.position, written: false };
+      if (expected !== undefined && view.revision !== expected) {
+        throw wrongExpectedVersion(stream, expected < 0n ? 'no_stream' : expected.toString(), view.revision < 0n ? 'no_stream' : view.revision.toString());
+      }
+      let result: LedgerAppendResult;
+      try {
+        result = await appendAt(stream, events, view.revision < 0n ? 'no_stream' : view.revision, view.head);
+      } catch (error) {
+        cache.forget(stream);
+        if (!isLedgerError(error, 'wrong_expected_version') || attempt >= retry.attempts) throw error;
+        // With an expected revision, one more pass tells a retry (no-op) from a stale revision (refused above).
+        if (expected === undefined) await conflictBackoff(retry, attempt);
+        continue;
+      }
+      if (result.written === false) {
+        cache.forget(stream);
+        if (attempt >= retry.attempts) throw wrongExpectedVersion(stream, view.revision.toString(), result.nextExpectedRevision.toString());
+        continue;
+      }
+      let state = view.state;
+      for (const event of recordedOf(stream, events, result)) state = decider.evolve(state, event);
+      cache.advance(decider, stream, view, { state, revision: result.nextExpectedRevision, position: result.position, head: result.head });
+      return { reply, state, revision: result.nextExpectedRevision, position: result.position, written: true };
+    }
+  };
+
+  return { handle, load: cache.load };
+};

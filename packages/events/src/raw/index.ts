@@ -1,0 +1,3 @@
+export * from './wellFormed.js';
+export * from './reserved.js';
+export * from './appendRaw.js';

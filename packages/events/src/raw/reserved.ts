@@ -1,0 +1,105 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { invalidInput, type ExpectedRevision, type JsonObject, type RecordedEvent } from '@session-ledger/core';
+import { MEMORY_PREFIX } from '../memory/streams.js';
+import { SESSION_PREFIX } from '../session/streams.js';
+import { causationV1 } from '../memory/schemas.js';
+import { MEMORY_SCHEMAS } from '../memory/registry.js';
+import { isMemoryEventType } from '../memory/types.js';
+import { isSafeId } from '../session/ids.js';
+import type { EventSchemas } from '../session/registry.js';
+import { SESSION_SCHEMAS } from '../session/registry.js';
+import { isSessionEventType } from '../session/types.js';
+import { decodeVersioned } from '../versioned.js';
+import { checkName, checkWellFormedJson } from './wellFormed.js';
+
+/** Streams only session-ledger itself writes: the audit trail, provider status, checkpoints. */
+export const LEDGER_PREFIX = 'ledger-';
+
+/** The stream families whose events have schemas (or, for `ledger-`, a single writer). */
+export const RESERVED_PREFIXES = [SESSION_PREFIX, MEMORY_PREFIX, LEDGER_PREFIX] as const;
+
+/** One event as a raw surface (`events append`, `POST /streams/:stream`) is asked to append it. */
+export interface RawAppend {
+  stream: string;
+  id: string;
+  type: string;
+  data: unknown;
+  metadata?: JsonObject;
+  expectedRevision: ExpectedRevision;
+}
+
+/** How a checked raw append may go: its expected revision, and whether the stream must exist already. */
+export interface RawAppendRule {
+  expectedRevision: ExpectedRevision;
+  /** A segment is never created by a raw event other than its session.started. */
+  mustExist: boolean;
+}
+
+const refuse = (stream: string, why: string, field = 'type') => invalidInput(`Refused raw append to ${stream}: ${why}`, field);
+
+/** Validates like the reader will (the schema of the version the metadata names), so a stored event always decodes. */
+const checkSchema = (append: RawAppend, schemas: EventSchemas): void => {
+  const event: RecordedEvent = {
+    streamName: append.stream,
+    id: append.id,
+    type: append.type,
+    revision: 0n,
+    position: 0n,
+    data: append.data as RecordedEvent['data'],
+    metadata: append.metadata ?? {},
+    created: '',
+  };
+  const decoded = decodeVersioned(event, schemas, `${append.type} event`);
+  if (E.isLeft(decoded)) throw refuse(append.stream, decoded.left.message, 'data');
+};
+
+/**
+ * A segment stays readable: it holds only valid session events, begins with its own
+ * `session.started` (appended to no stream), and nothing else creates it.
+ */
+const checkSession = (append: RawAppend): RawAppendRule => {
+  const { stream, type, expectedRevision } = append;
+  const sessionId = stream.slice(SESSION_PREFIX.length);
+  if (!isSafeId(sessionId)) throw refuse(stream, `${JSON.stringify(sessionId)} is not a session id (1-200 letters, digits, '_', '-', '.' or ':')`, 'stream');
+  if (!isSessionEventType(type)) throw refuse(stream, `${JSON.stringify(type)} is not a session event type (session- streams hold only valid session events)`);
+  checkSchema(append, SESSION_SCHEMAS[type]);
+  if (type === 'session.started') {
+    if ((append.data as { sessionId?: unknown }).sessionId !== sessionId) throw refuse(stream, `session.started names another session than ${sessionId}`, 'data');
+    if (expectedRevision !== 'any' && expectedRevision !== 'no_stream') throw refuse(stream, 'session.started begins a segment: only with expected revision no_stream');
+    return { expectedRevision: 'no_stream', mustExist: false };
+  }
+  if (expectedRevision === 'no_stream') throw refuse(stream, `${type} cannot begin a segment (a segment begins with session.started)`);
+  return { expectedRevision, mustExist: expectedRevision === 'any' };
+};
+
+const checkMemory = (append: RawAppend): RawAppendRule => {
+  const { stream, type } = append;
+  if (stream.length === MEMORY_PREFIX.length) throw refuse(stream, 'a memory stream names its profile', 'stream');
+  if (!isMemoryEventType(type)) throw refuse(stream, `${JSON.stringify(type)} is not a memory event type (memory- streams hold only valid memory events)`);
+  checkSchema(append, MEMORY_SCHEMAS[type]);
+  const causation = append.metadata?.causation;
+  if (causation !== undefined && !causationV1.safeParse(causation).success) throw refuse(stream, 'metadata.causation is not {sessionId?, turnId?}', 'metadata');
+  return { expectedRevision: append.expectedRevision, mustExist: false };
+};
+
+/**
+ * The one check of every raw append (the CLI's `events append`, HTTP `POST /streams/:stream`):
+ * names hold no control character and no lone surrogate, nor do data and metadata strings; the
+ * reserved families accept only what their readers can decode (`session-`, `memory-`: the event's
+ * schema) or nothing at all (`ledger-`: only session-ledger's own modules write there, so an audit
+ * record cannot be forged). Throws invalid_input in one line naming the type; returns how the append
+ * may go (`appendRaw` applies it).
+ */
+export const checkRawAppend = (append: RawAppend): RawAppendRule => {
+  checkName('stream', append.stream);
+  checkName('type', append.type);
+  checkName('event id', append.id);
+  checkWellFormedJson('data', append.data);
+  checkWellFormedJson('metadata', append.metadata ?? {});
+  if (append.stream.startsWith(LEDGER_PREFIX)) {
+    throw refuse(append.stream, `ledger- streams are written only by session-ledger itself; a raw ${JSON.stringify(append.type)} event is never appended there`, 'stream');
+  }
+  if (append.stream.startsWith(SESSION_PREFIX)) return checkSession(append);
+  if (append.stream.startsWith(MEMORY_PREFIX)) return checkMemory(append);
+  return { expectedRevision: append.expectedRevision, mustExist: false };
+};

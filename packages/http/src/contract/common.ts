@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { DURATION_PATTERN, parseDuration, parseOutcome, parseRole, ROLES, TURN_OUTCOMES } from '@session-ledger/events';
+
+/** Control characters (C0, DEL, C1) are refused in every name, id and type at the HTTP surface. */
+export const NO_CONTROL = /^[^\u0000-\u001f\u007f-\u009f]*$/;
+
+/** Revisions and positions are signed 64-bit integers in every store (SQLite's INTEGER). */
+const LIMIT = 2n ** 63n;
+
+/** A non-empty string free of control characters: ids, names, event types. */
+export const name = z.string().min(1).regex(NO_CONTROL, 'must not contain control characters');
+
+/** A position or revision in a query: digits only, below 2^63. */
+export const position = z
+  .string()
+  .regex(/^[0-9]{1,19}$/, 'must be a whole number below 2^63')
+  .refine((text) => /^[0-9]{1,19}$/.test(text) && BigInt(text) < LIMIT, 'must be a whole number below 2^63')
+  .transform((text) => BigInt(text))
+  .describe('a whole number below 2^63 (a commit position or stream revision)');
+
+/** A page size in a query: 1 to 10,000. */
+export const count = z
+  .string()
+  .regex(/^[0-9]{1,5}$/, 'must be a whole number up to 10000')
+  .transform(Number)
+  .refine((value) => value >= 1 && value <= 10_000, 'must be between 1 and 10000')
+  .describe('how many, 1 to 10000 (default 1000)');
+
+/** Any JSON value (required when the field is). */
+export const jsonValue = z.unknown().refine((value) => value !== undefined, 'is required').describe('any JSON value');
+
+export const jsonObject = z.record(z.string(), z.unknown());
+
+/** A revision in a body: a whole number, or its decimal string (below 2^63). */
+export const revision = z.union([
+  z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+  z.string().regex(/^[0-9]{1,19}$/, 'must be a revision number').refine((text) => /^[0-9]{1,19}$/.test(text) && BigInt(text) < LIMIT, 'must be below 2^63'),
+]);
+
+/** The revision a writer knows. */
+export const expectedRevision = revision
+  .nullish()
+  .describe('the revision the writer last saw; the write is refused (409) if the session moved on');
+
+/** A duration: milliseconds, or a string such as 30s, 5m, 12h, 1d (the parser the CLI uses). */
+export const duration = z
+  .union([z.number().int().nonnegative().max(365 * 86_400_000), z.string().meta({ pattern: DURATION_PATTERN })])
+  .transform((value) => (typeof value === 'number' ? value : parseDuration('ttl', value)))
+  .describe('milliseconds, or a duration such as 30s, 5m, 12h or 1d (the duration parser the CLI uses)');
+
+/** A choice parsed by the CLI's own parser (its message, its codes); the schema documents the choices. */
+const choice = <T extends string>(choices: readonly T[], parse: (label: string, text: string) => T, label: string) =>
+  z
+    .string()
+    .meta({ enum: [...choices] })
+    .transform((text) => parse(label, text));
+
+export const role = choice(ROLES, parseRole, 'role');
+export const outcome = choice(TURN_OUTCOMES, parseOutcome, 'outcome');
+
+/** An optional string that may also be sent as null. */
+export const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((value) => value ?? undefined);
+
+/** No query parameters at all (unknown ones are refused). */
+export const noQuery = z.strictObject({});

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+
+/** The documented response bodies. Revisions and positions are printed as JSON numbers. */
+const whole = z.number().int().nonnegative();
+
+export const problem = z
+  .object({
+    type: z.string().describe('urn:session-ledger:error:<code>'),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    code: z.string().describe('the stable error code (the CLI and the ledger use the same codes)'),
+    details: z.unknown().describe('typed per code'),
+    error: z.object({ type: z.string(), message: z.string(), details: z.unknown() }).describe('the same error in the pre-RFC 9457 shape'),
+  })
+  .describe('An RFC 9457 problem (application/problem+json)');
+
+export const recordedEvent = z.object({
+  stream: z.string(),
+  id: z.string(),
+  type: z.string(),
+  revision: whole,
+  position: whole,
+  data: z.unknown(),
+  metadata: z.unknown(),
+  created: z.string(),
+});
+
+export const events = z.array(recordedEvent);
+
+export const health = z.object({ ok: z.literal(true), store: z.string() });
+
+export const streamAppended = z.object({ stream: z.string(), nextExpectedRevision: whole, position: whole, written: z.boolean().optional() });
+
+/** What every session write answers: the segment written, its next revision, the commit position. */
+const write = { sessionId: z.string(), revision: whole, position: whole.optional(), written: z.boolean().optional() };
+
+export const sessionStarted = z.looseObject({ ...write, rootId: z.string(), parentId: z.string().nullable(), created: z.boolean().optional() });
+export const turnBegun = z.looseObject({ ...write, turnId: z.string(), leaseExpiresAt: z.string() });
+export const messageAppended = z.looseObject({ ...write, messageId: z.string() });
+export const sessionWritten = z.looseObject(write);
+export const compressed = z.looseObject({ sessionId: z.string(), rootId: z.string(), parentId: z.string() });
+
+export const conversation = z.looseObject({ rootId: z.string(), tipId: z.string(), segments: z.array(z.looseObject({ sessionId: z.string() })), messages: z.array(z.looseObject({})) });
+export const conversations = z.array(z.looseObject({ rootId: z.string(), tipId: z.string() }));
+export const deleted = z.looseObject({ requestedId: z.string(), rootId: z.string(), deleted: z.array(z.string()) });
+export const verifyReport = z.looseObject({ ok: z.boolean() });
+
+export const memoryBatch = z.looseObject({ revision: whole, receipts: z.array(z.looseObject({ op: z.string() })) });
+export const memoryEntries = z.array(z.object({ id: z.string(), target: z.enum(['memory', 'user']), content: z.string() }));
+export const providerStatus = z.looseObject({ name: z.string(), state: z.string() });
+export const providerStatuses = z.array(providerStatus);
+export const resumed = z.object({ resumed: z.array(z.unknown()) });
+export const mirrorRebuilt = z.object({ dir: z.string(), profile: z.string(), entries: whole, position: whole.nullable() });
+
+export const openapi = z.looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.record(z.string(), z.unknown()) });

@@ -1,0 +1,84 @@
+import type { IncomingMessage } from 'node:http';
+import { authority } from './loopback.js';
+import { httpProblem } from './problem.js';
+
+export interface GuardOptions {
+  /** The address the server was asked to bind (its Host is allowed, with the port). */
+  host?: string;
+  /** More Host header values to accept: `name` (any port this server listens on), `name:port`, or `*` (any). */
+  allowedHosts?: string[];
+  /** Origins (`https://app.example`) allowed to make cross-origin requests; CORS answers only for these. `*`: any. */
+  corsOrigins?: string[];
+}
+
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * What protects a laptop's server from web pages: the Host allow-list (DNS rebinding), the Origin check
+ * on state-changing requests (cross-site writes), and CORS headers only for configured origins.
+ */
+export const createGuard = (options: GuardOptions) => {
+  const extra = (options.allowedHosts ?? []).map((host) => host.toLowerCase());
+  const cors = new Set(options.corsOrigins ?? []);
+
+  const hostAllowed = (req: IncomingMessage): boolean => {
+    const given = req.headers.host?.toLowerCase();
+    if (given === undefined) return false;
+    if (extra.includes('*')) return true;
+    const port = req.socket.localPort ?? 0;
+    const names = [...LOOPBACK_NAMES, ...extra];
+    if (options.host) names.push(authority(options.host, port).replace(/:\d+$/, ''));
+    if (req.socket.localAddress) names.push(authority(req.socket.localAddress, port).replace(/:\d+$/, ''));
+    const allowed = names.flatMap((name) => (/:\d+$/.test(name) && !name.endsWith(']') ? [name] : [`${name}:${port}`, ...(port === 80 ? [name] : [])]));
+    return allowed.includes(given);
+  };
+
+  const corsAllows = (origin: string): boolean => cors.has('*') || cors.has(origin);
+
+  const sameOrigin = (origin: string, req: IncomingMessage): boolean => {
+    try {
+      const url = new URL(origin);
+      return url.protocol === 'http:' && url.host === req.headers.host?.toLowerCase();
+    } catch {
+      return false;
+    }
+  };
+
+  return {
+    /** Throws 403 for a Host that is not this server's, and for a cross-origin write from an origin not configured. */
+    check: (req: IncomingMessage): void => {
+      if (!hostAllowed(req)) {
+        throw httpProblem(403, 'host_not_allowed', `Host ${JSON.stringify(req.headers.host ?? '')} is not allowed: use a loopback name or the bound address (the server can be told to allow more hosts)`);
+      }
+      if (!STATE_CHANGING.has(req.method ?? '')) return;
+      const origin = req.headers.origin;
+      if (origin === undefined) {
+        // A browser that sent no Origin still says where the request comes from.
+        const site = req.headers['sec-fetch-site'];
+        if (site === 'cross-site' || site === 'same-site') throw httpProblem(403, 'origin_not_allowed', `A ${site} request from a browser may not change anything here`);
+        return;
+      }
+      if (!sameOrigin(origin, req) && !corsAllows(origin)) {
+        throw httpProblem(403, 'origin_not_allowed', `Requests from origin ${JSON.stringify(origin)} may not change anything here (the server can be told to allow this origin)`);
+      }
+    },
+    /** CORS response headers for an allowed cross-origin request (none when CORS is not configured for it). */
+    corsHeaders: (req: IncomingMessage, preflight: { allow: string[] } | null): Record<string, string> => {
+      const origin = req.headers.origin;
+      if (origin === undefined || !corsAllows(origin)) return {};
+      const headers: Record<string, string> = {
+        'access-control-allow-origin': origin,
+        vary: 'Origin',
+        'access-control-expose-headers': 'ETag, X-Export-Digest, Retry-After',
+      };
+      if (preflight) {
+        headers['access-control-allow-methods'] = preflight.allow.join(', ');
+        headers['access-control-allow-headers'] = 'Authorization, Content-Type, If-Match, If-None-Match, Last-Event-ID';
+        headers['access-control-max-age'] = '600';
+      }
+      return headers;
+    },
+  };
+};

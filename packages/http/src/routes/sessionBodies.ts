@@ -1,0 +1,68 @@
+import { invalidInput, parseExpected, type JsonObject } from '@session-ledger/core';
+import { CHILD_LINKS } from '@session-ledger/events';
+import { z } from 'zod';
+import { duration, expectedRevision, jsonObject, name, optional, outcome, role } from '../contract/common.js';
+
+/** The body of every session write: one strict schema each (unknown keys are refused with 400). */
+const text = optional(z.string());
+const id = optional(name);
+const expected = { expectedRevision };
+
+export const startBody = z.strictObject({
+  id: id.describe('the session id (default: a new one); starting an existing id again is a no-op (200)'),
+  parentId: id,
+  link: optional(z.enum(CHILD_LINKS)).describe('how a child relates to parentId (compress a session to make a compression child)'),
+  model: text,
+  source: text,
+  title: text,
+});
+
+export const beginTurnBody = z.strictObject({ ttl: duration.optional(), owner: text, turnId: id, ...expected });
+export const renewBody = z.strictObject({ ttl: duration.optional(), ...expected });
+export const endTurnBody = z.strictObject({ outcome: optional(outcome), ...expected });
+
+const toolCalls = optional(z.array(jsonObject));
+
+/**
+ * A message. The OpenAI chat message shape is accepted too: `tool_calls`, `tool_call_id` and `name`
+ * are aliases of toolCalls, toolCallId and toolName (giving both spellings of one field is refused).
+ */
+export const messageBody = z
+  .strictObject({
+    role,
+    content: z.string().nullable().describe('the text; null for a reply that only calls tools'),
+    id: id.describe('the message id; reuse it to retry idempotently'),
+    turnId: id.describe('the turn that writes it: refused once another turn followed or it ended'),
+    toolCalls,
+    toolCallId: text,
+    toolName: text,
+    tool_calls: toolCalls.describe('OpenAI spelling of toolCalls'),
+    tool_call_id: text.describe('OpenAI spelling of toolCallId'),
+    name: text.describe('OpenAI spelling of toolName'),
+    timestamp: text,
+    finishReason: text,
+    reasoning: text,
+    tokenCounts: optional(z.record(z.string(), z.number().int().nonnegative())),
+    ...expected,
+  })
+  .transform(({ tool_calls, tool_call_id, name: toolName, ...message }) => {
+    const alias = <T>(field: string, ours: T | undefined, theirs: T | undefined, spelled: string): T | undefined => {
+      if (ours !== undefined && theirs !== undefined) throw invalidInput(`Give ${field} or ${spelled}, not both`, field);
+      return ours ?? theirs;
+    };
+    return {
+      ...message,
+      toolCalls: alias('toolCalls', message.toolCalls, tool_calls, 'tool_calls') as JsonObject[] | undefined,
+      toolCallId: alias('toolCallId', message.toolCallId, tool_call_id, 'tool_call_id'),
+      toolName: alias('toolName', message.toolName, toolName, 'name'),
+    };
+  });
+
+export const rewriteBody = z.strictObject({ content: z.string().nullable(), ...expected });
+export const compactBody = z.strictObject({ through: name.describe('the last message id to compact'), summary: z.string(), ...expected });
+export const compressBody = z.strictObject({ summary: z.string(), childId: id, ...expected });
+export const endSessionBody = z.strictObject({ reason: text, ...expected });
+
+/** `expectedRevision` as the writer API takes it. */
+export const expectedOf = (value: number | string | null | undefined): bigint | undefined =>
+  value === undefined || value === null ? undefined : (parseExpected(String(value)) as bigint);

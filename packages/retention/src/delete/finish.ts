@@ -1,0 +1,24 @@
+import type { Ledger } from '@session-ledger/core';
+import { withNote } from '../errors.js';
+import { recordAbandoned, recordDeletion, type DeletionDetails } from './audit.js';
+import type { DeletionPlan } from './plan.js';
+import type { TombstoneOutcome } from './tombstone.js';
+
+/**
+ * Closes an intent after its tombstones: the outcome record when anything went (complete or
+ * partial), an abandoned record when nothing did; then throws the failure, if any.
+ */
+export const finishDeletion = async (ledger: Ledger, plan: DeletionPlan, outcome: TombstoneOutcome, details: DeletionDetails & { intent: string }): Promise<string[]> => {
+  if (outcome.deleted.length > 0) {
+    try {
+      await recordDeletion(ledger, plan, outcome, details);
+    } catch (error) {
+      throw withNote(error, `deleted ${outcome.deleted.join(', ')} but could not append the audit record (its intent is recorded: deleting again completes it)`);
+    }
+  } else if (outcome.failure) {
+    // best effort: an intent left open is retried by the next deletion, which refuses the same way
+    await recordAbandoned(ledger, details.intent, { type: outcome.failure.type, message: outcome.failure.message }, details.at).catch(() => undefined);
+  }
+  if (outcome.failure) throw outcome.failure;
+  return outcome.deleted;
+};

@@ -1,0 +1,32 @@
+import type { ChildLink, SessionContinued, SessionEvent, SessionEventDataMap, TurnOutcome } from '@session-ledger/events';
+
+/** A session event with its event id. */
+export type IdentifiedEvent = SessionEvent & { id: string };
+
+/** A message ready to decide on: its id, the event id derived from its content, and its event data. */
+export interface PreparedMessage {
+  messageId: string;
+  eventId: string;
+  data: SessionEventDataMap['message.appended'];
+}
+
+/**
+ * The commands a segment decides. Ids, times and anything random are chosen by the writer before
+ * deciding (so the decider is pure), and event ids of retryable writes derive from what the caller
+ * gave: a retry carries the same ids, another write never does.
+ */
+export type SegmentCommand =
+  | { kind: 'start'; sessionId: string; eventId: string; data: SessionEventDataMap['session.started'] }
+  | { kind: 'link_child'; sessionId: string; eventId: string; childId: string; link: ChildLink; at: string }
+  | { kind: 'begin_turn'; sessionId: string; eventId: string; turnId: string; owner: string; leaseExpiresAt: string; now: Date }
+  | { kind: 'renew_lease'; sessionId: string; eventId: string; turnId: string; leaseExpiresAt: string; now: Date }
+  | { kind: 'end_turn'; sessionId: string; eventId: string; turnId: string; outcome: TurnOutcome; now: Date }
+  | { kind: 'append_messages'; sessionId: string; messages: PreparedMessage[]; turnIds: readonly string[]; now: Date }
+  /** `childGiven`: the caller named the child; otherwise the same summary is what makes a retry the same compression. */
+  | { kind: 'continue'; sessionId: string; eventId: string; continued: SessionContinued; childGiven: boolean }
+  | { kind: 'end'; sessionId: string; eventId: string; data: SessionEventDataMap['session.ended'] }
+  /** Rewrite, compaction, rewind: decided against the whole conversation by the writer; here the segment must be open. */
+  | { kind: 'append'; sessionId: string; events: IdentifiedEvent[] };
+
+export type SegmentCommandKind = SegmentCommand['kind'];
+export type CommandOf<K extends SegmentCommandKind> = Extract<SegmentCommand, { kind: K }>;

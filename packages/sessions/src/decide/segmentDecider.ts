@@ -1,0 +1,145 @@
+import { canonicalJson, ledgerError, type Decider, type Decision, type NewEvent } from '@session-ledger/core';
+import { encodeSessionEvent, type SessionContinued, type SessionEvent } from '@session-ledger/events';
+import { evolveSegment, holdsSegment, initialSegmentWriteState, type SegmentWriteState } from '@session-ledger/projections';
+import { sessionActive, sessionEnded, sessionNotFound, sessionSealed, turnNotFound } from '../errors.js';
+import type { CommandOf, SegmentCommand } from './commands.js';
+import { assertOpen, openTurn, ownTurn } from './rules.js';
+
+/** What a decided segment write tells its caller besides the revision. */
+export interface SegmentReply {
+  turnId?: string;
+  leaseExpiresAt?: string;
+  messageIds?: string[];
+  /** For `continue`: the compression the segment holds (the stored one on a retry). */
+  continued?: SessionContinued;
+}
+
+type Decided = Decision<SegmentReply>;
+
+const encoded = (id: string, event: SessionEvent): NewEvent => ({ id, ...encodeSessionEvent(event) });
+const write = (events: NewEvent[], reply: SegmentReply = {}): Decided => ({ events, reply });
+const noop = (reply: SegmentReply = {}): Decided => ({ events: [], reply });
+const duplicate = (what: string, why: string) => ledgerError('duplicate', `${what} ${why}`, { what });
+
+/** A start carries a clock reading; a retry is the same start when everything else is the same. */
+const sameStart = (a: object, b: object): boolean => {
+  const { startedAt: _a, ...restA } = a as { startedAt?: string };
+  const { startedAt: _b, ...restB } = b as { startedAt?: string };
+  return canonicalJson(restA) === canonicalJson(restB);
+};
+
+const start = (command: CommandOf<'start'>, state: SegmentWriteState): Decided => {
+  if (state.started) {
+    if (sameStart(state.started, command.data)) return noop();
+    throw duplicate(`session ${command.sessionId}`, 'already exists with other settings (parent, link, model, source, title or extra)');
+  }
+  return write([encoded(command.eventId, { type: 'session.started', data: command.data })]);
+};
+
+const linkChild = (command: CommandOf<'link_child'>, state: SegmentWriteState): Decided => {
+  assertOpen(command.sessionId, state);
+  const known = state.children.get(command.childId);
+  if (known === command.link) return noop();
+  if (known !== undefined) throw duplicate(`session ${command.childId}`, `is already linked from ${command.sessionId} as ${known}`);
+  return write([encoded(command.eventId, { type: 'session.child_linked', data: { childId: command.childId, link: command.link, linkedAt: command.at } })]);
+};
+
+const beginTurn = (command: CommandOf<'begin_turn'>, state: SegmentWriteState): Decided => {
+  const { sessionId, turnId, owner, leaseExpiresAt, now } = command;
+  assertOpen(sessionId, state);
+  const latest = state.turn;
+  if (latest?.turnId === turnId) {
+    if (latest.ended) throw turnNotFound(sessionId, turnId, 'has ended');
+    if (latest.owner !== owner) throw duplicate(`turn ${turnId}`, `is held by ${latest.owner}`);
+    return noop({ turnId, leaseExpiresAt: latest.leaseExpiresAt });
+  }
+  if (state.turnIds.has(turnId)) throw turnNotFound(sessionId, turnId, 'was used by an earlier turn');
+  if (holdsSegment(latest, now)) throw sessionActive(sessionId, latest.turnId, sessionId);
+  const startedAt = now.toISOString();
+  return write([encoded(command.eventId, { type: 'turn.started', data: { turnId, owner, leaseExpiresAt, startedAt } })], { turnId, leaseExpiresAt });
+};
+
+const renewLease = (command: CommandOf<'renew_lease'>, state: SegmentWriteState): Decided => {
+  const { sessionId, turnId, leaseExpiresAt, now } = command;
+  assertOpen(sessionId, state);
+  openTurn(sessionId, turnId, state.turn, now);
+  const data = { turnId, leaseExpiresAt, renewedAt: now.toISOString() };
+  return write([encoded(command.eventId, { type: 'turn.lease_renewed', data })], { turnId, leaseExpiresAt });
+};
+
+const endTurn = (command: CommandOf<'end_turn'>, state: SegmentWriteState): Decided => {
+  const { sessionId, turnId, now } = command;
+  assertOpen(sessionId, state);
+  if (ownTurn(sessionId, turnId, state.turn, now).ended) return noop({ turnId });
+  const data = { turnId, outcome: command.outcome, endedAt: now.toISOString() };
+  return write([encoded(command.eventId, { type: 'turn.ended', data })], { turnId });
+};
+
+/**
+ * Messages: every named turn must hold the segment (the fence); a message id already stored with
+ * the same content is a retry (all of the batch, or it is refused), with other content a conflict.
+ */
+const appendMessages = (command: CommandOf<'append_messages'>, state: SegmentWriteState): Decided => {
+  const { sessionId, messages, now } = command;
+  assertOpen(sessionId, state);
+  for (const turnId of command.turnIds) openTurn(sessionId, turnId, state.turn, now);
+  const messageIds = messages.map((message) => message.messageId);
+  let stored = 0;
+  for (const message of messages) {
+    const known = state.messages.get(message.messageId);
+    if (known === undefined) continue;
+    if (known !== message.eventId) throw duplicate(`message ${message.messageId}`, `is already stored in session ${sessionId} with other content`);
+    stored += 1;
+  }
+  if (stored === messages.length) return noop({ messageIds });
+  if (stored > 0) throw duplicate(`message batch`, `is partly stored in session ${sessionId} already: retry it whole or with new ids`);
+  return write(
+    messages.map((message) => encoded(message.eventId, { type: 'message.appended', data: message.data })),
+    { messageIds },
+  );
+};
+
+const continueSegment = (command: CommandOf<'continue'>, state: SegmentWriteState): Decided => {
+  const { sessionId, continued } = command;
+  if (!state.started) throw sessionNotFound(sessionId);
+  if (state.continued) {
+    const same = command.childGiven ? state.continued.childId === continued.childId : state.continued.summary === continued.summary;
+    if (same) return noop({ continued: state.continued });
+    throw sessionSealed(sessionId, state.continued.childId);
+  }
+  if (state.ended) throw sessionEnded(sessionId);
+  return write([encoded(command.eventId, { type: 'session.continued', data: continued })], { continued });
+};
+
+const end = (command: CommandOf<'end'>, state: SegmentWriteState): Decided => {
+  if (state.started && state.ended) return noop();
+  assertOpen(command.sessionId, state);
+  return write([encoded(command.eventId, { type: 'session.ended', data: command.data })]);
+};
+
+const append = (command: CommandOf<'append'>, state: SegmentWriteState): Decided => {
+  assertOpen(command.sessionId, state);
+  return write(command.events.map(({ id, ...event }) => encoded(id, event as SessionEvent)));
+};
+
+const decideSegment = (command: SegmentCommand, state: SegmentWriteState): Decided => {
+  switch (command.kind) {
+    case 'start': return start(command, state);
+    case 'link_child': return linkChild(command, state);
+    case 'begin_turn': return beginTurn(command, state);
+    case 'renew_lease': return renewLease(command, state);
+    case 'end_turn': return endTurn(command, state);
+    case 'append_messages': return appendMessages(command, state);
+    case 'continue': return continueSegment(command, state);
+    case 'end': return end(command, state);
+    case 'append': return append(command, state);
+  }
+};
+
+/** The segment decider: one stream `session-<id>`, every write rule of sessions, turns, leases and seals. */
+export const segmentDecider: Decider<SegmentCommand, SegmentWriteState, SegmentReply> = {
+  name: 'session-segment',
+  initialState: initialSegmentWriteState,
+  evolve: evolveSegment,
+  decide: decideSegment,
+};

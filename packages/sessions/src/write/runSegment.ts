@@ -1,0 +1,49 @@
+import { isLedgerError, type Handled, type Ledger } from '@session-ledger/core';
+import { sessionStream } from '@session-ledger/events';
+import type { SegmentWriteState } from '@session-ledger/projections';
+import type { WriteResult } from '../context.js';
+import type { SegmentCommand } from '../decide/commands.js';
+import { segmentDecider, type SegmentReply } from '../decide/segmentDecider.js';
+import { sessionDeleted, sessionSealed } from '../errors.js';
+import { findTip } from '../read/findTip.js';
+
+export type SegmentHandled = Handled<SegmentWriteState, SegmentReply>;
+
+/** Puts a refusal in the session's words: a tombstoned segment is deleted; a sealed one names the conversation's tip. */
+const explain = async (ledger: Ledger, sessionId: string, error: unknown): Promise<unknown> => {
+  if (isLedgerError(error, 'stream_deleted')) return sessionDeleted(sessionId);
+  if (isLedgerError(error, 'session_sealed')) {
+    const { tipId, pending } = await findTip(ledger.store, sessionId);
+    return sessionSealed(sessionId, tipId, pending);
+  }
+  return error;
+};
+
+/**
+ * Every write to a segment goes here: the ledger's one command handler with the segment decider
+ * (packages/sessions/src/decide), conditional on `expectedRevision` when the caller knows it.
+ */
+export const runSegment = async (ledger: Ledger, command: SegmentCommand, expectedRevision?: bigint): Promise<SegmentHandled> => {
+  try {
+    return await ledger.handle(segmentDecider, sessionStream(command.sessionId), command, expectedRevision === undefined ? {} : { expectedRevision });
+  } catch (error) {
+    throw await explain(ledger, command.sessionId, error);
+  }
+};
+
+/** The WriteResult every writer returns. */
+export const writeResultOf = (sessionId: string, handled: SegmentHandled): WriteResult => ({
+  sessionId,
+  revision: handled.revision,
+  position: handled.position ?? -1n,
+  written: handled.written,
+});
+
+/** A segment's write state, through the handler's cache (stream errors in the session's words). */
+export const loadSegment = async (ledger: Ledger, sessionId: string) => {
+  try {
+    return await ledger.load(segmentDecider, sessionStream(sessionId));
+  } catch (error) {
+    throw await explain(ledger, sessionId, error);
+  }
+};

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { checkRawAppend, type RawAppend } from '@session-ledger/events';
+
+const ID = '4b6f2f7e-8f1e-4c55-9d43-6f1f0c1a2b3c';
+const T = '2026-03-01T10:00:00.000Z';
+const raw = (stream: string, type: string, data: unknown, more: Partial<RawAppend> = {}): RawAppend => ({ stream, id: ID, type, data, expectedRevision: 'any', ...more });
+const refused = (append: RawAppend) => {
+  let error: unknown;
+  try {
+    checkRawAppend(append);
+  } catch (caught) {
+    error = caught;
+  }
+  expect(error).toMatchObject({ type: 'invalid_input' });
+  const message = (error as Error).message;
+  expect(message.split('\n')).toHaveLength(1);
+  return message;
+};
+
+const message = { content: 'hi', messageId: 'm1', role: 'user', timestamp: T };
+const started = { sessionId: 'X', rootId: 'X', parentId: null, link: null, startedAt: T };
+
+describe('checkRawAppend: the one check of every raw append', () => {
+  it('refuses an event of no session type on a session stream, naming the type', () => {
+    expect(refused(raw('session-X', 'bogus', {}))).toContain('"bogus" is not a session event type');
+  });
+
+  it('refuses session data that does not match its schema (or a schema version the reader does not know)', () => {
+    expect(refused(raw('session-X', 'message.appended', { ...message, role: 'robot' }))).toMatch(/^Refused raw append to session-X: Invalid message.appended event \(v1\): role: /);
+    expect(refused(raw('session-X', 'message.appended', message, { metadata: { schemaVersion: 9 } }))).toContain('schema version 9');
+  });
+
+  it('accepts a valid session event; a segment begins only with its own session.started and is never created by another type', () => {
+    expect(checkRawAppend(raw('session-X', 'message.appended', message))).toEqual({ expectedRevision: 'any', mustExist: true });
+    expect(checkRawAppend(raw('session-X', 'message.appended', message, { expectedRevision: 4n }))).toEqual({ expectedRevision: 4n, mustExist: false });
+    expect(checkRawAppend(raw('session-X', 'session.started', started))).toEqual({ expectedRevision: 'no_stream', mustExist: false });
+    refused(raw('session-X', 'message.appended', message, { expectedRevision: 'no_stream' }));
+    expect(refused(raw('session-Y', 'session.started', started))).toContain('names another session');
+    refused(raw('session-X', 'session.started', started, { expectedRevision: 3n }));
+    refused(raw('session-bad id', 'session.started', { ...started, sessionId: 'bad id' }));
+  });
+
+  it('refuses memory events that are not valid memory mutations', () => {
+    refused(raw('memory-default', 'bogus', {}));
+    refused(raw('memory-default', 'memory.entry_added', { entryId: 'e1', target: 'nobody', content: 'x' }));
+    refused(raw('memory-default', 'memory.entry_added', { entryId: 'e1', target: 'user', content: 'x' }, { metadata: { causation: { sessionId: 5 } } }));
+    expect(checkRawAppend(raw('memory-default', 'memory.entry_added', { entryId: 'e1', target: 'user', content: 'x' }))).toEqual({ expectedRevision: 'any', mustExist: false });
+  });
+
+  it('refuses every raw append to a ledger- stream: an audit record cannot be forged', () => {
+    const forged = { rootId: 'X', streams: [], deleted: ['session-X'], kept: [], complete: true };
+    expect(refused(raw('ledger-audit', 'retention.deleted', forged))).toContain('written only by session-ledger itself');
+    refused(raw('ledger-memory-providers', 'anything', {}));
+  });
+
+  it('refuses control characters and lone surrogates in the stream, type or id, and lone surrogates in data and metadata, on any stream', () => {
+    expect(refused(raw('orders', 'placed\u0007', {}))).toContain('control character');
+    expect(refused(raw('orders', 'placed\n', {}))).toContain('control character');
+    expect(refused(raw('orders', 'placed\ud800', {}))).toContain('lone surrogate');
+    expect(refused(raw('orders', 'placed', {}, { id: `${ID}\udc00` }))).toContain('event id');
+    refused(raw('orders\u0000', 'placed', {}));
+    refused(raw('orders', 'placed', { text: 'a\udbffb' }));
+    refused(raw('orders', 'placed', { ['\ud834']: 1 }));
+    refused(raw('orders', 'placed', {}, { metadata: { note: ['\udd1e'] } }));
+    // a well-formed pair and ordinary text (newlines in data included) pass
+    expect(checkRawAppend(raw('orders', 'placed \ud834\udd1e', { text: 'line\nline \ud834\udd1e' }))).toEqual({ expectedRevision: 'any', mustExist: false });
+  });
+});

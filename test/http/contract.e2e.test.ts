@@ -1,0 +1,195 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { tempDir } from '../support/cli.js';
+import { rawRequest, readRawSse, startServer, type RawResponse } from '../support/http.js';
+
+type Json = Record<string, any>;
+
+interface Example {
+  operationId: string;
+  path: string;
+  query?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  status: number;
+}
+
+/**
+ * One valid call per documented operation, in an order that builds the state the next needs. The test
+ * fails when the document has an operation this table does not call (a route added without a contract
+ * test), or the table calls one the document does not have.
+ */
+const examples = (state: { turnId?: string; tipId?: string }): Array<Example | (() => Example)> => [
+  { operationId: 'getHealth', path: '/health', status: 200 },
+  { operationId: 'getOpenapiJson', path: '/openapi.json', status: 200 },
+  { operationId: 'postStreamsStream', path: '/streams/contract-raw', body: { type: 'noted', data: { a: 1 }, expectedRevision: 'no_stream' }, status: 201 },
+  { operationId: 'getStreamsStream', path: '/streams/contract-raw', query: 'from=0&max=10', status: 200 },
+  { operationId: 'getAll', path: '/all', query: 'max=5', status: 200 },
+  { operationId: 'getSubscribe', path: '/subscribe', query: 'prefix=contract-', status: 200 },
+  { operationId: 'getAuditVerify', path: '/audit/verify', status: 200 },
+  { operationId: 'postSessions', path: '/sessions', body: { id: 'contract-1', title: 'contract' }, status: 201 },
+  { operationId: 'getSessions', path: '/sessions', status: 200 },
+  { operationId: 'postSessionsIdTurns', path: '/sessions/contract-1/turns', body: { ttl: '1d', owner: 'test' }, status: 201 },
+  () => ({ operationId: 'postSessionsIdTurnsTurnRenew', path: `/sessions/contract-1/turns/${state.turnId}/renew`, body: { ttl: 60_000 }, status: 200 }),
+  () => ({ operationId: 'postSessionsIdMessages', path: '/sessions/contract-1/messages', body: { role: 'user', content: 'hello', id: 'm-1', turnId: state.turnId }, status: 201 }),
+  { operationId: 'patchSessionsIdMessagesMessage', path: '/sessions/contract-1/messages/m-1', body: { content: 'hello again' }, status: 200 },
+  () => ({ operationId: 'postSessionsIdTurnsTurnEnd', path: `/sessions/contract-1/turns/${state.turnId}/end`, body: { outcome: 'completed' }, status: 200 }),
+  { operationId: 'getSessionsId', path: '/sessions/contract-1', query: 'view=active', status: 200 },
+  { operationId: 'getSessionsIdTranscript', path: '/sessions/contract-1/transcript', status: 200 },
+  { operationId: 'getSessionsIdEvents', path: '/sessions/contract-1/events', query: 'type=message.appended', status: 200 },
+  { operationId: 'postSessionsIdCompact', path: '/sessions/contract-1/compact', body: { through: 'm-1', summary: 'said hello' }, status: 200 },
+  { operationId: 'getSessionsIdExport', path: '/sessions/contract-1/export', query: 'format=markdown&only=user', status: 200 },
+  { operationId: 'postSessionsIdCompress', path: '/sessions/contract-1/compress', body: { summary: 'so far' }, status: 201 },
+  () => ({ operationId: 'postSessionsIdEnd', path: `/sessions/${state.tipId}/end`, body: { reason: 'done' }, status: 200 }),
+  { operationId: 'deleteSessionsId', path: '/sessions/contract-1', headers: { 'if-match': '*' }, status: 200 },
+  { operationId: 'postMemoryAdd', path: '/memory/add', body: { target: 'memory', content: 'Uses npm' }, status: 200 },
+  { operationId: 'postMemoryReplace', path: '/memory/replace', body: { target: 'memory', old: 'npm', content: 'Uses pnpm' }, status: 200 },
+  { operationId: 'postMemoryRemove', path: '/memory/remove', body: { target: 'memory', old: 'pnpm' }, status: 200 },
+  { operationId: 'postMemoryApply', path: '/memory/apply', body: { operations: [{ op: 'add', target: 'user', content: 'Likes tea' }] }, status: 200 },
+  { operationId: 'getMemoryEntries', path: '/memory/entries', query: 'target=user', status: 200 },
+  { operationId: 'getMemoryProviders', path: '/memory/providers', status: 200 },
+  { operationId: 'getMemoryProvidersName', path: '/memory/providers/markdown-mirror', status: 200 },
+  { operationId: 'postMemoryProvidersResume', path: '/memory/providers/resume', body: {}, status: 200 },
+  { operationId: 'postMemoryMirrorRebuild', path: '/memory/mirror/rebuild', status: 200 },
+];
+
+describe('HTTP contract: every route as GET /openapi.json documents it', { timeout: 120_000 }, () => {
+  const dir = tempDir();
+  let service: Awaited<ReturnType<typeof startServer>>;
+  let doc: Json;
+  const operations = new Map<string, { method: string; path: string; op: Json }>();
+  beforeAll(async () => {
+    service = await startServer({ SESSION_LEDGER_STORE: `sqlite:${join(dir, 'ledger.sqlite')}` }, ['--mirror', join(dir, 'mirror')]);
+    const response = await rawRequest(service.url, { path: '/openapi.json' });
+    doc = response.json();
+    for (const [path, methods] of Object.entries(doc.paths as Json)) {
+      for (const [method, op] of Object.entries(methods as Json)) operations.set(op.operationId, { method: method.toUpperCase(), path, op });
+    }
+  });
+  afterAll(async () => service?.stop());
+
+  /** A validator built from the document's JSON Schema (not from the server's own zod schemas). */
+  const validator = (schema: Json) => {
+    const resolved = schema.$ref ? doc.components.schemas[String(schema.$ref).split('/').pop()!] : schema;
+    return z.fromJSONSchema(resolved);
+  };
+
+  const call = (method: string, example: Example, extra: { query?: string; body?: unknown } = {}): Promise<RawResponse> => {
+    const query = [example.query, extra.query].filter(Boolean).join('&');
+    const body = 'body' in extra ? extra.body : example.body;
+    return rawRequest(service.url, {
+      method,
+      path: `${example.path}${query ? `?${query}` : ''}`,
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...example.headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  };
+
+  /** The response is one the operation documents: its status, its media type, and a body that matches the schema. */
+  const checkResponse = (op: Json, response: RawResponse) => {
+    const documented = op.responses[String(response.status)] ?? (response.status >= 400 ? op.responses.default : undefined);
+    expect({ operation: op.operationId, status: response.status, documented: documented !== undefined }).toEqual({ operation: op.operationId, status: response.status, documented: true });
+    const [mediaType, entry] = Object.entries((documented.content ?? {}) as Json)[0] ?? [];
+    const contentType = String(response.headers['content-type'] ?? '');
+    if (mediaType === undefined) return;
+    expect({ operation: op.operationId, contentType: contentType.split(';')[0] }).toEqual({ operation: op.operationId, contentType: mediaType === 'application/octet-stream' ? contentType.split(';')[0] : mediaType });
+    if (mediaType.endsWith('json')) {
+      const parsed = validator(entry.schema).safeParse(response.json());
+      expect({ operation: op.operationId, issues: parsed.error?.issues ?? [] }).toEqual({ operation: op.operationId, issues: [] });
+    }
+  };
+
+  it('answers every documented operation with a documented status and a body matching its schema', async () => {
+    const state: { turnId?: string; tipId?: string } = {};
+    const called = new Set<string>();
+    for (const entry of examples(state)) {
+      const example = typeof entry === 'function' ? entry() : entry;
+      const operation = operations.get(example.operationId);
+      expect({ operationId: example.operationId, documented: operation !== undefined }).toEqual({ operationId: example.operationId, documented: true });
+      const { method, op } = operation!;
+      expect(example.path.replace(/[^/]+/g, 'x')).toBe(operation!.path.replace(/[^/]+/g, 'x'));
+      called.add(example.operationId);
+      if (op.responses['200']?.content?.['text/event-stream']) {
+        const stream = await readRawSse(`${service.url}${example.path}?${example.query ?? ''}`, { until: (text) => text.includes('event: caught-up') });
+        expect([stream.status, stream.headers['content-type']]).toEqual([200, 'text/event-stream; charset=utf-8']);
+        continue;
+      }
+      const response = await call(method, example);
+      expect({ operation: example.operationId, status: response.status, body: response.text.slice(0, 300) }).toMatchObject({ operation: example.operationId, status: example.status });
+      checkResponse(op, response);
+      if (example.operationId === 'postSessionsIdTurns') state.turnId = response.json().turnId;
+      if (example.operationId === 'postSessionsIdCompress') state.tipId = response.json().sessionId;
+    }
+    expect([...operations.keys()].filter((id) => !called.has(id))).toEqual([]);
+  });
+
+  it('refuses an unknown key in every documented body, and an unknown query parameter on every route, with a 400 problem', async () => {
+    const state = { turnId: 'some-turn', tipId: 'some-tip' };
+    for (const entry of examples(state)) {
+      const example = typeof entry === 'function' ? entry() : entry;
+      const { method, op } = operations.get(example.operationId)!;
+      if (op.requestBody) {
+        const body = Array.isArray(example.body) || example.body === undefined ? { unexpected: true } : { ...(example.body as Json), unexpected: true };
+        const response = await call(method, example, { body });
+        expect({ operation: example.operationId, status: response.status, code: response.json().code }).toEqual({ operation: example.operationId, status: 400, code: 'invalid_input' });
+        checkResponse(op, response);
+      }
+      const response = await call(method, example, { query: 'unexpected=1' });
+      expect({ operation: example.operationId, status: response.status, code: response.json().code }).toEqual({ operation: example.operationId, status: 400, code: 'invalid_input' });
+      checkResponse(op, response);
+    }
+  });
+
+  it('answers HEAD on every GET and OPTIONS on every path, with Allow naming the documented methods', async () => {
+    for (const [path, methods] of Object.entries(doc.paths as Json)) {
+      const concrete = path.replace(/\{[^}]+\}/g, 'x');
+      const allow = await rawRequest(service.url, { method: 'OPTIONS', path: concrete });
+      // Every documented path template this concrete path matches (/memory/providers/resume is also a provider's name).
+      const matching = Object.entries(doc.paths as Json).filter(([template]) => new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(concrete));
+      const documented = [...new Set(matching.flatMap(([, ops]) => Object.keys(ops as Json).map((method) => method.toUpperCase())))];
+      expect({ path, status: allow.status, allow: String(allow.headers.allow).split(', ').sort() }).toEqual({
+        path,
+        status: 204,
+        allow: [...documented, ...(documented.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].sort(),
+      });
+      const get = (methods as Json).get;
+      if (get === undefined || get.responses['200']?.content?.['text/event-stream']) continue;
+      const [answer, head] = await Promise.all(['GET', 'HEAD'].map((method) => rawRequest(service.url, { method, path: concrete })));
+      expect({ path, head: head!.status, body: head!.text }).toEqual({ path, head: answer!.status, body: '' });
+    }
+  });
+
+  it('parses durations like the CLI (1d works) and names fields, never CLI flags, in its messages', async () => {
+    const post = (path: string, body: unknown) =>
+      rawRequest(service.url, { method: 'POST', path, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect((await post('/sessions', { id: 'flags-1' })).status).toBe(201);
+    const turn = await post('/sessions/flags-1/turns', { ttl: '1d' });
+    expect(turn.status).toBe(201);
+    expect(Date.parse(turn.json().leaseExpiresAt) - Date.now()).toBeGreaterThan(23 * 3_600_000);
+    const refusals = [
+      await post('/sessions/flags-1/turns', { ttl: 'soon' }),
+      await post('/sessions/flags-1/messages', { role: 'wizard', content: 'x' }),
+      await rawRequest(service.url, { path: '/sessions/flags-1/export?format=jsonl&view=display' }),
+      await rawRequest(service.url, { path: '/sessions/flags-1/export?only=user,robot' }),
+    ];
+    const union = (await post('/memory/apply', { operations: 'not a list' })).json();
+    expect([union.status, union.details.field, union.detail]).toEqual([400, 'operations', 'Invalid body at operations: Invalid input: expected array, received string']);
+    for (const response of refusals) {
+      const { status, detail } = response.json();
+      expect({ status, detail, namesAFlag: /(^|[\s(])--[a-z]/.test(detail) }).toEqual({ status: 400, detail, namesAFlag: false });
+    }
+  });
+
+  it('documents every error as an RFC 9457 problem and every route with an error response', () => {
+    const problem = doc.components.schemas.Problem;
+    expect(problem.required).toEqual(expect.arrayContaining(['type', 'title', 'status', 'detail']));
+    for (const { op } of operations.values()) {
+      expect({ operation: op.operationId, problem: op.responses.default?.content?.['application/problem+json']?.schema }).toEqual({
+        operation: op.operationId,
+        problem: { $ref: '#/components/schemas/Problem' },
+      });
+    }
+    expect(doc.openapi).toBe('3.1.0');
+  });
+});

@@ -1,0 +1,46 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../support/cli.js';
+import { startServer } from '../support/http.js';
+
+describe('POST /streams/:stream on the reserved stream families', () => {
+  const env = { SESSION_LEDGER_STORE: `sqlite:${join(tempDir(), 'ledger.sqlite')}` };
+  let service: Awaited<ReturnType<typeof startServer>>;
+  beforeAll(async () => {
+    service = await startServer(env);
+  });
+  afterAll(async () => service?.stop());
+
+  const send = (method: string, path: string, body?: string, headers: Record<string, string> = {}) =>
+    fetch(`${service.url}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, body });
+  const refusedWith = async (response: Response, text: string) => {
+    expect(response.status).toBe(400);
+    const { error } = (await response.json()) as { error: { type: string; message: string } };
+    expect(error.type).toBe('invalid_input');
+    expect(error.message.split('\n')).toHaveLength(1);
+    expect(error.message).toContain(text);
+  };
+
+  it('a bogus session event is 400 naming the type; the session stays readable and deletable', async () => {
+    expect((await send('POST', '/sessions', JSON.stringify({ id: 'X' }))).status).toBe(201);
+    expect((await send('POST', '/sessions/X/messages', JSON.stringify({ role: 'user', content: 'hello' }))).status).toBe(201);
+
+    await refusedWith(await send('POST', '/streams/session-X', JSON.stringify({ type: 'bogus', data: {} })), '"bogus"');
+
+    const shown = await send('GET', '/sessions/X');
+    expect(shown.status).toBe(200);
+    expect(JSON.stringify(await shown.json())).toContain('hello');
+    expect((await send('DELETE', '/sessions/X', undefined, { 'if-match': '*' })).status).toBe(200);
+  });
+
+  it('a forged ledger-audit record, a memory event of no memory type, a lone surrogate or a control character: 400', async () => {
+    const audit = async () => (await send('GET', '/streams/ledger-audit')).text();
+    const before = await audit();
+    await refusedWith(await send('POST', '/streams/ledger-audit', JSON.stringify({ type: 'retention.deleted', data: { deleted: ['session-W'], complete: true } })), 'retention.deleted');
+    await refusedWith(await send('POST', '/streams/memory-default', JSON.stringify({ type: 'bogus', data: {} })), '"bogus"');
+    await refusedWith(await send('POST', '/streams/orders', '{"type":"placed\\ud800","data":{}}'), 'lone surrogate');
+    await refusedWith(await send('POST', '/streams/orders', '{"type":"placed","id":"x\\u0000","data":{}}'), 'control character');
+    expect(await audit()).toBe(before);
+    expect((await send('GET', '/streams/orders')).status).toBe(404);
+  });
+});

@@ -1,0 +1,140 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../support/cli.js';
+import { rawRequest, startServer } from '../support/http.js';
+
+/**
+ * Issue 14, "safe by default": what a web page (DNS rebinding, a cross-site form or fetch) or a
+ * malformed request could do to a loopback server started without a token, as `npm start` runs it.
+ */
+describe('HTTP service: safe by default', () => {
+  const env = { SESSION_LEDGER_STORE: `sqlite:${join(tempDir(), 'ledger.sqlite')}` };
+  let service: Awaited<ReturnType<typeof startServer>>;
+  let port: string;
+  beforeAll(async () => {
+    service = await startServer(env);
+    port = new URL(service.url).port;
+  });
+  afterAll(async () => service?.stop());
+
+  const json = { 'content-type': 'application/json' };
+  const sessionCount = () => runCli(['sessions', 'list', '--json'], { env }).json().length as number;
+  const problemOf = (response: { headers: Record<string, unknown>; json: () => any }) => ({
+    contentType: response.headers['content-type'],
+    code: response.json().code,
+  });
+
+  it('answers only Host headers that name this server: loopback names or the bound address, with the port', async () => {
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, `LOCALHOST:${port}`]) {
+      const response = await rawRequest(service.url, { path: '/health', headers: { host } });
+      expect({ host, status: response.status, nosniff: response.headers['x-content-type-options'] }).toEqual({ host, status: 200, nosniff: 'nosniff' });
+    }
+    for (const host of ['attacker.rebind.example', `attacker.rebind.example:${port}`, `127.evil.example:${port}`, 'localhost:1', `localhost.evil.example:${port}`]) {
+      const response = await rawRequest(service.url, { path: '/sessions', headers: { host } });
+      expect({ host, status: response.status, ...problemOf(response) }).toEqual({
+        host,
+        status: 403,
+        contentType: 'application/problem+json; charset=utf-8',
+        code: 'host_not_allowed',
+      });
+    }
+    const before = sessionCount();
+    const rebound = await rawRequest(service.url, { method: 'POST', path: '/sessions', headers: { host: `attacker.rebind.example:${port}`, ...json }, body: '{}' });
+    expect(rebound.status).toBe(403);
+    expect(sessionCount()).toBe(before);
+  });
+
+  it('accepts more Host names only when told to with --allowed-host', async () => {
+    const extra = await startServer(env, ['--allowed-host', 'ledger.internal']);
+    try {
+      const extraPort = new URL(extra.url).port;
+      expect((await rawRequest(extra.url, { path: '/health', headers: { host: `ledger.internal:${extraPort}` } })).status).toBe(200);
+      expect((await rawRequest(extra.url, { path: '/health', headers: { host: `other.internal:${extraPort}` } })).status).toBe(403);
+    } finally {
+      await extra.stop();
+    }
+  });
+
+  it('refuses state-changing requests from another origin (403, nothing stored); same origin and no Origin are fine', async () => {
+    const before = sessionCount();
+    for (const [method, path] of [['POST', '/sessions'], ['POST', '/streams/x'], ['DELETE', '/sessions/x'], ['PATCH', '/sessions/x/messages/m']] as const) {
+      const body = method === 'DELETE' ? undefined : '{"type":"t","data":1}';
+      const response = await rawRequest(service.url, { method, path, headers: { origin: 'http://evil.example', ...json, 'if-match': '*' }, body });
+      expect({ method, path, status: response.status, code: response.json().code }).toEqual({ method, path, status: 403, code: 'origin_not_allowed' });
+    }
+    expect((await rawRequest(service.url, { method: 'POST', path: '/sessions', headers: { origin: 'null', ...json }, body: '{}' })).status).toBe(403);
+    const noOrigin = await rawRequest(service.url, { method: 'POST', path: '/sessions', headers: { 'sec-fetch-site': 'cross-site', ...json }, body: '{}' });
+    expect([noOrigin.status, noOrigin.json().code]).toEqual([403, 'origin_not_allowed']);
+    expect(sessionCount()).toBe(before);
+    const same = await rawRequest(service.url, { method: 'POST', path: '/sessions', headers: { origin: `http://127.0.0.1:${port}`, ...json }, body: '{}' });
+    expect(same.status).toBe(201);
+    expect((await rawRequest(service.url, { method: 'POST', path: '/sessions', headers: json, body: '{}' })).status).toBe(201);
+    const read = await rawRequest(service.url, { path: '/sessions', headers: { origin: 'http://evil.example' } });
+    expect([read.status, read.headers['access-control-allow-origin']]).toEqual([200, undefined]);
+  });
+
+  it('speaks CORS only to the origins given with --cors-origin', async () => {
+    const app = 'https://app.example';
+    const cors = await startServer(env, ['--cors-origin', app]);
+    try {
+      const preflight = await rawRequest(cors.url, {
+        method: 'OPTIONS',
+        path: '/sessions',
+        headers: { origin: app, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers).toMatchObject({ 'access-control-allow-origin': app, allow: 'POST, GET, HEAD, OPTIONS' });
+      expect(String(preflight.headers['access-control-allow-headers'])).toContain('Content-Type');
+      const write = await rawRequest(cors.url, { method: 'POST', path: '/sessions', headers: { origin: app, ...json }, body: '{}' });
+      expect([write.status, write.headers['access-control-allow-origin']]).toEqual([201, app]);
+      const other = await rawRequest(cors.url, { method: 'POST', path: '/sessions', headers: { origin: 'https://other.example', ...json }, body: '{}' });
+      expect([other.status, other.headers['access-control-allow-origin']]).toEqual([403, undefined]);
+    } finally {
+      await cors.stop();
+    }
+  });
+
+  it('requires Content-Type application/json on a body (415) and refuses bodies over 16 MiB (413)', async () => {
+    const before = sessionCount();
+    const types: Array<Record<string, string>> = [{ 'content-type': 'text/plain;charset=json' }, {}, { 'content-type': 'application/x-www-form-urlencoded' }, { 'content-type': 'application/json; charset=latin1' }];
+    for (const headers of types) {
+      const response = await rawRequest(service.url, { method: 'POST', path: '/sessions', headers, body: '{}' });
+      expect({ headers, status: response.status, code: response.json().code }).toEqual({ headers, status: 415, code: 'unsupported_media_type' });
+    }
+    expect(sessionCount()).toBe(before);
+    expect((await rawRequest(service.url, { method: 'POST', path: '/sessions', headers: { 'content-type': 'application/json; charset=UTF-8' }, body: '{}' })).status).toBe(201);
+    const big = Buffer.alloc(17 * 1024 * 1024, 0x20);
+    const large = await rawRequest(service.url, { method: 'POST', path: '/streams/big', headers: json, body: big });
+    expect([large.status, large.json().code]).toEqual([413, 'content_too_large']);
+  });
+
+  it('answers malformed paths, numbers and deep JSON with a 4xx problem, never a 500', async () => {
+    const cases: Array<[string, string, string | undefined, number]> = [
+      ['GET', '/sessions/%ZZ', undefined, 400],
+      ['GET', '/streams/%E0%A4%A', undefined, 400],
+      ['GET', '/sessions/a%0Ab', undefined, 400],
+      ['GET', '/all?from=18446744073709551616', undefined, 400],
+      ['GET', '/all?from=18446744073709551615', undefined, 400],
+      ['GET', '/all?from=-1', undefined, 400],
+      ['GET', '/all?from=1e3', undefined, 400],
+      ['GET', '/all?max=abc', undefined, 400],
+      ['GET', '/all?from=1&from=2', undefined, 400],
+      ['GET', '/streams/x?from=99999999999999999999999', undefined, 400],
+      ['GET', '/subscribe?after=18446744073709551616', undefined, 400],
+      ['POST', '/streams/deep', `{"type":"t","data":${'['.repeat(10_000)}${']'.repeat(10_000)}}`, 400],
+      ['POST', '/sessions', '{"title": "\u0000', 400],
+      ['POST', '/streams/x', '{"type":"t","data":1,"expectedRevision":"18446744073709551616"}', 400],
+      ['POST', '/sessions', Buffer.from([0x7b, 0xff, 0x7d]).toString('latin1'), 400],
+    ];
+    for (const [method, path, body, status] of cases) {
+      const response = await rawRequest(service.url, { method, path, headers: body === undefined ? {} : { ...json }, body });
+      expect({ method, path, status: response.status, contentType: response.headers['content-type'] }).toEqual({
+        method,
+        path,
+        status,
+        contentType: 'application/problem+json; charset=utf-8',
+      });
+    }
+    expect((await rawRequest(service.url, { path: '/health' })).status).toBe(200);
+  });
+});

@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSqliteStore } from '@session-ledger/store-sqlite';
+import { tempDir } from '../support/cli.js';
+import { startServer } from '../support/http.js';
+
+const MB = 1024 * 1024;
+const EVENTS = 5_000;
+const PAYLOAD = 'x'.repeat(4_000);
+const STALLED = 8;
+
+/** The server's resident memory, from /proc (Linux, where CI runs). */
+const rssOf = (pid: number): number => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
+
+/** Waits until the server's memory stops growing (no growth of 1 MiB over 2 s), at most 30 s. */
+const settledRss = async (pid: number): Promise<number> => {
+  let last = rssOf(pid);
+  for (let i = 0; i < 15; i += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const now = rssOf(pid);
+    if (now - last < MB) return Math.max(now, last);
+    last = now;
+  }
+  return last;
+};
+
+/** A client that asks for every event and then never reads a byte. */
+const stalledClient = (url: string): Promise<Socket> =>
+  new Promise((resolve, reject) => {
+    const { hostname, port } = new URL(url);
+    const socket = connect({ host: hostname, port: Number(port) }, () => {
+      socket.write(`GET /subscribe HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: text/event-stream\r\n\r\n`);
+      socket.pause();
+      resolve(socket);
+    });
+    socket.on('error', reject);
+  });
+
+/** Reads a stream as it comes, counting events, until caught-up; keeps only a line's worth of text. */
+const countUntilCaughtUp = async (url: string): Promise<number> => {
+  const controller = new AbortController();
+  const response = await fetch(url, { signal: controller.signal });
+  const decoder = new TextDecoder();
+  let carry = '';
+  let events = 0;
+  for await (const chunk of response.body!) {
+    const lines = (carry + decoder.decode(chunk as Uint8Array, { stream: true })).split('\n');
+    carry = lines.pop()!;
+    events += lines.filter((line) => line === 'event: bulk').length;
+    if (lines.includes('event: caught-up')) break;
+  }
+  controller.abort();
+  return events;
+};
+
+/**
+ * Issue 14: 8 clients that never read a /subscribe stream over ~20 MB of history grew the server by
+ * 348 MB (and 200 crashed it). With backpressure each costs a page of history and a socket buffer.
+ */
+describe('HTTP service: SSE memory with stalled readers', { timeout: 120_000 }, () => {
+  const file = join(tempDir(), 'ledger.sqlite');
+  let service: Awaited<ReturnType<typeof startServer>>;
+  const sockets: Socket[] = [];
+  beforeAll(async () => {
+    const store = openSqliteStore(file);
+    for (let start = 0; start < EVENTS; start += 500) {
+      const batch = Array.from({ length: 500 }, (_, i) => ({ id: randomUUID(), type: 'bulk', data: { n: start + i, payload: PAYLOAD } }));
+      await store.appendToStream(`bulk-${start}`, batch, { expectedRevision: 'any' });
+    }
+    await store.close();
+    service = await startServer({ SESSION_LEDGER_STORE: `sqlite:${file}` });
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy();
+    await service?.stop();
+  });
+
+  it('stays bounded: stalled readers hold a page each, not the history, and a reading client still gets everything', async () => {
+    const pid = service.server.child.pid!;
+    const before = await settledRss(pid);
+    for (let i = 0; i < STALLED; i += 1) sockets.push(await stalledClient(service.url));
+    const after = await settledRss(pid);
+    const growth = after - before;
+    const history = EVENTS * PAYLOAD.length;
+    // Without backpressure each stalled client buffers the whole history and more (8 clients: ~470 MB
+    // measured); with it, one catch-up page each (~55 MB). The ceiling: less than one history per client.
+    expect({ growthMb: Math.round(growth / MB), withinCeiling: growth < STALLED * history }).toEqual({ growthMb: Math.round(growth / MB), withinCeiling: true });
+
+    expect(await countUntilCaughtUp(`${service.url}/subscribe`)).toBe(EVENTS);
+  });
+});

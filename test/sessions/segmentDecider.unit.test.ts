@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import type { RecordedEvent } from '@session-ledger/core';
+import { segmentDecider, type SegmentCommand } from '@session-ledger/sessions';
+
+/** Given: a segment's stored events (only id, type and data matter to the decider). */
+const given = (...events: Array<{ id?: string; type: string; data: Record<string, unknown> }>) => {
+  let state = segmentDecider.initialState();
+  events.forEach((event, revision) => {
+    const recorded: RecordedEvent = { streamName: 'session-s', id: event.id ?? `e${revision}`, type: event.type, revision: BigInt(revision), position: BigInt(revision), data: event.data as never, metadata: {}, created: '' };
+    state = segmentDecider.evolve(state, recorded);
+  });
+  return state;
+};
+const when = (state: ReturnType<typeof given>, command: SegmentCommand) => segmentDecider.decide(command, state);
+
+const NOW = new Date('2026-01-01T00:10:00.000Z');
+const started = { type: 'session.started', data: { sessionId: 's', rootId: 's', parentId: null, link: null, startedAt: '2026-01-01T00:00:00.000Z', title: 'T' } };
+const turn = (turnId: string, owner: string, leaseExpiresAt: string) => ({ type: 'turn.started', data: { turnId, owner, leaseExpiresAt, startedAt: '2026-01-01T00:00:00.000Z' } });
+const begin = (turnId: string, owner = 'h1'): SegmentCommand => ({ kind: 'begin_turn', sessionId: 's', eventId: `ev-${turnId}`, turnId, owner, leaseExpiresAt: '2026-01-01T00:11:00.000Z', now: NOW });
+const message = (messageId: string, eventId: string): SegmentCommand => ({
+  kind: 'append_messages',
+  sessionId: 's',
+  messages: [{ messageId, eventId, data: { messageId, role: 'user', content: 'hi', timestamp: '2026-01-01T00:10:00.000Z' } }],
+  turnIds: [],
+  now: NOW,
+});
+
+describe('segment decider (Given events / When command / Then events or error)', () => {
+  it('given no events, when a message is appended, then the session is not found', () => {
+    expect(() => when(given(), message('m1', 'e'))).toThrow(expect.objectContaining({ type: 'not_found' }));
+  });
+
+  it('given a live turn of another owner, when a turn begins, then session_active names the holder', () => {
+    expect(() => when(given(started, turn('t1', 'h1', '2026-01-01T00:20:00.000Z')), begin('t2', 'h2'))).toThrow(
+      expect.objectContaining({ type: 'session_active', details: expect.objectContaining({ turnId: 't1' }) }),
+    );
+  });
+
+  it('given an expired lease nobody took over, when another turn begins, then it is started', () => {
+    const { events, reply } = when(given(started, turn('t1', 'h1', '2026-01-01T00:05:00.000Z')), begin('t2', 'h2'));
+    expect(events.map((event) => event.type)).toEqual(['turn.started']);
+    expect(reply.turnId).toBe('t2');
+  });
+
+  it('given the same turn already begun by the same owner, when it begins again (a retry), then nothing is appended', () => {
+    expect(when(given(started, turn('t1', 'h1', '2026-01-01T00:20:00.000Z')), begin('t1', 'h1')).events).toEqual([]);
+  });
+
+  it('given a turn, when another owner begins it under the same id, then it is a duplicate, never a shared grant', () => {
+    expect(() => when(given(started, turn('t1', 'h1', '2026-01-01T00:20:00.000Z')), begin('t1', 'h2'))).toThrow(expect.objectContaining({ type: 'duplicate' }));
+  });
+
+  it('given a message stored with one content, when the same id comes with the same content, then no-op; with other content, then duplicate', () => {
+    const state = given(started, { id: 'ev-a', type: 'message.appended', data: { messageId: 'm1' } });
+    expect(when(state, message('m1', 'ev-a')).events).toEqual([]);
+    expect(() => when(state, message('m1', 'ev-b'))).toThrow(expect.objectContaining({ type: 'duplicate' }));
+  });
+
+  it('given an ended turn, when a message is appended in it, then turn_not_found (the fence)', () => {
+    const state = given(started, turn('t1', 'h1', '2026-01-01T00:20:00.000Z'), { type: 'turn.ended', data: { turnId: 't1', outcome: 'completed', endedAt: '2026-01-01T00:01:00.000Z' } });
+    expect(() => when(state, { ...(message('m1', 'e') as Extract<SegmentCommand, { kind: 'append_messages' }>), turnIds: ['t1'] })).toThrow(
+      expect.objectContaining({ type: 'turn_not_found' }),
+    );
+  });
+
+  it('given a compressed segment, when anything is written, then session_sealed names the child; the same compression again is a no-op', () => {
+    const continued = { childId: 'c', summary: 'S', summaryId: 'x', continuedAt: '2026-01-01T00:01:00.000Z' };
+    const state = given(started, { type: 'session.continued', data: continued });
+    expect(() => when(state, message('m1', 'e'))).toThrow(expect.objectContaining({ type: 'session_sealed', details: expect.objectContaining({ tipId: 'c' }) }));
+    expect(when(state, { kind: 'continue', sessionId: 's', eventId: 'z', continued: { ...continued, childId: 'other' }, childGiven: false }).events).toEqual([]);
+    expect(() => when(state, { kind: 'continue', sessionId: 's', eventId: 'z', continued: { ...continued, childId: 'other', summary: 'T' }, childGiven: false })).toThrow(
+      expect.objectContaining({ type: 'session_sealed' }),
+    );
+  });
+
+  it('given a started session, when it starts again with another title, then duplicate; with the same settings at another time, then no-op', () => {
+    const state = given(started);
+    const again = (title: string): SegmentCommand => ({ kind: 'start', sessionId: 's', eventId: 'x', data: { ...(started.data as never), title, startedAt: '2026-01-02T00:00:00.000Z' } });
+    expect(() => when(state, again('other'))).toThrow(expect.objectContaining({ type: 'duplicate' }));
+    expect(when(state, again('T')).events).toEqual([]);
+  });
+
+  it('given an event type this version does not know, when a message is appended, then it is decided as usual', () => {
+    expect(when(given(started, { type: 'foreign.thing', data: {} }), message('m1', 'e')).events).toHaveLength(1);
+  });
+});
