@@ -29,6 +29,23 @@ describe('importing while Hermes has the file open in WAL mode', () => {
     expect((await verifyHermes(store, path)).differences).toEqual([]);
   });
 
+  it('--verify against the snapshot it imported finds no difference while Hermes keeps writing', async () => {
+    const path = join(tempDir(), 'state.db');
+    buildCurrentEra(path).close();
+    const store = createMemoryStore();
+    const snapshot = readSnapshot(path);
+    await importHermes(store, { path, snapshot });
+    const writer = await startWriter(path, '20260424_145134_bba836', 2);
+    try {
+      await new Promise((r) => setTimeout(r, 100));
+      expect((await verifyHermes(store, path, { snapshot })).differences).toEqual([]);
+      // Read again, the file now holds rows the import never saw: that is a real difference.
+      expect((await verifyHermes(store, path)).differences.map((d) => d.conversation)).toContain('20260424_143733_1abb38');
+    } finally {
+      await writer.stop();
+    }
+  });
+
   it('leaves the file’s bytes and modification time unchanged while a writer process holds it open', async () => {
     const path = join(tempDir(), 'state.db');
     const h = buildCurrentEra(path);

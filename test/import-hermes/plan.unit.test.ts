@@ -18,6 +18,7 @@ const row = (over: Partial<HermesMessage>): HermesMessage => {
     reasoning: null,
     state: 'active',
     summary: false,
+    summaryText: false,
     extra: {},
     ...over,
   };
@@ -135,7 +136,7 @@ describe('import plan lineage', () => {
     expect(links).toEqual({ self: [null, 'self'], a: [null, 'a'], b: ['compression', 'a'], orphan: [null, 'orphan'] });
   });
 
-  it('continues a parent once: a second compression child is its own root; unsafe ids are skipped', () => {
+  it('continues a parent once, into the child Hermes resumes (here the one started last); the other is its own root; unsafe ids are skipped', () => {
     const plan = buildImportPlan(
       snapshot([
         session({ id: 'p', endReason: 'compression', startedAt: 1 }),
@@ -146,10 +147,70 @@ describe('import plan lineage', () => {
     );
     expect(plan.sessions.map((s) => [s.session.id, s.link])).toEqual([
       ['p', null],
-      ['c1', 'compression'],
-      ['c2', null],
+      ['c1', null],
+      ['c2', 'compression'],
     ]);
     expect(plan.skipped).toEqual([expect.objectContaining({ session: 'bad id/with slash' })]);
-    expect(plan.sessions[0]!.steps.at(-1)).toMatchObject({ kind: 'continued', childId: 'c1' });
+    expect(plan.sessions[0]!.steps.at(-1)).toMatchObject({ kind: 'continued', childId: 'c2' });
   });
 });
+
+describe('rows Hermes writes without _compressed_summary', () => {
+  const snapshot = (sessions: HermesSession[], rows: HermesMessage[]): HermesSnapshot => {
+    const messages = new Map<string, HermesMessage[]>();
+    for (const r of rows) messages.set(r.sessionId, [...(messages.get(r.sessionId) ?? []), r]);
+    return { path: 'x', schema: { version: 21, sessionColumns: [], messageColumns: [], hasRowFlags: true }, sessions, messages, messageCount: rows.length };
+  };
+  it('keeps a summary-carrying row of a compression child as its message and names it as the summary', () => {
+    nextId = 100;
+    const p = row({ sessionId: 'p', content: 'old' });
+    const head = row({ sessionId: 'c', content: 'head copy' });
+    const summary = row({ sessionId: 'c', role: 'assistant', content: '[CONTEXT COMPACTION — REFERENCE ONLY] S', summaryText: true });
+    const plan = buildImportPlan(
+      snapshot([session({ id: 'p', endReason: 'compression', startedAt: 1 }), session({ id: 'c', parentSessionId: 'p', startedAt: 2 })], [p, head, summary]),
+    );
+    const child = plan.sessions[1]!;
+    expect(child.steps[0]).toMatchObject({ kind: 'start', link: 'compression', summary: { id: `hm-${summary.rowId}`, inline: true } });
+    expect(shape(child.steps)).toEqual(['start', `m:hm-${head.rowId}`, `m:hm-${summary.rowId}`]);
+  });
+
+  it('takes a background-review harness prompt and the reply after it back, as Hermes strips them on read', () => {
+    nextId = 200;
+    const q = row({ content: 'question' });
+    const a = row({ role: 'assistant', content: 'answer' });
+    const harness = row({ content: 'Review the conversation above and update the skill library.' });
+    const reply = row({ role: 'assistant', content: 'Nothing to save.' });
+    const next = row({ content: 'next' });
+    expect(shape(historySteps('s', [q, a, harness, reply, next]))).toEqual([
+      `m:hm-${q.rowId}`,
+      `m:hm-${a.rowId}`,
+      `m:hm-${harness.rowId}`,
+      `r:hm-${harness.rowId}`,
+      `m:hm-${reply.rowId}`,
+      `r:hm-${reply.rowId}`,
+      `m:hm-${next.rowId}`,
+    ]);
+  });
+});
+
+describe('two compression children of one parent (the gateway race)', () => {
+  it('continues into the one Hermes resumes: still open before ended, then the one written to last', () => {
+    const rows = (sessionId: string, t: number): HermesMessage[] => [row({ sessionId, timestamp: t })];
+    const plan = (c1: Partial<HermesSession>, c2: Partial<HermesSession>, t1: number, t2: number) =>
+      buildImportPlan({
+        path: 'x',
+        schema: { version: 21, sessionColumns: [], messageColumns: [], hasRowFlags: true },
+        sessions: [
+          session({ id: 'p', endReason: 'compression', startedAt: 1 }),
+          session({ id: 'c1', parentSessionId: 'p', startedAt: 2, ...c1 }),
+          session({ id: 'c2', parentSessionId: 'p', startedAt: 3, ...c2 }),
+        ],
+        messages: new Map([['c1', rows('c1', t1)], ['c2', rows('c2', t2)]]),
+        messageCount: 2,
+      }).sessions.map((s) => [s.session.id, s.link]);
+    expect(plan({}, {}, 10, 5)).toEqual([['p', null], ['c1', 'compression'], ['c2', null]]);
+    expect(plan({}, { endedAt: 20, endReason: 'user_exit' }, 5, 10)).toEqual([['p', null], ['c1', 'compression'], ['c2', null]]);
+    expect(plan({ endedAt: 20, endReason: 'compression' }, {}, 5, 10)).toEqual([['p', null], ['c1', 'compression'], ['c2', null]]);
+  });
+});
+

@@ -27,6 +27,20 @@ describe('active view', () => {
     expect(shape(activeView(foldConversation(given.records)).messages)).toEqual(['sys:prompt', '[S]', 'm3:three']);
   });
 
+  it('given a compression whose summary is one of the child messages, when folded, then it stands once, as that message where it was written', () => {
+    const given = history().start('a').message('a', 'm1', 'old');
+    given.compress('a', 'b', 'a', 'SUMMARY', { summaryId: 'm3' }).message('b', 'm2', 'head copy').message('b', 'm3', 'SUMMARY').message('b', 'm4', 'new');
+
+    expect(shape(activeView(foldConversation(given.records)).messages)).toEqual(['m2:head copy', 'm3:SUMMARY', 'm4:new']);
+  });
+
+  it('given a compression that left no summary text, when folded, then no empty summary item stands in the active view', () => {
+    const given = history().start('a').message('a', 'm1', 'old');
+    given.compress('a', 'b', 'a', '').message('b', 'm2', 'new');
+
+    expect(shape(activeView(foldConversation(given.records)).messages)).toEqual(['m2:new']);
+  });
+
   it('given a compression chain, when folded, then active is the tip context: its summary and its own messages', () => {
     const given = history().start('a').message('a', 'm1', 'old').compactThrough('a', 'm1', 's1', 'S1');
     given.compress('a', 'b', 'a', 'all of a').message('b', 'm2', 'new');

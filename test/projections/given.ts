@@ -44,8 +44,8 @@ export const history = () => {
       return api;
     },
     /** `session.continued` in the parent, then the child's start (both, like the writer). */
-    compress(parentId: string, childId: string, rootId: string, summary = `compressed ${parentId}`, options: { childStarts?: boolean } = {}) {
-      const summaryId = `${childId}-summary`;
+    compress(parentId: string, childId: string, rootId: string, summary = `compressed ${parentId}`, options: { childStarts?: boolean; summaryId?: string } = {}) {
+      const summaryId = options.summaryId ?? `${childId}-summary`;
       add(parentId, 'session.continued', { childId, summary, summaryId, continuedAt: at() });
       if (options.childStarts !== false) {
         add(childId, 'session.started', { sessionId: childId, rootId, parentId, link: 'compression', startedAt: at(), summary, summaryId });

@@ -6,6 +6,7 @@ import { buildImportPlan, type SessionImport } from './plan/importPlan.js';
 import { countWritten, emptyReport, type ImportReport } from './report.js';
 import { syncStream, type LazyEvent } from './ledger/syncStream.js';
 import { readSnapshot } from './source/readSnapshot.js';
+import type { HermesSnapshot } from './model.js';
 
 export interface ImportOptions {
   /** The Hermes state.db; opened read-only. */
@@ -21,6 +22,8 @@ export interface ImportOptions {
   busyTimeoutMs?: number;
   /** Hermes rows handled so far, of the total. */
   onProgress?: (done: number, total: number) => void;
+  /** Import this snapshot of `path` (read with readSnapshot) instead of reading the file. */
+  snapshot?: HermesSnapshot;
 }
 
 const plannedEvents = (item: SessionImport): LazyEvent[] =>
@@ -46,7 +49,7 @@ const importHermesUntraced = async (store: EventStore, options: ImportOptions): 
   // Everything is read (and every argument checked) before anything is written.
   const profile = checkMemoryProfile(options.profile ?? 'default');
   const memoryFiles = options.memoriesDir === undefined ? null : readMemoryDir(options.memoriesDir);
-  const snapshot = readSnapshot(options.path, { busyTimeoutMs: options.busyTimeoutMs });
+  const snapshot = options.snapshot ?? readSnapshot(options.path, { busyTimeoutMs: options.busyTimeoutMs });
   report.source = { path: options.path, schemaVersion: snapshot.schema.version, sessions: snapshot.sessions.length, messages: snapshot.messageCount };
   const plan = buildImportPlan(snapshot);
   report.skipped.push(...plan.skipped);

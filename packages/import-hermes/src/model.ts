@@ -44,6 +44,11 @@ export interface HermesMessage {
   state: RowState;
   /** `_compressed_summary = 1`: a row written by compaction to stand for what it summarized. */
   summary: boolean;
+  /**
+   * In a file without `_compressed_summary`: the row carries a summary, recognised by the text Hermes'
+   * compressor writes. Such a row stays a message (Hermes sends it to the model where it stands).
+   */
+  summaryText: boolean;
   extra: JsonObject;
 }
 
@@ -52,7 +57,7 @@ export interface HermesSchema {
   version: number | null;
   sessionColumns: string[];
   messageColumns: string[];
-  /** Whether the file has the active/compacted flags (schema versions with in-place compaction). */
+  /** Whether the file has the `active` flag (schema 14 on; `compacted` came with schema 16). */
   hasRowFlags: boolean;
 }
 

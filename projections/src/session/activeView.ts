@@ -40,8 +40,11 @@ const summaryItem = (summary: SummaryState): ActiveSummary => ({
 });
 
 export const activeView = (state: ConversationState): ActiveView => {
+  // A summary that is itself one of the messages (an imported row that carries it where it was
+  // written) stands in the view as that message, not a second time as a summary item; a summary
+  // with no text (an imported compression that left none) gives the model nothing and is left out.
   const open = state.summaries
-    .filter((summary) => summary.supersededBy === null)
+    .filter((summary) => summary.supersededBy === null && summary.summary !== '' && !state.messageIndex.has(summary.summaryId))
     .sort((a, b) => a.anchor - b.anchor);
   const items: ActiveItem[] = [];
   let next = 0;

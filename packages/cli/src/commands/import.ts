@@ -46,8 +46,11 @@ export const registerImport = (program: Command): void => {
       let started = false;
       const { report, verify } = await withStore(context, Boolean(options.dryRun), async (store) => {
         try {
+          // One snapshot for the import and its check: a Hermes still writing adds no false difference.
+          const snapshot = H.readSnapshot(path, { busyTimeoutMs });
           const imported: ImportReport = await H.importHermes(store, {
             path,
+            snapshot,
             memoriesDir: options.memories,
             profile: options.profile,
             dryRun: options.dryRun,
@@ -58,7 +61,7 @@ export const registerImport = (program: Command): void => {
             },
           });
           progress.stop();
-          const checked: VerifyReport | undefined = options.verify ? await H.verifyHermes(store, path, { busyTimeoutMs }) : undefined;
+          const checked: VerifyReport | undefined = options.verify ? await H.verifyHermes(store, path, { snapshot }) : undefined;
           return { report: imported, verify: checked };
         } finally {
           progress.stop();

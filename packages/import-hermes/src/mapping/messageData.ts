@@ -1,6 +1,7 @@
 import type { JsonObject } from '@session-ledger/core';
 import { ROLES, type MessageAppended, type Role } from '@session-ledger/events';
 import type { HermesMessage } from '../model.js';
+import { readContent } from './hermesRead.js';
 import { isoOf } from './time.js';
 
 const isRole = (role: string): role is Role => (ROLES as readonly string[]).includes(role);
@@ -32,12 +33,16 @@ export const hermesRowExtra = (row: HermesMessage): JsonObject => {
 /** A Hermes row as message.appended data: the role, content and tool fields as Hermes stored them. */
 export const messageData = (row: HermesMessage, messageId: string, fallbackTime: number | null): MessageAppended => {
   const hermes = hermesRowExtra(row);
+  const read = readContent(row.role, row.content);
   const data: MessageAppended = {
     messageId,
     role: isRole(row.role) ? row.role : 'system',
-    content: row.content,
+    content: read.content,
     timestamp: isoOf(row.timestamp, fallbackTime),
   };
+  // What Hermes strips or decodes on read is kept beside the content: the stored text, the parts.
+  if (read.content !== row.content) hermes.storedContent = row.content;
+  if (read.parts !== undefined) hermes.parts = read.parts;
   if (!isRole(row.role)) hermes.role = row.role;
   const toolCalls = parseToolCalls(row.toolCalls);
   if (toolCalls) data.toolCalls = toolCalls;

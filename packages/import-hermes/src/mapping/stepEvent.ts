@@ -2,6 +2,7 @@ import { canonicalJson, deterministicId, sha256Hex, type JsonObject } from '@ses
 import { encodeSessionEvent, type SessionEvent } from '@session-ledger/events';
 import type { HermesMessage, HermesSession } from '../model.js';
 import type { PlanStep } from '../plan/steps.js';
+import { readContent } from './hermesRead.js';
 import { hermesRowExtra, messageData } from './messageData.js';
 import { isoOf } from './time.js';
 
@@ -14,6 +15,9 @@ export interface PlannedEvent {
   /** For reports: which Hermes rows the event carries. */
   rowIds: number[];
 }
+
+/** A summary's text as Hermes reads its row (empty without a row). */
+const summaryText = (row: HermesMessage | null): string => (row ? readContent(row.role, row.content).content ?? '' : '');
 
 const fingerprint = (value: unknown): string => sha256Hex(canonicalJson(value)).slice(0, 32);
 
@@ -34,7 +38,7 @@ const startData = (step: Extract<PlanStep, { kind: 'start' }>): SessionEvent => 
       parentId: step.parentId,
       link: step.link,
       startedAt: isoOf(s.startedAt),
-      ...(step.summary ? { summary: step.summary.row?.content ?? '', summaryId: step.summary.id } : {}),
+      ...(step.summary ? { summary: summaryText(step.summary.row), summaryId: step.summary.id } : {}),
       ...(s.model !== null ? { model: s.model } : {}),
       ...(s.source !== null ? { source: s.source } : {}),
       ...(s.title !== null ? { title: s.title } : {}),
@@ -43,7 +47,13 @@ const startData = (step: Extract<PlanStep, { kind: 'start' }>): SessionEvent => 
   };
 };
 
-const summaryMetadata = (row: HermesMessage | null): JsonObject => (row ? { summaryRow: { role: row.role, state: row.state, ...hermesRowExtra(row) } } : {});
+/** The summary row beside its summary: every column, and its stored text when Hermes' read changed it. */
+const summaryMetadata = (row: HermesMessage | null): JsonObject => {
+  if (!row) return {};
+  const summaryRow: JsonObject = { role: row.role, state: row.state, ...hermesRowExtra(row) };
+  if (summaryText(row) !== row.content) summaryRow.storedContent = row.content;
+  return { summaryRow };
+};
 
 /**
  * A step's identity: what its event id hashes. A message's includes its content, so a row changed
@@ -56,7 +66,10 @@ export const stepKey = (step: PlanStep): string | null => {
     case 'message':
       return `m|${step.row.rowId}|${rowFingerprint(step.row)}`;
     case 'compaction':
-      if (step.messageIds.length === 0) return step.summaryRow ? `m|${step.summaryRow.rowId}|${rowFingerprint(step.summaryRow)}` : null;
+      if (step.messageIds.length === 0) {
+        if (step.inline) return null;
+        return step.summaryRow ? `m|${step.summaryRow.rowId}|${rowFingerprint(step.summaryRow)}` : null;
+      }
       return `c|${step.summaryId}|${fingerprint([step.messageIds, step.summaryRow?.content ?? ''])}`;
     case 'rewind':
       return `r|${step.messageIds.join(',')}`;
@@ -103,7 +116,7 @@ export const stepEvent = (stream: string, step: PlanStep, session: HermesSession
         [step.row.rowId],
       );
     case 'compaction': {
-      const summary = step.summaryRow?.content ?? '';
+      const summary = summaryText(step.summaryRow);
       const copies = step.copies.map((c) => ({ of: c.of, state: c.row.state, ...hermesRowExtra(c.row) }));
       const hermes: JsonObject = {
         rowIds: step.rowIds,
@@ -114,7 +127,7 @@ export const stepEvent = (stream: string, step: PlanStep, session: HermesSession
       const rowIds = [...(step.summaryRow ? [step.summaryRow.rowId] : []), ...step.copies.map((c) => c.row.rowId)];
       if (step.messageIds.length === 0) {
         // Everything it archived was carried over: only its summary row is new.
-        if (!step.summaryRow) return null;
+        if (!step.summaryRow || step.inline) return null;
         const data = messageData(step.summaryRow, step.summaryId, session.startedAt);
         return make({ type: 'message.appended', data }, hermes, rowIds);
       }
@@ -149,7 +162,7 @@ export const stepEvent = (stream: string, step: PlanStep, session: HermesSession
       return make(
         {
           type: 'session.continued',
-          data: { childId: step.childId, summary: step.summaryRow?.content ?? '', summaryId: step.summaryId, continuedAt: isoOf(step.at, session.startedAt) },
+          data: { childId: step.childId, summary: summaryText(step.summaryRow), summaryId: step.summaryId, continuedAt: isoOf(step.at, session.startedAt) },
         },
         { endReason: session.endReason, endedAt: session.endedAt },
         [],

@@ -1,4 +1,5 @@
 import type { HermesMessage } from '../model.js';
+import { isReviewHarness } from '../mapping/hermesRead.js';
 import { displayKey } from './displayHistory.js';
 import { compactionSummaryId, messageIdOf } from './ids.js';
 import type { CopyRow, PlanStep } from './steps.js';
@@ -34,6 +35,44 @@ const compactionRun = (rows: HermesMessage[], start: number, pending: Pending) =
 };
 
 /**
+ * Rows Hermes strips on read as background-review pollution: each harness prompt and the assistant
+ * reply right after it (Hermes' rule, over the rows it shows, in id order).
+ */
+export const reviewHarnessRows = (rows: HermesMessage[]): Set<number> => {
+  const hidden = new Set<number>();
+  let skipNextAssistant = false;
+  let previousWasHarness = false;
+  for (const row of rows) {
+    if (row.state === 'rewound') continue;
+    if (isReviewHarness(row.role, row.content)) {
+      skipNextAssistant = !previousWasHarness;
+      previousWasHarness = true;
+      hidden.add(row.rowId);
+      continue;
+    }
+    if (skipNextAssistant) {
+      skipNextAssistant = false;
+      if (row.role === 'assistant') {
+        previousWasHarness = false;
+        hidden.add(row.rowId);
+        continue;
+      }
+    }
+    previousWasHarness = false;
+  }
+  return hidden;
+};
+
+/**
+ * In a file without `_compressed_summary`: the row carrying the summary of the compaction whose rows
+ * start at `start` (the rows before the next archived row; Hermes inserts the compacted set at once).
+ */
+const inlineSummary = (rows: HermesMessage[], start: number): HermesMessage | null => {
+  for (let i = start; i < rows.length && rows[i]!.state !== 'compacted'; i += 1) if (rows[i]!.summaryText) return rows[i]!;
+  return null;
+};
+
+/**
  * One session's rows as message, compaction and rewind steps. A compaction is placed where its first
  * written row (summary or copy) stands; copies are one logical message with their original, which
  * stays in the active view; rows taken back are rewound before the next row that is not.
@@ -60,7 +99,7 @@ export const historySteps = (sessionId: string, rows: HermesMessage[], skip: Her
     for (const id of pending.rewound.keys()) live.delete(id);
     pending.rewound.clear();
   };
-  const compaction = (summaryRow: HermesMessage | null, triggerRowId: number, copies: CopyRow[]) => {
+  const compaction = (summaryRow: HermesMessage | null, triggerRowId: number, copies: CopyRow[], inline = false) => {
     const archivedRows = [...pending.archived.values()];
     const ids = [...pending.archived.keys()];
     const messageIds = ids.filter((id) => !summaries.has(id));
@@ -68,7 +107,8 @@ export const historySteps = (sessionId: string, rows: HermesMessage[], skip: Her
     const taken = new Set(messageIds);
     const contiguous = last !== null && [...live].every((id) => taken.has(id) || position.get(id)! > position.get(last)!);
     const summaryId = summaryRow ? messageIdOf(summaryRow.rowId) : compactionSummaryId(sessionId, triggerRowId);
-    summaries.add(summaryId);
+    // An inline summary is a message too: a later compaction takes it like any other message.
+    if (!inline) summaries.add(summaryId);
     for (const id of messageIds) live.delete(id);
     steps.push({
       kind: 'compaction',
@@ -77,15 +117,22 @@ export const historySteps = (sessionId: string, rows: HermesMessage[], skip: Her
       summaryIds: ids.filter((id) => summaries.has(id) && id !== summaryId),
       summaryId,
       summaryRow,
+      inline,
       copies,
       rowIds: archivedRows.map((r) => r.rowId),
     });
     pending.archived.clear();
   };
+  const hidden = reviewHarnessRows(rows);
   const message = (row: HermesMessage, messageId: string) => {
     position.set(messageId, position.size);
     live.add(messageId);
     steps.push({ kind: 'message', row, messageId });
+    if (hidden.has(row.rowId)) {
+      // Kept, and out of both views, as Hermes strips it on read.
+      steps.push({ kind: 'rewind', messageIds: [messageId], rowIds: [row.rowId], reason: 'background-review', at: row.timestamp });
+      live.delete(messageId);
+    }
   };
   let index = 0;
   while (index < rows.length) {
@@ -102,9 +149,10 @@ export const historySteps = (sessionId: string, rows: HermesMessage[], skip: Her
         pending.rewound.delete(copy.of);
         alias.set(copy.row.rowId, copy.of);
       }
-      const [summaryRow = null, ...extraSummaries] = run.summaries;
+      const [flagged = null, ...extraSummaries] = run.summaries;
+      const inline = flagged === null ? inlineSummary(rows, index) : null;
       flushRewound(row.timestamp);
-      compaction(summaryRow, row.rowId, run.copies);
+      compaction(flagged ?? inline, row.rowId, run.copies, inline !== null);
       for (const extra of extraSummaries) message(extra, messageIdOf(extra.rowId));
       for (const done of rows.slice(index, run.end)) track(done);
       index = run.end;

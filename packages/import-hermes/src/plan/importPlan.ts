@@ -34,6 +34,25 @@ const LINKS: Partial<Record<ChildKind, LedgerLink>> = { compression: 'compressio
 type Timed = { step: PlanStep; at: number | null };
 
 /**
+ * Hermes' order for picking the continuation it resumes into (`get_compression_tip`): a child that
+ * itself continued by compression, then one still open, then the one written to last (its newest row,
+ * else its start), then the one started last, then the greater id. Negative: `a` comes first.
+ */
+const tipOrder = (snapshot: HermesSnapshot) => {
+  const rank = (s: HermesSession) => (s.endReason === 'compression' ? 0 : s.endedAt === null ? 1 : 2);
+  const lastWrite = (s: HermesSession) => {
+    let max = -Infinity;
+    for (const row of snapshot.messages.get(s.id) ?? []) if (row.timestamp !== null && row.timestamp > max) max = row.timestamp;
+    return max === -Infinity ? s.startedAt ?? -Infinity : max;
+  };
+  return (a: HermesSession, b: HermesSession): number =>
+    rank(a) - rank(b) ||
+    lastWrite(b) - lastWrite(a) ||
+    (b.startedAt ?? -Infinity) - (a.startedAt ?? -Infinity) ||
+    (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+};
+
+/**
  * Child links and the end go before the first row written after them (or at the end), so a newer
  * copy of the file, with rows written since, extends the same steps.
  */
@@ -63,6 +82,17 @@ export const buildImportPlan = (snapshot: HermesSnapshot): ImportPlan => {
   for (const [sessionId, rows] of snapshot.messages) {
     if (!byId.has(sessionId)) skipped.push({ session: sessionId, rows: rows.length, reason: 'messages whose session row is missing' });
   }
+  // Of several compression children of one parent (two paths compressed it: the gateway race), the one
+  // Hermes resumes into continues the conversation; the others start their own.
+  const order = tipOrder(snapshot);
+  const continuationChoice = new Map<string, HermesSession>();
+  for (const session of kept) {
+    const parentId = session.parentSessionId;
+    const parent = parentId && parentId !== session.id && keptIds.has(parentId) ? byId.get(parentId) : undefined;
+    if (!parent || childKind(session, parent) !== 'compression') continue;
+    const best = continuationChoice.get(parent.id);
+    if (!best || order(session, best) < 0) continuationChoice.set(parent.id, session);
+  }
   const decided = new Map<string, { kind: ChildKind; link: LedgerLink | null; parentId: string | null; rootId: string }>();
   const continuationOf = new Map<string, string>();
   const children = new Map<string, Array<{ id: string; link: 'delegation' | 'branch'; at: number | null }>>();
@@ -72,15 +102,20 @@ export const buildImportPlan = (snapshot: HermesSnapshot): ImportPlan => {
     const parent = parentId && parentId !== session.id && keptIds.has(parentId) && decided.has(parentId) ? byId.get(parentId) : undefined;
     const kind = childKind(session, parent);
     let link = LINKS[kind] ?? null;
-    if (link === 'compression' && continuationOf.has(parent!.id)) link = null;
+    if (link === 'compression' && (continuationOf.has(parent!.id) || continuationChoice.get(parent!.id) !== session)) link = null;
     const rootId = link === 'compression' ? decided.get(parent!.id)?.rootId ?? parent!.id : session.id;
     decided.set(session.id, { kind, link, parentId: link ? parent!.id : null, rootId });
     if (link === 'compression') continuationOf.set(parent!.id, session.id);
     else if (link) children.set(parent!.id, [...(children.get(parent!.id) ?? []), { id: session.id, link, at: session.startedAt }]);
   }
-  const summaryOf = (childId: string) => {
-    const first = snapshot.messages.get(childId)?.[0];
-    return first?.summary ? { id: messageIdOf(first.rowId), row: first } : { id: compressionSummaryId(childId), row: null };
+  const summaryOf = (childId: string): { id: string; row: HermesMessage | null; inline?: boolean } => {
+    const rows = snapshot.messages.get(childId) ?? [];
+    const first = rows[0];
+    if (first?.summary) return { id: messageIdOf(first.rowId), row: first };
+    // Without the flag column: the first row carrying the summary text (head rows may precede it).
+    const carrier = rows.find((row) => row.summaryText && row.state !== 'rewound');
+    if (carrier) return { id: messageIdOf(carrier.rowId), row: carrier, inline: true };
+    return { id: compressionSummaryId(childId), row: null };
   };
   const sessions = kept.map((session): SessionImport => {
     const rows = snapshot.messages.get(session.id) ?? [];
@@ -100,7 +135,7 @@ export const buildImportPlan = (snapshot: HermesSnapshot): ImportPlan => {
     } else if (session.endedAt !== null) {
       timed.push({ step: { kind: 'end', endedAt: session.endedAt, endReason: session.endReason }, at: session.endedAt });
     }
-    const history = withTimed(historySteps(session.id, rows, summary?.row ?? null), timed);
+    const history = withTimed(historySteps(session.id, rows, summary?.inline ? null : summary?.row ?? null), timed);
     return {
       session,
       stream: sessionStream(session.id),

@@ -23,8 +23,11 @@ export type PlanStep =
       rootId: string;
       /** Hermes' own relation to the parent (root, compression, branch, delegate, reset, child). */
       hermesKind: string;
-      /** For a compression child: the summary it starts from. */
-      summary?: { id: string; row: HermesMessage | null };
+      /**
+       * For a compression child: the summary it starts from. `inline`: the summary row is also one of
+       * the child's messages, where Hermes placed it (files without `_compressed_summary`).
+       */
+      summary?: { id: string; row: HermesMessage | null; inline?: boolean };
     }
   | { kind: 'message'; row: HermesMessage; messageId: string }
   | {
@@ -41,11 +44,20 @@ export type PlanStep =
       summaryId: string;
       /** The summary row, or null when Hermes left none (then the summary is empty). */
       summaryRow: HermesMessage | null;
+      /** The summary row is also a message of its own, written by its own step (its id is the summary id). */
+      inline: boolean;
       copies: CopyRow[];
       /** Hermes rows (ids) archived by this compaction. */
       rowIds: number[];
     }
-  | { kind: 'rewind'; messageIds: string[]; rowIds: number[]; reason: 'rewound'; at: number | null }
+  | {
+      kind: 'rewind';
+      messageIds: string[];
+      rowIds: number[];
+      /** `rewound`: Hermes took the rows back; `background-review`: Hermes strips them on read. */
+      reason: 'rewound' | 'background-review';
+      at: number | null;
+    }
   | { kind: 'child'; childId: string; link: 'delegation' | 'branch'; at: number | null }
   | { kind: 'continued'; childId: string; summaryId: string; summaryRow: HermesMessage | null; at: number | null }
   | { kind: 'end'; endedAt: number; endReason: string | null };

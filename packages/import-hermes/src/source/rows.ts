@@ -1,4 +1,5 @@
 import type { HermesMessage, HermesSession, RowState } from '../model.js';
+import { carriesSummary } from '../mapping/hermesRead.js';
 import { MESSAGE_MAPPED, SESSION_MAPPED } from './columns.js';
 import { cellToJson, extraColumns, numberOrNull, parseJsonObject, textOrNull } from './values.js';
 
@@ -48,6 +49,7 @@ export const toMessage = (row: Row, hasRowFlags: boolean): HermesMessage => {
     reasoning: textOrNull(row.reasoning),
     state: stateOf(row, hasRowFlags),
     summary: flag(row._compressed_summary) === 1,
+    summaryText: row._compressed_summary === undefined && carriesSummary(textOrNull(row.content)),
     extra,
   };
 };

@@ -39,6 +39,7 @@ export const describeSchema = (db: Database.Database, path: string): E.Either<Le
     version: readVersion(db),
     sessionColumns,
     messageColumns,
-    hasRowFlags: messageColumns.includes('active') && messageColumns.includes('compacted'),
+    // Schema 14 added `active` (rewind) before schema 16 added `compacted` (in-place compaction).
+    hasRowFlags: messageColumns.includes('active'),
   });
 };

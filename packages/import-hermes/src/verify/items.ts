@@ -1,8 +1,9 @@
 import { canonicalJson, digestOf, type JsonObject, type JsonValue } from '@session-ledger/core';
 import type { DisplayMessage } from '@session-ledger/projections';
 import type { HermesMessage } from '../model.js';
+import { readContent } from '../mapping/hermesRead.js';
 
-/** What a display message is compared on: role, content and tool fields, as Hermes stored them. */
+/** What a display message is compared on: role, content (as Hermes reads it) and tool fields. */
 export interface ComparedItem {
   role: string;
   content: string | null;
@@ -22,7 +23,7 @@ const toolCallsText = (text: string | null): string | null => {
 
 export const sourceItem = (row: HermesMessage): ComparedItem => ({
   role: row.role,
-  content: row.content,
+  content: readContent(row.role, row.content).content,
   toolCalls: toolCallsText(row.toolCalls),
   toolCallId: row.toolCallId,
   toolName: row.toolName,

@@ -1,5 +1,10 @@
 import { isLedgerError, type EventStore } from '@session-ledger/core';
-import { buildImportPlan } from '../plan/importPlan.js';
+import { loadConversation } from '@session-ledger/sessions';
+import { firstShapedDifference } from '../compare/compareWithHermes.js';
+import { activeAsHermes, displayAsHermes } from '../compare/hermesShape.js';
+import { createHermesReader, hermesViews } from '../compare/hermesViews.js';
+import type { HermesSnapshot } from '../model.js';
+import { buildImportPlan, type ImportPlan } from '../plan/importPlan.js';
 import { readSnapshot } from '../source/readSnapshot.js';
 import { digestSide, firstDifference } from './items.js';
 import { ledgerConversation } from './ledgerSide.js';
@@ -12,7 +17,12 @@ export interface CountDigest {
 
 export interface VerifyDifference {
   conversation: string;
-  kind: 'missing' | 'unreadable' | 'messages' | 'summaries';
+  /**
+   * `messages`, `summaries`: the source's rows against the ledger's display view (count and digest);
+   * `display`, `active`: what Hermes shows and sends the model on resume against the ledger's views,
+   * under the normalisation of compareWithHermes.
+   */
+  kind: 'missing' | 'unreadable' | 'messages' | 'summaries' | 'display' | 'active';
   source?: CountDigest;
   ledger?: CountDigest;
   detail: string;
@@ -21,16 +31,45 @@ export interface VerifyDifference {
 export interface VerifyReport {
   conversations: number;
   matched: number;
+  /** Whether the views were also compared with Hermes' read rules (files of schema 21 or older). */
+  hermesRules: boolean;
   differences: VerifyDifference[];
 }
+
+export interface VerifyOptions {
+  busyTimeoutMs?: number;
+  /** Verify against this snapshot (the one an import used) instead of reading the file again. */
+  snapshot?: HermesSnapshot;
+}
+
+/** The highest schema whose read rules are proven against Hermes' own code (fixtures/hermes). */
+export const HERMES_RULES_SCHEMA = 21;
+
+/** Conversations as Hermes lists them: every session but compression continuations. */
+const hermesRoots = (plan: ImportPlan): string[] => plan.sessions.filter((s) => s.hermesKind !== 'compression').map((s) => s.session.id);
+
+const compareRules = async (store: EventStore, snapshot: HermesSnapshot, plan: ImportPlan, skip: Set<string>): Promise<VerifyDifference[]> => {
+  const reader = createHermesReader(snapshot);
+  const out: VerifyDifference[] = [];
+  for (const root of hermesRoots(plan)) {
+    if (skip.has(root)) continue;
+    const hermes = hermesViews(reader, root);
+    const display = firstShapedDifference(hermes.display, displayAsHermes(await loadConversation(store, root, { view: 'display' })));
+    const active = firstShapedDifference(hermes.model, activeAsHermes(await loadConversation(store, root, { view: 'active' })));
+    if (display !== null) out.push({ conversation: root, kind: 'display', detail: `Hermes shows other messages: ${display}` });
+    if (active !== null) out.push({ conversation: root, kind: 'active', detail: `Hermes sends the model other messages: ${active}` });
+  }
+  return out;
+};
 
 /**
  * For each logical conversation of the source, compares the count and content digest of its display
  * messages (and, apart, of its summaries) with the ledger's display view. Every difference is listed.
  */
-export const verifyHermes = async (store: EventStore, path: string, options: { busyTimeoutMs?: number } = {}): Promise<VerifyReport> => {
-  const snapshot = readSnapshot(path, options);
-  const source = sourceConversations(snapshot, buildImportPlan(snapshot));
+export const verifyHermes = async (store: EventStore, path: string, options: VerifyOptions = {}): Promise<VerifyReport> => {
+  const snapshot = options.snapshot ?? readSnapshot(path, options);
+  const plan = buildImportPlan(snapshot);
+  const source = sourceConversations(snapshot, plan);
   const differences: VerifyDifference[] = [];
   for (const [conversation, side] of source) {
     let ledger;
@@ -55,13 +94,20 @@ export const verifyHermes = async (store: EventStore, path: string, options: { b
       differences.push({ conversation, kind: 'summaries', source: s.summaries, ledger: l.summaries, detail });
     }
   }
+  const version = snapshot.schema.version;
+  const hermesRules = version === null || version <= HERMES_RULES_SCHEMA;
+  if (hermesRules) {
+    const unusable = new Set(differences.filter((d) => d.kind === 'missing' || d.kind === 'unreadable').map((d) => d.conversation));
+    differences.push(...(await compareRules(store, snapshot, plan, unusable)));
+  }
   const failed = new Set(differences.map((d) => d.conversation));
-  return { conversations: source.size, matched: source.size - failed.size, differences };
+  return { conversations: source.size, matched: source.size - [...failed].filter((c) => source.has(c)).length, hermesRules, differences };
 };
 
 export const formatVerify = (report: VerifyReport): string =>
   [
-    `verified ${report.conversations} conversations: ${report.matched} match, ${report.conversations - report.matched} differ`,
+    `verified ${report.conversations} conversations: ${report.matched} match, ${report.conversations - report.matched} differ` +
+      (report.hermesRules ? ' (rows, and what Hermes shows and sends the model)' : ' (rows; Hermes read rules known up to schema 21)'),
     ...report.differences.map((d) => {
       const counts = d.source && d.ledger ? ` (source ${d.source.count}, ledger ${d.ledger.count})` : '';
       return `${d.conversation}: ${d.kind}${counts}: ${d.detail}`;

@@ -1,0 +1,74 @@
+import type { JsonValue } from '@session-ledger/core';
+
+/**
+ * What Hermes does to a stored content when it reads a message back (`get_messages_as_conversation`,
+ * schema 21): list content stored as `"\u0000json:" + JSON` is decoded to its parts; user and
+ * assistant text has injected `<memory-context>` blocks, the recalled-memory system note and stray
+ * fence tags removed and is then trimmed (Python's `str.strip`). Tool and system text is left as is.
+ */
+const JSON_PREFIX = '\u0000json:';
+const CONTEXT_BLOCK = /<\s*memory-context\s*>[\s\S]*?<\/\s*memory-context\s*>/gi;
+const MEMORY_NOTE =
+  /\[System note:\s*The following is recalled memory context,\s*NOT new user input\.\s*Treat as (?:informational background data|authoritative reference data[^\]]*)\.\]\s*/gi;
+const FENCE_TAG = /<\/?\s*memory-context\s*>/gi;
+/** The characters Python's str.isspace() accepts (str.strip with no argument removes these). */
+const PY_SPACE = '\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const PY_STRIP = new RegExp(`^[${PY_SPACE}]+|[${PY_SPACE}]+$`, 'g');
+
+export const pythonStrip = (text: string): string => text.replace(PY_STRIP, '');
+
+export const sanitizeContext = (text: string): string => text.replace(CONTEXT_BLOCK, '').replace(MEMORY_NOTE, '').replace(FENCE_TAG, '');
+
+/** The parts of list content, or undefined when the stored text is not that encoding (or not valid JSON). */
+export const decodeParts = (stored: string | null): JsonValue | undefined => {
+  if (stored === null || !stored.startsWith(JSON_PREFIX)) return undefined;
+  try {
+    return JSON.parse(stored.slice(JSON_PREFIX.length)) as JsonValue;
+  } catch {
+    return undefined;
+  }
+};
+
+/** The text of decoded parts: every text part, one per line (what a text-only reader is given). */
+const partsText = (parts: JsonValue): string => {
+  if (!Array.isArray(parts)) return '';
+  const texts: string[] = [];
+  for (const part of parts) {
+    if (part && typeof part === 'object' && !Array.isArray(part) && part.type === 'text' && typeof part.text === 'string') texts.push(part.text);
+  }
+  return texts.join('\n');
+};
+
+export interface ReadContent {
+  /** The text Hermes shows (for list content: its text parts). */
+  content: string | null;
+  /** Decoded list content, when the row stored one. */
+  parts?: JsonValue;
+}
+
+/** A stored content as Hermes reads it. */
+export const readContent = (role: string, stored: string | null): ReadContent => {
+  const parts = decodeParts(stored);
+  if (parts !== undefined) return { content: partsText(parts), parts };
+  if (stored === null || (role !== 'user' && role !== 'assistant')) return { content: stored };
+  return { content: pythonStrip(sanitizeContext(stored)) };
+};
+
+/** Hermes' openings of the background-review harness prompts (stripped on read, with the reply after each). */
+const REVIEW_HARNESS = ['Review the conversation above and update the skill library', 'Review the conversation above and consider saving to memory'];
+
+export const isReviewHarness = (role: string, stored: string | null): boolean => {
+  if ((role !== 'user' && role !== 'system') || stored === null) return false;
+  const text = stored.replace(new RegExp(`^[${PY_SPACE}]+`), '');
+  return REVIEW_HARNESS.some((prefix) => text.startsWith(prefix));
+};
+
+/**
+ * A row that carries a compaction summary, recognised by the text Hermes' compressor writes: its
+ * summary prefix (current and legacy), or the delimiter of a summary merged into a carried row.
+ */
+export const carriesSummary = (stored: string | null): boolean =>
+  stored !== null &&
+  (stored.startsWith('[CONTEXT COMPACTION') ||
+    stored.startsWith('[CONTEXT SUMMARY]:') ||
+    stored.includes('[END OF PRIOR CONTEXT — COMPACTION SUMMARY BELOW]'));
