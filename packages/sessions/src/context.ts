@@ -7,9 +7,10 @@ export interface WriterContext {
 }
 
 /**
- * Every write takes the writer's known revision of the segment it writes. Omitted, the current
- * revision is read first (what the stateless CLI and HTTP surfaces do); given, a retry after a
- * timeout with the same revision and ids is an idempotent no-op.
+ * Every write takes the writer's known revision of the segment it writes. Omitted, the write is
+ * decided on the current state and decided again if another writer gets in between (what the
+ * stateless CLI and HTTP surfaces do); given, it is conditional on that revision, and a write the
+ * segment already holds (a retry with the same ids and content) is a no-op.
  */
 export interface Conditional {
   expectedRevision?: bigint;
@@ -21,10 +22,7 @@ export interface WriteResult {
   /** The revision to expect on the next write to `sessionId`. */
   revision: bigint;
   position: bigint;
-  /**
-   * true: stored; false: an idempotent retry or a no-op, nothing new was stored; absent: the
-   * backend cannot tell a retry from a write (EventStoreDB).
-   */
+  /** true: stored; false: the write was already applied (a retry) or changes nothing; nothing new was stored. */
   written?: boolean;
 }
 
