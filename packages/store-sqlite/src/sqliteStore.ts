@@ -22,6 +22,7 @@ import { mapped } from './errors.js';
 import { toRecorded } from './rows.js';
 import { assertLedgerFile, migrate } from './schema.js';
 import { enableWal } from './wal.js';
+import { groupCommit } from './groupCommit.js';
 import { prepareStatements, type EventRow, type StreamRow } from './statements.js';
 
 export type Durability = 'normal' | 'full';
@@ -34,6 +35,11 @@ export interface SqliteStoreOptions {
   /** How often a live subscription looks for commits made by other processes. */
   pollMs?: number;
   busyTimeoutMs?: number;
+  /**
+   * Called after each group commit with the number of appends it carried (a diagnostic and test
+   * seam: appends submitted in one turn of the event loop share one transaction).
+   */
+  onGroupCommit?: (appends: number) => void;
 }
 
 const MAX = BigInt(Number.MAX_SAFE_INTEGER);
@@ -113,6 +119,8 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     return { nextExpectedRevision: last, position, written: events.length > 0 };
   });
 
+  const group = groupCommit(db, options.onGroupCommit);
+
   const remove = db.transaction((name: string, expected: ExpectedRevision, tombstone: boolean) => {
     const state = streamState(name);
     checkDeleteExpected(name, state, expected);
@@ -141,7 +149,9 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     name: `sqlite:${path}`,
     async appendToStream(name, events, opts = {}) {
       validateEvents(events);
-      const result = mapped(() => append.immediate(name, events, opts.expectedRevision ?? 'any'));
+      const expected = opts.expectedRevision ?? 'any';
+      // Decided and written inside the next group's transaction, answered after its COMMIT.
+      const result = await group.submit(() => append(name, events, expected));
       return result.written ? afterWrite(result) : result;
     },
     async readStream(name: string, opts: ReadStreamOptions = {}) {
@@ -179,9 +189,11 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
       );
     },
     async deleteStream(name, opts = {}) {
+      group.flush(); // appends called before the delete are written before it
       return afterWrite(mapped(() => remove.immediate(name, opts.expectedRevision ?? 'any', false)));
     },
     async tombstoneStream(name, opts = {}) {
+      group.flush();
       const result = afterWrite(mapped(() => remove.immediate(name, opts.expectedRevision ?? 'any', true)));
       // Erasure: secure_delete zeroes the freed pages; a checkpoint moves them out of the WAL.
       mapped(() => db.pragma('wal_checkpoint(TRUNCATE)'));
@@ -240,7 +252,9 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
       );
     },
     async close() {
-      if (db.open) db.close();
+      if (!db.open) return;
+      group.flush(); // appends already called are committed and answered before the file closes
+      db.close();
     },
   };
   return store;
