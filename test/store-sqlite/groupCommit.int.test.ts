@@ -95,22 +95,26 @@ describe('SQLite store: group commit', () => {
   });
 
   it('an idempotent retry in the same group writes nothing and reports the first write', async () => {
-    const { store } = open();
+    const groups: number[] = [];
+    const { store } = open(groups);
     const batch = events(2, 'twice');
     const [first, second] = await Promise.all([store.appendToStream('retry', batch), store.appendToStream('retry', batch)]);
+    expect(groups).toEqual([2]); // the second was decided after the first, inside the same transaction
     expect(first!.written).toBe(true);
     expect(second).toEqual({ ...first!, written: false } satisfies AppendResult);
     expect(await store.readStream('retry')).toHaveLength(2);
   });
 
   it('appends called before a delete or close are committed first', async () => {
-    const { store, file } = open();
+    const groups: number[] = [];
+    const { store, file } = open(groups);
     const pending = store.appendToStream('doomed', events(2, 'x'));
     await store.deleteStream('doomed', { expectedRevision: 1n }); // sees both events
     await pending;
     const last = store.appendToStream('kept', events(1, 'y'));
     await store.close();
     expect((await last).written).toBe(true);
+    expect(groups).toEqual([1, 1]); // each committed by the delete and the close, not left queued
     const reopened = openSqliteStore(file);
     stores.push(reopened);
     expect(await reopened.readStream('kept')).toHaveLength(1);
