@@ -11,8 +11,8 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 export interface GroupCommit {
   /**
-   * Queues `work` (a `db.transaction` function, so inside the group it runs under its own
-   * SAVEPOINT) for the next shared transaction; resolves with its result once that transaction
+   * Queues `work` (plain statements, no transaction of its own) for the next shared transaction,
+   * where it runs under its own SAVEPOINT; resolves with its result once that transaction
    * has committed, or rejects with its own error (only its savepoint is rolled back).
    */
   submit<T>(work: () => T): Promise<T>;
@@ -31,17 +31,21 @@ export const groupCommit = (db: Database.Database, onCommit?: (appends: number) 
   let queue: Queued[] = [];
   let scheduled = false;
 
-  const runGroup = db.transaction((group: Queued[]): Outcome[] =>
-    group.map((item) => {
+  const inSavepoint = db.transaction((work: () => unknown) => work());
+
+  const runGroup = db.transaction((group: Queued[]): Outcome[] => {
+    // Alone in its transaction, an append needs no savepoint: its failure rolls back only itself.
+    if (group.length === 1) return [{ ok: true, value: group[0]!.work() }];
+    return group.map((item) => {
       try {
-        return { ok: true, value: item.work() };
+        return { ok: true, value: inSavepoint(item.work) };
       } catch (error) {
         // SQLite rolled the whole transaction back (disk full, I/O error): the group fails as one.
         if (!db.inTransaction) throw error;
         return { ok: false, error };
       }
-    }),
-  );
+    });
+  });
 
   const flush = (): void => {
     if (queue.length === 0) return;
@@ -51,7 +55,8 @@ export const groupCommit = (db: Database.Database, onCommit?: (appends: number) 
     try {
       outcomes = runGroup.immediate(group);
     } catch (error) {
-      // BEGIN or COMMIT failed: nothing of the group is stored, and every caller hears it.
+      // BEGIN or COMMIT failed, or a lone append was refused: nothing of the group is stored,
+      // and every caller in it hears the error.
       const failure = mapSqliteError(error);
       for (const item of group) item.reject(failure);
       return;

@@ -84,7 +84,8 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     return state;
   };
 
-  const append = db.transaction((name: string, events: EventData[], expected: ExpectedRevision) => {
+  /** Decides and writes one append; runs inside a group commit's transaction (see groupCommit.ts). */
+  const append = (name: string, events: EventData[], expected: ExpectedRevision) => {
     const state = streamState(name);
     const decision = decideAppend(
       name,
@@ -117,7 +118,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     const last = revision - 1n;
     if (!state) sql.upsertStream.run(name, last, 0n, 0n); // later appends leave the row alone (see statements.ts)
     return { nextExpectedRevision: last, position, written: events.length > 0 };
-  });
+  };
 
   const group = groupCommit(db, options.onGroupCommit);
 
@@ -129,6 +130,21 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     sql.eraseStreamIds.run(name);
     sql.upsertStream.run(name, last, last + 1n, tombstone ? 1n : 0n);
     return { position: null };
+  });
+
+  /** One snapshot: the stream's state and its rows (a transaction function made once, not per read). */
+  const readStreamOnce = db.transaction((name: string, opts: ReadStreamOptions) => {
+    const state = readable(name);
+    const backwards = opts.direction === 'backwards';
+    const from = opts.fromRevision ?? (backwards ? 'end' : 'start');
+    const limit = limitOf(opts.maxCount);
+    if (backwards) {
+      if (from === 'start') return [];
+      return readRows(sql.backwards.all(name, from === 'end' ? state.lastRevision : from, limit));
+    }
+    if (from === 'end') return [];
+    const start = from === 'start' ? state.firstLive : from;
+    return readRows(sql.forwards.all(name, start, limit));
   });
 
   const afterWrite = <T>(result: T): T => {
@@ -155,23 +171,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
       return result.written ? afterWrite(result) : result;
     },
     async readStream(name: string, opts: ReadStreamOptions = {}) {
-      return withRetry(async () =>
-        mapped(() =>
-          db.transaction(() => {
-            const state = readable(name);
-            const backwards = opts.direction === 'backwards';
-            const from = opts.fromRevision ?? (backwards ? 'end' : 'start');
-            const limit = limitOf(opts.maxCount);
-            if (backwards) {
-              if (from === 'start') return [];
-              return readRows(sql.backwards.all(name, from === 'end' ? state.lastRevision : from, limit));
-            }
-            if (from === 'end') return [];
-            const start = from === 'start' ? state.firstLive : from;
-            return readRows(sql.forwards.all(name, start, limit));
-          })(),
-        ),
-      );
+      return withRetry(async () => mapped(() => readStreamOnce(name, opts)));
     },
     async readAll(opts: ReadAllOptions = {}) {
       return withRetry(async () =>
