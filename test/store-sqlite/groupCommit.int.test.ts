@@ -105,6 +105,20 @@ describe('SQLite store: group commit', () => {
     expect(await store.readStream('retry')).toHaveLength(2);
   });
 
+  it('stores the events as they were when the append was called, though it commits later', async () => {
+    const groups: number[] = [];
+    const { store } = open(groups);
+    const event = { id: newId(), type: 'written', data: { text: 'as called' }, metadata: { by: 'caller' } };
+    const pending = store.appendToStream('reused', [event]);
+    event.data.text = 'changed before the commit'; // a caller reusing its objects
+    event.metadata.by = 'someone else';
+    await pending;
+    expect(groups).toEqual([1]);
+    const [stored] = await store.readStream('reused');
+    expect(stored!.data).toEqual({ text: 'as called' });
+    expect(stored!.metadata).toEqual({ by: 'caller' });
+  });
+
   it('appends called before a delete or close are committed first', async () => {
     const groups: number[] = [];
     const { store, file } = open(groups);

@@ -42,6 +42,20 @@ export interface SqliteStoreOptions {
   onGroupCommit?: (appends: number) => void;
 }
 
+/** An event as the row stores it: its JSON serialised when the append is called. */
+interface EventText {
+  id: string;
+  type: string;
+  data: string;
+  metadata: string;
+}
+const toText = (event: EventData): EventText => ({
+  id: event.id,
+  type: event.type,
+  data: JSON.stringify(event.data),
+  metadata: JSON.stringify(event.metadata ?? {}),
+});
+
 const MAX = BigInt(Number.MAX_SAFE_INTEGER);
 const limitOf = (maxCount: number | undefined) => (maxCount === undefined ? MAX : BigInt(maxCount));
 
@@ -85,12 +99,12 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
   };
 
   /** Decides and writes one append; runs inside a group commit's transaction (see groupCommit.ts). */
-  const append = (name: string, events: EventData[], expected: ExpectedRevision) => {
+  const append = (name: string, rows: EventText[], expected: ExpectedRevision) => {
     const state = streamState(name);
     const decision = decideAppend(
       name,
       state,
-      events,
+      rows.map((row) => ({ id: row.id, type: row.type, data: null })), // the rules look at ids and count only
       expected,
       (revision) => (state && revision >= state.firstLive ? (sql.idAt.get(name, revision) as string | undefined) : undefined),
       (id) => (state ? (sql.revisionOfId.get(name, id, state.firstLive) as bigint | undefined) : undefined),
@@ -102,22 +116,14 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     const created = new Date().toISOString();
     let position = 0n;
     let revision = decision.firstRevision;
-    for (const event of events) {
-      const info = sql.insertEvent.run(
-        name,
-        revision,
-        event.id,
-        event.type,
-        JSON.stringify(event.data),
-        JSON.stringify(event.metadata ?? {}),
-        created,
-      );
+    for (const row of rows) {
+      const info = sql.insertEvent.run(name, revision, row.id, row.type, row.data, row.metadata, created);
       position = BigInt(info.lastInsertRowid);
       revision += 1n;
     }
     const last = revision - 1n;
     if (!state) sql.upsertStream.run(name, last, 0n, 0n); // later appends leave the row alone (see statements.ts)
-    return { nextExpectedRevision: last, position, written: events.length > 0 };
+    return { nextExpectedRevision: last, position, written: rows.length > 0 };
   };
 
   const group = groupCommit(db, options.onGroupCommit);
@@ -166,8 +172,10 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     async appendToStream(name, events, opts = {}) {
       validateEvents(events);
       const expected = opts.expectedRevision ?? 'any';
-      // Decided and written inside the next group's transaction, answered after its COMMIT.
-      const result = await group.submit(() => append(name, events, expected));
+      // The events as they are now (the caller may reuse its objects before the group commits),
+      // decided and written inside the next group's transaction, answered after its COMMIT.
+      const rows = events.map(toText);
+      const result = await group.submit(() => append(name, rows, expected));
       return result.written ? afterWrite(result) : result;
     },
     async readStream(name: string, opts: ReadStreamOptions = {}) {
