@@ -61,12 +61,12 @@ export const groupCommit = (db: Database.Database, onCommit?: (appends: number) 
       for (const item of group) item.reject(failure);
       return;
     }
-    onCommit?.(group.length);
     outcomes.forEach((outcome, index) => {
       const item = group[index]!;
       if (outcome.ok) item.resolve(outcome.value as never);
       else item.reject(mapSqliteError(outcome.error));
     });
+    onCommit?.(group.length); // after the callers are settled: a throwing hook cannot strand them
   };
 
   const scheduledFlush = (): void => {
