@@ -6,6 +6,7 @@ import * as hermes from './hermes.js';
 import * as sessions from './sessions.js';
 import * as retention from './retention.js';
 import * as httpLatency from './httpLatency.js';
+import * as groupCommit from './groupCommit.js';
 
 /** Every benchmark area, by the name `npm run bench -- --only <area>` takes. Add yours here. */
 export const areas: Record<string, BenchArea> = {
@@ -16,4 +17,5 @@ export const areas: Record<string, BenchArea> = {
   sessions,
   retention,
   'http-latency': httpLatency,
+  'group-commit': groupCommit,
 };

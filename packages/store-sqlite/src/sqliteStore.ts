@@ -22,6 +22,7 @@ import { mapped } from './errors.js';
 import { toRecorded } from './rows.js';
 import { assertLedgerFile, migrate } from './schema.js';
 import { enableWal } from './wal.js';
+import { groupCommit } from './groupCommit.js';
 import { prepareStatements, type EventRow, type StreamRow } from './statements.js';
 
 export type Durability = 'normal' | 'full';
@@ -34,7 +35,26 @@ export interface SqliteStoreOptions {
   /** How often a live subscription looks for commits made by other processes. */
   pollMs?: number;
   busyTimeoutMs?: number;
+  /**
+   * Called after each group commit with the number of appends it carried (a diagnostic and test
+   * seam: appends submitted in one turn of the event loop share one transaction).
+   */
+  onGroupCommit?: (appends: number) => void;
 }
+
+/** An event as the row stores it: its JSON serialised when the append is called. */
+interface EventText {
+  id: string;
+  type: string;
+  data: string;
+  metadata: string;
+}
+const toText = (event: EventData): EventText => ({
+  id: event.id,
+  type: event.type,
+  data: JSON.stringify(event.data),
+  metadata: JSON.stringify(event.metadata ?? {}),
+});
 
 const MAX = BigInt(Number.MAX_SAFE_INTEGER);
 const limitOf = (maxCount: number | undefined) => (maxCount === undefined ? MAX : BigInt(maxCount));
@@ -78,12 +98,13 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     return state;
   };
 
-  const append = db.transaction((name: string, events: EventData[], expected: ExpectedRevision) => {
+  /** Decides and writes one append; runs inside a group commit's transaction (see groupCommit.ts). */
+  const append = (name: string, rows: EventText[], expected: ExpectedRevision) => {
     const state = streamState(name);
     const decision = decideAppend(
       name,
       state,
-      events,
+      rows.map((row) => ({ id: row.id, type: row.type, data: null })), // the rules look at ids and count only
       expected,
       (revision) => (state && revision >= state.firstLive ? (sql.idAt.get(name, revision) as string | undefined) : undefined),
       (id) => (state ? (sql.revisionOfId.get(name, id, state.firstLive) as bigint | undefined) : undefined),
@@ -95,23 +116,17 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     const created = new Date().toISOString();
     let position = 0n;
     let revision = decision.firstRevision;
-    for (const event of events) {
-      const info = sql.insertEvent.run(
-        name,
-        revision,
-        event.id,
-        event.type,
-        JSON.stringify(event.data),
-        JSON.stringify(event.metadata ?? {}),
-        created,
-      );
+    for (const row of rows) {
+      const info = sql.insertEvent.run(name, revision, row.id, row.type, row.data, row.metadata, created);
       position = BigInt(info.lastInsertRowid);
       revision += 1n;
     }
     const last = revision - 1n;
     if (!state) sql.upsertStream.run(name, last, 0n, 0n); // later appends leave the row alone (see statements.ts)
-    return { nextExpectedRevision: last, position, written: events.length > 0 };
-  });
+    return { nextExpectedRevision: last, position, written: rows.length > 0 };
+  };
+
+  const group = groupCommit(db, options.onGroupCommit);
 
   const remove = db.transaction((name: string, expected: ExpectedRevision, tombstone: boolean) => {
     const state = streamState(name);
@@ -121,6 +136,21 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     sql.eraseStreamIds.run(name);
     sql.upsertStream.run(name, last, last + 1n, tombstone ? 1n : 0n);
     return { position: null };
+  });
+
+  /** One snapshot: the stream's state and its rows (a transaction function made once, not per read). */
+  const readStreamOnce = db.transaction((name: string, opts: ReadStreamOptions) => {
+    const state = readable(name);
+    const backwards = opts.direction === 'backwards';
+    const from = opts.fromRevision ?? (backwards ? 'end' : 'start');
+    const limit = limitOf(opts.maxCount);
+    if (backwards) {
+      if (from === 'start') return [];
+      return readRows(sql.backwards.all(name, from === 'end' ? state.lastRevision : from, limit));
+    }
+    if (from === 'end') return [];
+    const start = from === 'start' ? state.firstLive : from;
+    return readRows(sql.forwards.all(name, start, limit));
   });
 
   const afterWrite = <T>(result: T): T => {
@@ -141,27 +171,15 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     name: `sqlite:${path}`,
     async appendToStream(name, events, opts = {}) {
       validateEvents(events);
-      const result = mapped(() => append.immediate(name, events, opts.expectedRevision ?? 'any'));
+      const expected = opts.expectedRevision ?? 'any';
+      // The events as they are now (the caller may reuse its objects before the group commits),
+      // decided and written inside the next group's transaction, answered after its COMMIT.
+      const rows = events.map(toText);
+      const result = await group.submit(() => append(name, rows, expected));
       return result.written ? afterWrite(result) : result;
     },
     async readStream(name: string, opts: ReadStreamOptions = {}) {
-      return withRetry(async () =>
-        mapped(() =>
-          db.transaction(() => {
-            const state = readable(name);
-            const backwards = opts.direction === 'backwards';
-            const from = opts.fromRevision ?? (backwards ? 'end' : 'start');
-            const limit = limitOf(opts.maxCount);
-            if (backwards) {
-              if (from === 'start') return [];
-              return readRows(sql.backwards.all(name, from === 'end' ? state.lastRevision : from, limit));
-            }
-            if (from === 'end') return [];
-            const start = from === 'start' ? state.firstLive : from;
-            return readRows(sql.forwards.all(name, start, limit));
-          })(),
-        ),
-      );
+      return withRetry(async () => mapped(() => readStreamOnce(name, opts)));
     },
     async readAll(opts: ReadAllOptions = {}) {
       return withRetry(async () =>
@@ -179,9 +197,11 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
       );
     },
     async deleteStream(name, opts = {}) {
+      group.flush(); // appends called before the delete are written before it
       return afterWrite(mapped(() => remove.immediate(name, opts.expectedRevision ?? 'any', false)));
     },
     async tombstoneStream(name, opts = {}) {
+      group.flush();
       const result = afterWrite(mapped(() => remove.immediate(name, opts.expectedRevision ?? 'any', true)));
       // Erasure: secure_delete zeroes the freed pages; a checkpoint moves them out of the WAL.
       mapped(() => db.pragma('wal_checkpoint(TRUNCATE)'));
@@ -240,7 +260,9 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
       );
     },
     async close() {
-      if (db.open) db.close();
+      if (!db.open) return;
+      group.flush(); // appends already called are committed and answered before the file closes
+      db.close();
     },
   };
   return store;
