@@ -53,7 +53,8 @@ const toData = (input: MessageInput, messageId: string, turnId: string | undefin
 export const prepareMessage = (sessionId: string, message: MessageInput, turnId: string | undefined, now: () => string): PreparedMessage => {
   const messageId = checkSafeId(message.id ?? newId(), 'messageId');
   const data = toData(message, messageId, turnId);
-  const eventId = deterministicId(sessionId, 'message.appended', messageId, canonicalJson(data));
+  // A new message id can never be retried under that id: its event id needs no digest.
+  const eventId = message.id === undefined ? newId() : deterministicId(sessionId, 'message.appended', messageId, canonicalJson(data));
   if (data.timestamp === undefined) data.timestamp = now();
   return { messageId, eventId, data };
 };
@@ -90,25 +91,30 @@ export const appendMessages = async (
   messages: MessageInput[],
   input: AppendInput = {},
 ): Promise<AppendMessagesResult> => {
-  checkSafeId(sessionId, 'sessionId');
-  if (messages.length === 0) throw invalidInput('Nothing to append');
-  const now = clockOf(context);
-  const prepared = messages.map((message) => prepareMessage(sessionId, message, input.turnId, now));
-  if (prepared.length > 1 && new Set(prepared.map((message) => message.messageId)).size !== prepared.length) throw invalidInput('A batch names one message id twice', 'messageId');
-  const command = { kind: 'append_messages', sessionId, messages: prepared, turnIds: turnsNamed(messages, input.turnId), now: nowOf(context) } as const;
-  const handled = await runSegment(context.ledger, command, input.expectedRevision);
+  const handled = await runAppend(context, sessionId, messages, input);
   const result = writeResultOf(sessionId, handled) as AppendMessagesResult;
   result.messageIds = handled.reply.messageIds!;
   return result;
 };
 
-/** One message: the same append. */
+/** One message: the same append, its result shaped directly (the writer's hot path: benchmark row "appendMessage through the writer API"). */
 export const appendMessage = async (
   context: WriterContext,
   sessionId: string,
   message: MessageInput,
   input: AppendInput = {},
 ): Promise<WriteResult & { messageId: string }> => {
-  const { sessionId: segment, revision, position, written, messageIds } = await appendMessages(context, sessionId, [message], input);
-  return { sessionId: segment, revision, position, written, messageId: messageIds[0]! };
+  const handled = await runAppend(context, sessionId, [message], input);
+  return { sessionId, revision: handled.revision, position: handled.position ?? -1n, written: handled.written, messageId: handled.reply.messageIds![0]! };
+};
+
+/** Prepares the messages (ids, content-derived event ids) and runs the append_messages command; the promise is the handler's own. */
+const runAppend = (context: WriterContext, sessionId: string, messages: MessageInput[], input: AppendInput) => {
+  checkSafeId(sessionId, 'sessionId');
+  if (messages.length === 0) throw invalidInput('Nothing to append');
+  const now = clockOf(context);
+  const prepared = messages.map((message) => prepareMessage(sessionId, message, input.turnId, now));
+  if (prepared.length > 1 && new Set(prepared.map((message) => message.messageId)).size !== prepared.length) throw invalidInput('A batch names one message id twice', 'messageId');
+  const command = { kind: 'append_messages', sessionId, messages: prepared, turnIds: turnsNamed(messages, input.turnId), now: nowOf(context) } as const;
+  return runSegment(context.ledger, command, input.expectedRevision);
 };

@@ -23,13 +23,14 @@ const explain = async (ledger: Ledger, sessionId: string, error: unknown): Promi
  * Every write to a segment goes here: the ledger's one command handler with the segment decider
  * (packages/sessions/src/decide), conditional on `expectedRevision` when the caller knows it.
  */
-export const runSegment = async (ledger: Ledger, command: SegmentCommand, expectedRevision?: bigint): Promise<SegmentHandled> => {
-  try {
-    return await ledger.handle(segmentDecider, sessionStream(command.sessionId), command, expectedRevision === undefined ? {} : { expectedRevision });
-  } catch (error) {
-    throw await explain(ledger, command.sessionId, error);
-  }
-};
+export const runSegment = (ledger: Ledger, command: SegmentCommand, expectedRevision?: bigint): Promise<SegmentHandled> =>
+  ledger
+    .handle(segmentDecider, sessionStream(command.sessionId), command, expectedRevision === undefined ? NO_REVISION : { expectedRevision })
+    .catch(async (error: unknown) => {
+      throw await explain(ledger, command.sessionId, error);
+    });
+
+const NO_REVISION = {};
 
 /** The WriteResult every writer returns. */
 export const writeResultOf = (sessionId: string, handled: SegmentHandled): WriteResult => ({
