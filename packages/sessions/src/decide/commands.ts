@@ -21,7 +21,8 @@ export type SegmentCommand =
   | { kind: 'begin_turn'; sessionId: string; eventId: string; turnId: string; owner: string; leaseExpiresAt: string; now: Date }
   | { kind: 'renew_lease'; sessionId: string; eventId: string; turnId: string; leaseExpiresAt: string; now: Date }
   | { kind: 'end_turn'; sessionId: string; eventId: string; turnId: string; outcome: TurnOutcome; now: Date }
-  | { kind: 'append_messages'; sessionId: string; messages: PreparedMessage[]; turnIds: readonly string[]; now: Date }
+  /** `now` is read only to fence the turns named (none named: no clock reading). */
+  | { kind: 'append_messages'; sessionId: string; messages: PreparedMessage[]; turnIds: readonly string[]; now?: Date }
   /** `childGiven`: the caller named the child; otherwise the same summary is what makes a retry the same compression. */
   | { kind: 'continue'; sessionId: string; eventId: string; continued: SessionContinued; childGiven: boolean }
   | { kind: 'end'; sessionId: string; eventId: string; data: SessionEventDataMap['session.ended'] }

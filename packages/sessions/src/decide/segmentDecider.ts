@@ -82,7 +82,7 @@ const endTurn = (command: CommandOf<'end_turn'>, state: SegmentWriteState): Deci
 const appendMessages = (command: CommandOf<'append_messages'>, state: SegmentWriteState): Decided => {
   const { sessionId, messages, now } = command;
   assertOpen(sessionId, state);
-  for (const turnId of command.turnIds) openTurn(sessionId, turnId, state.turn, now);
+  for (const turnId of command.turnIds) openTurn(sessionId, turnId, state.turn, now ?? new Date(0));
   const messageIds = messages.map((message) => message.messageId);
   let stored = 0;
   for (const message of messages) {

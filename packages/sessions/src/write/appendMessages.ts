@@ -1,7 +1,7 @@
 import { canonicalJson, deterministicId, invalidInput, newId, type JsonObject } from '@session-ledger/core';
 import { checkSafeId, type MessageAppended, type Role } from '@session-ledger/events';
 import { nowOf, type Conditional, type WriteResult, type WriterContext } from '../context.js';
-import type { PreparedMessage } from '../decide/commands.js';
+import type { CommandOf, PreparedMessage } from '../decide/commands.js';
 import { runSegment, writeResultOf } from './runSegment.js';
 
 /** A message as a harness hands it over; everything but role and content is optional. */
@@ -29,19 +29,24 @@ export type AppendMessagesResult = WriteResult & { messageIds: string[] };
 /**
  * The event data: the input's own keys but id (undefined ones left out), messageId, and the
  * append's turnId when the message names none, in sorted key order, so its canonical text (the
- * event id's digest) is one native JSON.stringify (benchmark row "appendMessage through the writer
- * API"). Built by adding keys, never deleting them: a `delete` turns the object into a slow
- * dictionary that validation and hashing then walk.
+ * event id's digest) is one native JSON.stringify; built from a fixed key list, not by sorting
+ * (benchmark row "appendMessage through the writer API"). Built by adding keys, never deleting
+ * them: a `delete` turns the object into a slow dictionary that validation and hashing then walk.
+ * MessageInput's keys as they go into the data, in sorted order (`id` is not data; messageId and
+ * turnId are set by the writer):
  */
+const DATA_KEYS = ['content', 'extra', 'finishReason', 'messageId', 'reasoning', 'role', 'timestamp', 'tokenCounts', 'toolCallId', 'toolCalls', 'toolName', 'turnId'] as const;
+const KNOWN_KEYS: ReadonlySet<string> = new Set<string>([...DATA_KEYS, 'id']);
+
 const toData = (input: MessageInput, messageId: string, turnId: string | undefined): MessageAppended => {
   const fields = input as unknown as Record<string, unknown>;
-  const keys = Object.keys(input).filter((key) => key !== 'id' && fields[key] !== undefined);
-  keys.push('messageId');
-  const turn = input.turnId ?? turnId;
-  if (turn !== undefined && input.turnId === undefined) keys.push('turnId');
-  keys.sort();
   const data: Record<string, unknown> = {};
-  for (const key of keys) data[key] = key === 'messageId' ? messageId : key === 'turnId' ? turn : fields[key];
+  for (const key of DATA_KEYS) {
+    const value = key === 'messageId' ? messageId : key === 'turnId' ? (input.turnId ?? turnId) : fields[key];
+    if (value !== undefined) data[key] = value;
+  }
+  // A key MessageInput does not have (a JavaScript caller's mistake) is kept, so the schema refuses it by name.
+  for (const key in fields) if (!KNOWN_KEYS.has(key) && fields[key] !== undefined) data[key] = fields[key];
   return data as MessageAppended;
 };
 
@@ -113,8 +118,11 @@ const runAppend = (context: WriterContext, sessionId: string, messages: MessageI
   checkSafeId(sessionId, 'sessionId');
   if (messages.length === 0) throw invalidInput('Nothing to append');
   const now = clockOf(context);
-  const prepared = messages.map((message) => prepareMessage(sessionId, message, input.turnId, now));
+  const prepared: PreparedMessage[] = new Array(messages.length);
+  for (let index = 0; index < messages.length; index += 1) prepared[index] = prepareMessage(sessionId, messages[index]!, input.turnId, now);
   if (prepared.length > 1 && new Set(prepared.map((message) => message.messageId)).size !== prepared.length) throw invalidInput('A batch names one message id twice', 'messageId');
-  const command = { kind: 'append_messages', sessionId, messages: prepared, turnIds: turnsNamed(messages, input.turnId), now: nowOf(context) } as const;
+  const turnIds = turnsNamed(messages, input.turnId);
+  const command: CommandOf<'append_messages'> = { kind: 'append_messages', sessionId, messages: prepared, turnIds };
+  if (turnIds.length > 0) command.now = nowOf(context);
   return runSegment(context.ledger, command, input.expectedRevision);
 };
