@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLedger, createMemoryStore, isLedgerError, newId, verifyStreamChain } from '@session-ledger/core';
+import { createLedger, createMemoryStore, isLedgerError, newId, verifyStreamChain, type JsonObject } from '@session-ledger/core';
 
 describe('ledger hash chain', () => {
   it('links each event to its predecessor and verifies', async () => {
@@ -24,7 +24,8 @@ describe('ledger hash chain', () => {
 
   it('refuses metadata that sets the chain keys itself, and stores nothing', async () => {
     const ledger = createLedger(createMemoryStore());
-    for (const metadata of [{ prevHash: null }, { hash: 'f'.repeat(64) }, { note: 'x', hash: null }]) {
+    const claims: JsonObject[] = [{ prevHash: null }, { hash: 'f'.repeat(64) }, { note: 'x', hash: null }];
+    for (const metadata of claims) {
       const refused = await ledger.append('s-1', [{ id: newId(), type: 't', data: {}, metadata }]).catch((error: unknown) => error);
       expect(isLedgerError(refused, 'invalid_input')).toBe(true);
     }
