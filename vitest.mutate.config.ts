@@ -1,0 +1,27 @@
+import base from './vitest.config.js';
+
+/**
+ * The tests Stryker runs (`npm run mutate`): the unit, integration and conformance tests that exercise the
+ * guarantee-bearing modules through the library, on the in-memory and SQLite stores. Not the e2e tests
+ * (they run the built CLI, which Stryker's in-memory mutants never reach) nor the EventStoreDB test double
+ * (the same append rules, several times slower).
+ */
+export default {
+  ...base,
+  test: {
+    ...base.test,
+    include: [
+      'test/core/*.unit.test.ts',
+      'test/conformance/memory.conformance.test.ts',
+      'test/conformance/sqlite.conformance.test.ts',
+      'test/memory/*.unit.test.ts',
+      'test/memory/ledger.int.test.ts',
+      'test/memory/targets.int.test.ts',
+      'test/retention/delete.int.test.ts',
+      'test/retention/verify.int.test.ts',
+      'test/retention/guard.int.test.ts',
+      'test/sessions/turns.int.test.ts',
+      'test/sessions/retry.int.test.ts',
+    ],
+  },
+};
