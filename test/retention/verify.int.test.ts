@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AUDIT_STREAM, type EventStore } from '@session-ledger/core';
+import type { EventStore } from '@session-ledger/core';
 import { loadConversation } from '@session-ledger/sessions';
-import { exportAndDelete, exportSession, type ExportFormat } from '@session-ledger/retention';
+import { AUDIT_STREAM, exportAndDelete, exportSession, type ExportFormat } from '@session-ledger/retention';
 import { buildConversation, COVERED, scratchDir, STORES, writerOn } from './helpers.js';
 
 /**
