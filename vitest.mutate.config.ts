@@ -4,12 +4,13 @@ import base from './vitest.config.js';
  * The tests Stryker runs (`npm run mutate`): the unit, integration and conformance tests that exercise the
  * guarantee-bearing modules through the library, on the in-memory and SQLite stores. Not the e2e tests
  * (they run the built CLI, which Stryker's in-memory mutants never reach) nor the EventStoreDB test double
- * (the same append rules, several times slower).
+ * (the same append rules, several times slower: SESSION_LEDGER_TEST_STORES leaves it out of the shared scenarios).
  */
 export default {
   ...base,
   test: {
     ...base.test,
+    env: { SESSION_LEDGER_TEST_STORES: 'memory,sqlite' },
     include: [
       'test/core/*.unit.test.ts',
       'test/conformance/memory.conformance.test.ts',
@@ -22,6 +23,7 @@ export default {
       'test/retention/guard.int.test.ts',
       'test/sessions/turns.int.test.ts',
       'test/sessions/retry.int.test.ts',
+      'test/sessions/segmentDecider.unit.test.ts',
     ],
   },
 };
