@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { EventStore } from '@session-ledger/core';
+import { sha256Hex, type EventStore } from '@session-ledger/core';
 import { loadConversation } from '@session-ledger/sessions';
 import { AUDIT_STREAM, exportAndDelete, exportSession, type ExportFormat } from '@session-ledger/retention';
 import { buildConversation, COVERED, scratchDir, STORES, writerOn } from './helpers.js';
@@ -54,7 +54,11 @@ describe.each(STORES)('an export that does not read back as written (%s)', (_nam
       const out = join(scratchDir(), `export.${format}`);
       disk.corrupt = flip(content, content.toUpperCase());
 
-      await expect(exportAndDelete(ledger, 'root', { format, out, now: now() })).rejects.toMatchObject({ type: 'verification_failed' });
+      await expect(exportAndDelete(ledger, 'root', { format, out, now: now() })).rejects.toMatchObject({
+        type: 'verification_failed',
+        message: expect.stringContaining(`The export at ${out} does not read back as written: its bytes differ from the rendered export`),
+        details: { what: `export ${out}: its bytes differ from the rendered export` },
+      });
 
       await nothingDeleted(store);
       expect(existsSync(out)).toBe(true);
@@ -89,9 +93,11 @@ describe.each(STORES)('an export that does not read back as written (%s)', (_nam
     const { context, store, ledger, now } = writerOn(open());
     await buildConversation(context);
 
-    const result = await exportAndDelete(ledger, 'root', { format: 'markdown', out: join(scratchDir(), 'export.md'), now: now() });
+    const out = join(scratchDir(), 'export.md');
+    const result = await exportAndDelete(ledger, 'root', { format: 'markdown', out, now: now() });
 
     expect([...result.deleted].sort()).toEqual([...COVERED].sort());
+    expect(result.fileSha256).toBe(`sha256:${sha256Hex(readFileSync(out))}`);
     await expect(store.readStream('session-root')).rejects.toMatchObject({ type: 'stream_deleted' });
   });
 });
