@@ -21,6 +21,8 @@ export default {
       'test/retention/delete.int.test.ts',
       'test/retention/verify.int.test.ts',
       'test/retention/guard.int.test.ts',
+      'test/retention/tombstone.int.test.ts',
+      'test/retention/recheck.int.test.ts',
       'test/sessions/turns.int.test.ts',
       'test/sessions/retry.int.test.ts',
       'test/sessions/segmentDecider.unit.test.ts',
