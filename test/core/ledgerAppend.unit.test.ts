@@ -164,3 +164,39 @@ describe('ledger verify', () => {
     expect(await ledger.verify()).toEqual({ streams: 2, events: 1002, broken: null });
   });
 });
+
+describe('ledger append: a retry at its exact revision', () => {
+  it('given [x] then [a, b] at revision 0, when [a, b] is retried at revision 0, then nothing is written and the result names b', async () => {
+    const ledger = createLedger(createMemoryStore());
+    await ledger.append('s', [event(0)]);
+    const batch = events(2, 1);
+    const first = await ledger.append('s', batch, { expectedRevision: 0n });
+
+    const again = await ledger.append('s', batch, { expectedRevision: 0n });
+
+    expect(again).toMatchObject({ nextExpectedRevision: first.nextExpectedRevision, written: false });
+    expect((await ledger.store.readStream('s')).length).toBe(3);
+  });
+
+  it('given a committed event, when its id is appended again with other data, then duplicate names the id and the stream', async () => {
+    const ledger = createLedger(createMemoryStore());
+    const original = event(0);
+    await ledger.append('s', [original], { expectedRevision: 'no_stream' });
+
+    await expect(ledger.append('s', [{ ...original, data: { n: 'other' } }], { expectedRevision: 'no_stream' })).rejects.toMatchObject({
+      type: 'duplicate',
+      message: `Event id ${original.id} is already stored in s with other content`,
+      details: { what: `event ${original.id} in s` },
+    });
+  });
+
+  it('works on a store that cannot tell a stream state (no streamState)', async () => {
+    const { streamState: _unused, ...bare } = createMemoryStore();
+    const ledger = createLedger(bare);
+
+    await ledger.append('s', [event(0)]);
+    await ledger.append('s', [event(1)], { expectedRevision: 0n });
+
+    expect(await ledger.verify()).toEqual({ streams: 1, events: 2, broken: null });
+  });
+});
