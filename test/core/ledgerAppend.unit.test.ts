@@ -200,3 +200,14 @@ describe('ledger append: a retry at its exact revision', () => {
     expect(await ledger.verify()).toEqual({ streams: 1, events: 2, broken: null });
   });
 });
+
+describe('ledger append: a head the caller hands in', () => {
+  it('given a head of another revision than the expected one, then it is ignored and the chain links to the stored event', async () => {
+    const ledger = createLedger(createMemoryStore());
+    await ledger.append('s', events(2));
+
+    await ledger.append('s', [event(2)], { expectedRevision: 1n, head: { revision: 0n, hash: 'f'.repeat(64) } });
+
+    expect(await ledger.verify({ stream: 's' })).toEqual({ streams: 1, events: 3, broken: null });
+  });
+});
