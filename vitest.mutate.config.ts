@@ -23,9 +23,8 @@ export default {
       'test/retention/guard.int.test.ts',
       'test/retention/tombstone.int.test.ts',
       'test/retention/recheck.int.test.ts',
-      'test/sessions/turns.int.test.ts',
-      'test/sessions/retry.int.test.ts',
-      'test/sessions/segmentDecider.unit.test.ts',
+      'test/sessions/*.unit.test.ts',
+      'test/sessions/*.int.test.ts',
     ],
   },
 };
