@@ -211,3 +211,14 @@ describe('ledger append: a head the caller hands in', () => {
     expect(await ledger.verify({ stream: 's' })).toEqual({ streams: 1, events: 3, broken: null });
   });
 });
+
+describe("ledger append with 'stream_exists'", () => {
+  it('given an existing stream, then the events chain onto its last event', async () => {
+    const ledger = createLedger(createMemoryStore());
+    await ledger.append('s', events(2));
+
+    await ledger.append('s', [event(2)], { expectedRevision: 'stream_exists' });
+
+    expect(await ledger.verify({ stream: 's' })).toEqual({ streams: 1, events: 3, broken: null });
+  });
+});
