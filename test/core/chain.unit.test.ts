@@ -1,6 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { canonicalJson, chainHash, chainText, createLedger, createMemoryStore, newId, verifyStreamChain, type RecordedEvent } from '@session-ledger/core';
+import {
+  canonicalJson,
+  chainHash,
+  chainText,
+  createLedger,
+  createMemoryStore,
+  hashOf,
+  isLedgerError,
+  newId,
+  verifyStreamChain,
+  type ChainInput,
+  type JsonValue,
+  type RecordedEvent,
+} from '@session-ledger/core';
+
+/** fast-check types object members as optional; its generator never leaves one undefined, which this checks. */
+const isStoredJson = (value: fc.JsonValue): value is JsonValue =>
+  value === null || typeof value !== 'object'
+    ? true
+    : Array.isArray(value)
+      ? value.every(isStoredJson)
+      : Object.values(value).every((member) => member !== undefined && isStoredJson(member));
 
 const chained = async (count: number): Promise<RecordedEvent[]> => {
   const ledger = createLedger(createMemoryStore());
@@ -76,7 +97,7 @@ describe('hash chain links', () => {
 describe('chain text', () => {
   it('given any data and metadata (flat or nested, sorted or not, numeric keys), when encoded for the chain, then it is the canonical JSON of the six keys', () => {
     const flat = fc.dictionary(fc.oneof(fc.string(), fc.nat(20).map(String)), fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null)));
-    const value = fc.oneof(flat, fc.jsonValue(), fc.string(), fc.double({ noNaN: true, noDefaultInfinity: true }));
+    const value = fc.oneof(flat, fc.jsonValue().filter(isStoredJson), fc.string(), fc.double({ noNaN: true, noDefaultInfinity: true }));
     fc.assert(
       fc.property(value, flat, fc.bigInt({ min: 0n, max: 1n << 62n }), fc.string(), (data, metadata, revision, id) => {
         const input = { stream: 'session-s', revision, id, type: 'message.appended', data, metadata };
@@ -91,5 +112,43 @@ describe('chain text', () => {
     for (const data of [Number.NaN, Number.POSITIVE_INFINITY, { a: Number.NEGATIVE_INFINITY }]) {
       expect(() => chainText({ ...input, data })).toThrow(expect.objectContaining({ type: 'invalid_input' }));
     }
+  });
+});
+
+describe('chain text of events in an unusual shape', () => {
+  const outcome = (encode: () => string) => {
+    try {
+      return { text: encode() };
+    } catch (error) {
+      return { error: isLedgerError(error) ? error.type : String(error) };
+    }
+  };
+
+  it('given a missing field (an event decoded from a foreign store), when encoded for the chain, then it is exactly canonicalJson of the six keys', () => {
+    // Unsorted data keeps the generic encoder from taking its flat shortcut.
+    const usual = { stream: 'session-s', revision: 3n, id: 'e', type: 'message.appended', data: { b: 1, a: 2 }, metadata: { prevHash: null } };
+    for (const missing of ['stream', 'id', 'type', 'data', 'metadata'] as const) {
+      // Deliberately bad input: the field the type requires is absent.
+      const input = { ...usual, [missing]: undefined } as unknown as ChainInput;
+      expect(outcome(() => chainText(input)), missing).toEqual(outcome(() => canonicalJson({ ...input, revision: '3' })));
+    }
+  });
+
+  it('hashOf reads a string hash only', async () => {
+    const [event] = await chained(1);
+    expect(hashOf(event!)).toMatch(/^[0-9a-f]{64}$/);
+    expect(hashOf({ ...event!, metadata: { ...event!.metadata, hash: 42 } })).toBeNull();
+  });
+
+  it('an event rewritten with a recomputed hash of its own breaks the link of the next event', async () => {
+    const events = await chained(3);
+    const forged = events[1]!;
+    forged.data = { n: 'forged' };
+    const { hash: _old, ...rest } = forged.metadata;
+    forged.metadata = {
+      ...rest,
+      hash: chainHash({ stream: forged.streamName, revision: forged.revision, id: forged.id, type: forged.type, data: forged.data, metadata: rest }),
+    };
+    expect(verifyStreamChain(events)).toMatchObject({ revision: 2n, reason: 'prev', expected: forged.metadata.hash });
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createLedger, createMemoryStore, isLedgerError, newId, verifyStreamChain } from '@session-ledger/core';
+import fc from 'fast-check';
+import { createLedger, createMemoryStore, isLedgerError, newId, verifyStreamChain, type JsonObject } from '@session-ledger/core';
 
 describe('ledger hash chain', () => {
   it('links each event to its predecessor and verifies', async () => {
@@ -24,7 +25,8 @@ describe('ledger hash chain', () => {
 
   it('refuses metadata that sets the chain keys itself, and stores nothing', async () => {
     const ledger = createLedger(createMemoryStore());
-    for (const metadata of [{ prevHash: null }, { hash: 'f'.repeat(64) }, { note: 'x', hash: null }]) {
+    const claims: JsonObject[] = [{ prevHash: null }, { hash: 'f'.repeat(64) }, { note: 'x', hash: null }];
+    for (const metadata of claims) {
       const refused = await ledger.append('s-1', [{ id: newId(), type: 't', data: {}, metadata }]).catch((error: unknown) => error);
       expect(isLedgerError(refused, 'invalid_input')).toBe(true);
     }
@@ -64,5 +66,43 @@ describe('ledger hash chain', () => {
     }
     expect((await a.verify()).broken).toBeNull();
     expect(await store.readStream('s-1')).toHaveLength(13);
+  });
+});
+
+describe('two ledgers on one store', () => {
+  const event = (n: number) => ({ id: newId(), type: 't', data: { n } });
+
+  it('given ledger A wrote the head it caches and ledger B appended after it, when A appends at the exact current revision, then the chain links to B', async () => {
+    const store = createMemoryStore();
+    const a = createLedger(store);
+    const b = createLedger(store);
+    await a.append('s-1', [event(0)], { expectedRevision: 'no_stream' });
+    await b.append('s-1', [event(1)], { expectedRevision: 0n });
+
+    await a.append('s-1', [event(2)], { expectedRevision: 1n });
+
+    const events = await store.readStream('s-1');
+    expect(events.map((e) => e.metadata.prevHash)).toEqual([null, events[0]!.metadata.hash, events[1]!.metadata.hash]);
+    expect(await a.verify()).toMatchObject({ events: 3, broken: null });
+  });
+
+  it("given any interleaving of two ledgers appending with 'any' and with exact revisions, then every append is stored and the chain verifies", async () => {
+    const step = fc.record({ writer: fc.constantFrom(0, 1), exact: fc.boolean(), size: fc.integer({ min: 1, max: 3 }) });
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 2, maxLength: 12 }), async (steps) => {
+        const store = createMemoryStore();
+        const writers = [createLedger(store), createLedger(store)];
+        let next: bigint | 'no_stream' = 'no_stream';
+        let written = 0;
+        for (const { writer, exact, size } of steps) {
+          const events = Array.from({ length: size }, () => event(written));
+          const result = await writers[writer]!.append('s-1', events, exact ? { expectedRevision: next } : {});
+          next = result.nextExpectedRevision;
+          written += size;
+        }
+        expect(await writers[0]!.verify()).toEqual({ streams: 1, events: written, broken: null });
+      }),
+      { seed: 12, numRuns: 200 },
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../support/cli.js';
-import { readSse, startServer } from '../support/http.js';
+import { errorOf, readSse, startServer } from '../support/http.js';
 
 describe('HTTP service: raw streams, errors, SSE', () => {
   const env = { SESSION_LEDGER_STORE: `sqlite:${join(tempDir(), 'ledger.sqlite')}` };
@@ -18,7 +18,7 @@ describe('HTTP service: raw streams, errors, SSE', () => {
     expect((await post('/streams/cart-1', { type: 'added', data: { sku: 'a' }, expectedRevision: 'no_stream' })).status).toBe(201);
     const stale = await post('/streams/cart-1', { type: 'added', data: { sku: 'b' }, expectedRevision: 'no_stream' });
     expect(stale.status).toBe(409);
-    expect((await stale.json()).error).toMatchObject({ type: 'wrong_expected_version', details: { stream: 'cart-1', actual: '0' } });
+    expect(await errorOf(stale)).toMatchObject({ type: 'wrong_expected_version', details: { stream: 'cart-1', actual: '0' } });
     const read = await (await fetch(`${service.url}/streams/cart-1`)).json();
     expect(read).toHaveLength(1);
   });
@@ -26,7 +26,7 @@ describe('HTTP service: raw streams, errors, SSE', () => {
   it('answers bad requests with a 4xx JSON error', async () => {
     const malformed = await fetch(`${service.url}/streams/x`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{oops' });
     expect(malformed.status).toBe(400);
-    expect((await malformed.json()).error.type).toBe('invalid_input');
+    expect((await errorOf(malformed)).type).toBe('invalid_input');
     expect((await post('/streams/x', { data: 1 })).status).toBe(400);
     expect((await fetch(`${service.url}/streams/never-written`)).status).toBe(404);
     expect((await fetch(`${service.url}/no/such/route`)).status).toBe(404);

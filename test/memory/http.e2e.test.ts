@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../support/cli.js';
-import { startServer } from '../support/http.js';
+import { z } from 'zod';
+import { bodyOf, errorBody, errorOf, startServer } from '../support/http.js';
 
 describe('HTTP service: memory', { timeout: 60_000 }, () => {
   const dir = tempDir();
@@ -24,14 +25,14 @@ describe('HTTP service: memory', { timeout: 60_000 }, () => {
   it('adds, replaces, removes and applies batches with the CLI JSON shapes; the mirror follows', async () => {
     const added = await post('/memory/add', { target: 'memory', content: 'Project uses pnpm', causation: { sessionId: 's-1', turnId: 't-1' } });
     expect(added.status).toBe(200);
-    const { receipts, revision } = await added.json();
+    const { receipts, revision } = await bodyOf(added, z.object({ revision: z.number(), receipts: z.array(z.object({ entryId: z.string() })) }));
     expect(revision).toBe(0);
     const batch = await post('/memory/apply', [
       { op: 'add', target: 'memory', content: 'Uses the blue notebook' },
       { op: 'replace', target: 'memory', old: 'blue notebook', content: 'Uses the green notebook' },
       { op: 'replace', target: 'memory', old: 'pnpm', content: 'Project uses npm' },
     ]);
-    expect((await batch.json()).receipts.map((r: { previousContent: string | null }) => r.previousContent)).toEqual([
+    expect((await bodyOf(batch, z.object({ receipts: z.array(z.object({ previousContent: z.string().nullable() })) }))).receipts.map((r) => r.previousContent)).toEqual([
       null,
       'Uses the blue notebook',
       'Project uses pnpm',
@@ -39,7 +40,7 @@ describe('HTTP service: memory', { timeout: 60_000 }, () => {
     const removed = await (await post('/memory/remove', { target: 'memory', old: 'green' })).json();
     expect(removed).toMatchObject({ revision: 4, receipts: [{ op: 'remove', previousContent: 'Uses the green notebook' }] });
     await post('/memory/add', { profile: 'work', target: 'user', content: 'Works at ACME' });
-    expect(await get('/memory/entries')).toEqual([{ id: receipts[0].entryId, target: 'memory', content: 'Project uses npm' }]);
+    expect(await get('/memory/entries')).toEqual([{ id: receipts[0]!.entryId, target: 'memory', content: 'Project uses npm' }]);
     expect(await get('/memory/entries?profile=work&target=user')).toEqual([expect.objectContaining({ content: 'Works at ACME' })]);
     const metadata = runCli(['events', 'read', 'memory-default', '--json'], { env }).json()[0].metadata;
     expect(metadata.causation).toEqual({ sessionId: 's-1', turnId: 't-1' });
@@ -73,11 +74,11 @@ describe('HTTP service: memory', { timeout: 60_000 }, () => {
     ];
     for (const [path, body, status, type] of cases) {
       const response = await post(path, body);
-      const json = await response.json();
+      const json = await bodyOf(response, errorBody.partial());
       expect({ path, body, status: response.status, type: json.error?.type }).toEqual({ path, body, status, type });
     }
-    const ambiguous = await (await post('/memory/remove', { target: 'user', old: 'Prefers' })).json();
-    expect(ambiguous.error.details.candidates).toEqual(['Prefers tea', 'Prefers tea with milk']);
+    const ambiguous = await errorOf(await post('/memory/remove', { target: 'user', old: 'Prefers' }));
+    expect(ambiguous.details?.candidates).toEqual(['Prefers tea', 'Prefers tea with milk']);
     expect((await fetch(`${service.url}/memory/entries?target=notes`)).status).toBe(400);
     expect((await fetch(`${service.url}/memory/providers/nobody`)).status).toBe(404);
     expect(await get('/memory/entries')).toEqual(before);

@@ -23,7 +23,7 @@ describe('racing writers in several processes (library, SQLite)', () => {
   it('4 processes x 150 appends without ids or expected revisions: acknowledged == stored, each once', async () => {
     const { store, context } = openContext();
     await startSession(context, { id: 'busy' });
-    const [results] = await race(temp.file, 4, [{ kind: 'messages', session: 'busy', count: 150 }]);
+    const results = (await race(temp.file, 4, [{ kind: 'messages', session: 'busy', count: 150 }]))[0]!;
 
     const acked = results.flatMap((result) => result.acked);
     const stored = (await loadConversation(store, 'busy')).messages.map((message) => message.id);

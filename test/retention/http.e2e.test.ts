@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
 import { appendMessage, beginTurn, startSession } from '@session-ledger/sessions';
 import { tempDir } from '../support/cli.js';
-import { startServer } from '../support/http.js';
+import { z } from 'zod';
+import { bodyOf, errorOf, startServer } from '../support/http.js';
 import { buildConversation, writerOn } from './helpers.js';
 
 describe('DELETE /sessions/:id with If-Match, and GET /sessions/:id/export (HTTP)', { timeout: 60_000 }, () => {
@@ -38,7 +39,7 @@ describe('DELETE /sessions/:id with If-Match, and GET /sessions/:id/export (HTTP
     const response = await remove('drifting', { 'if-match': seen });
 
     expect(response.status).toBe(412);
-    expect((await response.json()).error).toMatchObject({ type: 'precondition_failed', details: { expected: seen } });
+    expect(await errorOf(response)).toMatchObject({ type: 'precondition_failed', details: { expected: seen } });
     expect((await fetch(`${service.url}/sessions/drifting`)).status).toBe(200);
   });
 
@@ -46,7 +47,7 @@ describe('DELETE /sessions/:id with If-Match, and GET /sessions/:id/export (HTTP
     const response = await remove('held', { 'if-match': await etagOf('held') });
 
     expect(response.status).toBe(409);
-    const { error } = await response.json();
+    const error = await errorOf(response);
     expect(error.type).toBe('session_active');
     expect(error.message).toMatch(/^Cannot delete active session held/);
   });
@@ -55,7 +56,7 @@ describe('DELETE /sessions/:id with If-Match, and GET /sessions/:id/export (HTTP
     const response = await remove('root-2', { 'if-match': await etagOf('root') });
 
     expect(response.status).toBe(200);
-    const body = await response.json();
+    const body = await bodyOf(response, z.looseObject({ deleted: z.array(z.string()) }));
     expect(body).toMatchObject({ requestedId: 'root-2', rootId: 'root' });
     expect([...body.deleted].sort()).toEqual(['session-root', 'session-root-2', 'session-sub', 'session-subsub']);
     const again = await remove('root', { 'if-match': '*' });
@@ -69,7 +70,7 @@ describe('DELETE /sessions/:id with If-Match, and GET /sessions/:id/export (HTTP
     expect((await remove('nobody', { 'if-match': '*' })).status).toBe(404);
     const missing = await remove('idle');
     expect(missing.status).toBe(428);
-    expect((await missing.json()).error.type).toBe('precondition_required');
+    expect((await errorOf(missing)).type).toBe('precondition_required');
     expect((await remove('idle', { 'if-match': '*' }, '?lineage=sideways')).status).toBe(400);
     expect((await remove('idle', { 'if-match': '*' })).status).toBe(200);
   });

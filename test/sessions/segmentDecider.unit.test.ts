@@ -75,7 +75,7 @@ describe('segment decider (Given events / When command / Then events or error)',
 
   it('given a started session, when it starts again with another title, then duplicate; with the same settings at another time, then no-op', () => {
     const state = given(started);
-    const again = (title: string): SegmentCommand => ({ kind: 'start', sessionId: 's', eventId: 'x', data: { ...(started.data as never), title, startedAt: '2026-01-02T00:00:00.000Z' } });
+    const again = (title: string): SegmentCommand => ({ kind: 'start', sessionId: 's', eventId: 'x', data: { ...started.data, title, startedAt: '2026-01-02T00:00:00.000Z' } });
     expect(() => when(state, again('other'))).toThrow(expect.objectContaining({ type: 'duplicate' }));
     expect(when(state, again('T')).events).toEqual([]);
   });

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../support/cli.js';
-import { readSse, startServer } from '../support/http.js';
+import { z } from 'zod';
+import { bodyOf, errorBody, readSse, startServer } from '../support/http.js';
 
 /**
  * Seed 002: a session compressed 4 times; its messages live only in a later segment. Resuming the
@@ -113,59 +114,72 @@ describe('sessions over HTTP', () => {
     });
     return { status: response.status, etag: response.headers.get('etag'), body: response.status === 304 ? null : await response.json() };
   };
+  /** A call whose JSON body must have the given shape (a 304 has none). */
+  const callAs = async <S extends z.ZodType>(schema: S, method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${service.url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, etag: response.headers.get('etag'), body: response.status === 304 ? null : await bodyOf(response, schema) };
+  };
+  const started = z.object({ sessionId: z.string() });
+  const view = z.object({ rootId: z.string(), messages: z.array(z.object({ content: z.string() })) });
+  const turnBody = z.object({ turnId: z.string() });
 
   it('resumes by root, middle and tip after compressions, with an ETag that moves on every write', async () => {
-    const root = (await call('POST', '/sessions', { title: 'http chat' })).body.sessionId as string;
+    const root = (await callAs(started, 'POST', '/sessions', { title: 'http chat' })).body!.sessionId;
     const ids = [root];
     for (let n = 1; n <= 4; n += 1) {
       if (n === 3) {
         for (const content of ['a', 'b']) expect((await call('POST', `/sessions/${ids[n - 1]}/messages`, { role: 'user', content })).status).toBe(201);
       }
-      ids.push((await call('POST', `/sessions/${ids[n - 1]}/compress`, { summary: `c${n}` })).body.sessionId);
+      ids.push((await callAs(started, 'POST', `/sessions/${ids[n - 1]}/compress`, { summary: `c${n}` })).body!.sessionId);
     }
-    const views = await Promise.all([root, ids[2], ids[4]].map((id) => call('GET', `/sessions/${id}`)));
-    for (const view of views) {
-      expect(view.status).toBe(200);
-      expect(view.body.rootId).toBe(root);
-      expect(view.body.messages.map((m: { content: string }) => m.content)).toEqual(['a', 'b']);
-      expect(view.etag).toBe(views[0]!.etag);
+    const views = await Promise.all([root, ids[2], ids[4]].map((id) => callAs(view, 'GET', `/sessions/${id}`)));
+    for (const seen of views) {
+      expect(seen.status).toBe(200);
+      expect(seen.body!.rootId).toBe(root);
+      expect(seen.body!.messages.map((m) => m.content)).toEqual(['a', 'b']);
+      expect(seen.etag).toBe(views[0]!.etag);
     }
     expect((await fetch(`${service.url}/sessions/${root}`, { headers: { 'if-none-match': views[0]!.etag! } })).status).toBe(304);
     await call('POST', `/sessions/${ids[4]}/messages`, { role: 'assistant', content: 'c' });
     expect((await call('GET', `/sessions/${root}`)).etag).not.toBe(views[0]!.etag);
-    const sealed = await call('POST', `/sessions/${root}/messages`, { role: 'user', content: 'late' });
+    const sealed = await callAs(errorBody, 'POST', `/sessions/${root}/messages`, { role: 'user', content: 'late' });
     expect(sealed.status).toBe(409);
-    expect(sealed.body.error.details.tipId).toBe(ids[4]);
+    expect(sealed.body!.error.details?.tipId).toBe(ids[4]);
   });
 
   it('answers 400 for bad bodies, 404 for unknown sessions, 409 for a second live turn', async () => {
-    const id = (await call('POST', '/sessions', {})).body.sessionId as string;
+    const id = (await callAs(started, 'POST', '/sessions', {})).body!.sessionId;
     expect((await call('POST', `/sessions/${id}/messages`, { role: 'user' })).status).toBe(400);
     expect((await call('POST', `/sessions/${id}/messages`, { role: 'wizard', content: 'x' })).status).toBe(400);
     expect((await call('GET', '/sessions/nobody-here')).status).toBe(404);
     expect((await call('GET', `/sessions/${id}?view=fancy`)).status).toBe(400);
-    const turn = await call('POST', `/sessions/${id}/turns`, { ttl: '1m' });
+    const turn = await callAs(turnBody, 'POST', `/sessions/${id}/turns`, { ttl: '1m' });
+    const turnId = turn.body!.turnId;
     expect(turn.status).toBe(201);
     expect((await call('POST', `/sessions/${id}/turns`, { ttl: '1m' })).status).toBe(409);
     expect((await call('POST', `/sessions/${id}/messages`, { role: 'user', content: 'x', turnId: 'not-this-one' })).body).toMatchObject({
-      error: { type: 'session_active', details: { turnId: turn.body.turnId } },
+      error: { type: 'session_active', details: { turnId } },
     });
-    expect((await call('POST', `/sessions/${id}/messages`, { role: 'user', content: 'x', turnId: turn.body.turnId })).status).toBe(201);
-    await call('POST', `/sessions/${id}/turns/${turn.body.turnId}/end`, {});
-    const ended = await call('POST', `/sessions/${id}/messages`, { role: 'user', content: 'x', turnId: turn.body.turnId });
-    expect([ended.status, ended.body.error.type]).toEqual([404, 'turn_not_found']);
+    expect((await call('POST', `/sessions/${id}/messages`, { role: 'user', content: 'x', turnId })).status).toBe(201);
+    await call('POST', `/sessions/${id}/turns/${turnId}/end`, {});
+    const ended = await callAs(errorBody, 'POST', `/sessions/${id}/messages`, { role: 'user', content: 'x', turnId });
+    expect([ended.status, ended.body!.error.type]).toEqual([404, 'turn_not_found']);
   });
 
   it("streams one conversation's events across compression; a reconnect with Last-Event-ID misses nothing", async () => {
-    const id = (await call('POST', '/sessions', {})).body.sessionId as string;
-    const other = (await call('POST', '/sessions', {})).body.sessionId as string;
+    const id = (await callAs(started, 'POST', '/sessions', {})).body!.sessionId;
+    const other = (await callAs(started, 'POST', '/sessions', {})).body!.sessionId;
     await call('POST', `/sessions/${id}/messages`, { role: 'user', content: 'first' });
     await call('POST', `/sessions/${other}/messages`, { role: 'user', content: 'noise' });
     const url = `${service.url}/sessions/${id}/events?type=message.appended`;
     const first = await readSse(url, { until: (events) => events.some((e) => e.event === 'caught-up') });
     const seen = first.filter((e) => e.event === 'message.appended');
     expect(seen.map((e) => JSON.parse(e.data).data.content)).toEqual(['first']);
-    const child = (await call('POST', `/sessions/${id}/compress`, { summary: 's' })).body.sessionId as string;
+    const child = (await callAs(started, 'POST', `/sessions/${id}/compress`, { summary: 's' })).body!.sessionId;
     await call('POST', `/sessions/${child}/messages`, { role: 'user', content: 'second' });
     await call('POST', `/sessions/${child}/messages`, { role: 'user', content: 'third' });
     const second = await readSse(url, {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EventStore } from '@session-ledger/core';
+import { isLedgerError, type EventStore } from '@session-ledger/core';
 import { appendMessage, appendMessages, beginTurn, compressSession, endTurn, listConversations, loadConversation, renewLease, startSession } from '@session-ledger/sessions';
 import { STORES, writerOn } from './stores.js';
 
@@ -104,6 +104,38 @@ describe.each(STORES)('turns and leases (%s)', (_name, open) => {
     await expect(appendMessage(harness.context, 's', { role: 'user', content: 'four' }, { turnId: 't1', expectedRevision: ended.revision })).rejects.toMatchObject({
       type: 'turn_not_found',
     });
+  });
+
+  it('a turn another writer ended is refused to a writer whose own later append moved its known revision past the end', async () => {
+    const store = open();
+    const harness = writerOn(store);
+    const other = writerOn(store);
+    await startSession(harness.context, { id: 's' });
+    const begun = await beginTurn(harness.context, 's', { turnId: 't1', ttlMs: 60_000 });
+    const inTurn = await appendMessage(harness.context, 's', { role: 'user', content: 'in t1' }, { turnId: 't1', expectedRevision: begun.revision });
+
+    await endTurn(other.context, 's', 't1');
+    // The harness writes outside any turn at the current revision, so it learns a revision after the end.
+    const { revision: known } = await appendMessage(harness.context, 's', { role: 'assistant', content: 'no turn' });
+
+    await expect(appendMessage(harness.context, 's', { role: 'user', content: 'late, known revision' }, { turnId: 't1', expectedRevision: known })).rejects.toMatchObject({
+      type: 'turn_not_found',
+      details: { turnId: 't1' },
+    });
+    await expect(appendMessage(harness.context, 's', { role: 'user', content: 'late, no revision' }, { turnId: 't1' })).rejects.toMatchObject({
+      type: 'turn_not_found',
+      details: { turnId: 't1' },
+    });
+    // At the revision it knew before the end: refused too (the store or the fence, either way nothing lands).
+    await expect(appendMessage(harness.context, 's', { role: 'user', content: 'late, stale revision' }, { turnId: 't1', expectedRevision: inTurn.revision })).rejects.toSatisfy(
+      (error: unknown) => isLedgerError(error, 'turn_not_found') || isLedgerError(error, 'wrong_expected_version'),
+    );
+
+    const view = await loadConversation(harness.store, 's');
+    expect(view.messages.map((message) => [message.content, message.turnId ?? null])).toEqual([
+      ['in t1', 't1'],
+      ['no turn', null],
+    ]);
   });
 
   it('a bad TTL is invalid_input', async () => {

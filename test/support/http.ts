@@ -1,5 +1,17 @@
 import { request as httpRequest } from 'node:http';
+import { z } from 'zod';
 import { startCli } from './cli.js';
+
+/** The JSON error every 4xx/5xx answer carries (`LedgerError.toJSON()` or the router's own). */
+export const errorBody = z.object({
+  error: z.object({ type: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()).optional() }),
+});
+
+/** Reads a JSON body and checks its shape, so a test reads typed fields instead of `unknown`. */
+export const bodyOf = async <S extends z.ZodType>(response: Response, schema: S): Promise<z.infer<S>> => schema.parse(await response.json());
+
+/** The `error` object of an error answer. */
+export const errorOf = async (response: Response) => (await bodyOf(response, errorBody)).error;
 
 /** Starts `session-ledger serve` on a free loopback port and returns its base URL. */
 export const startServer = async (env: Record<string, string>, extraArgs: string[] = []) => {

@@ -17,7 +17,7 @@ afterEach(async () => {
  * EventStoreDB through the real client (a fresh gRPC test double per store). Each store is closed,
  * and its files removed, after the test.
  */
-export const STORES: Array<[string, () => EventStore]> = [
+const ALL_STORES: Array<[string, () => EventStore]> = [
   ['memory', () => createMemoryStore()],
   [
     'sqlite',
@@ -40,6 +40,10 @@ export const STORES: Array<[string, () => EventStore]> = [
     },
   ],
 ];
+
+/** SESSION_LEDGER_TEST_STORES=memory,sqlite narrows the stores (the mutation run uses it); unset, every store runs. */
+const only = process.env.SESSION_LEDGER_TEST_STORES?.split(',');
+export const STORES = only ? ALL_STORES.filter(([name]) => only.includes(name)) : ALL_STORES;
 
 export const T0 = '2026-03-01T10:00:00.000Z';
 

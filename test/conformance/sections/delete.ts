@@ -36,6 +36,29 @@ export const deleteSection = ({ store }: ConformanceContext): void => {
       expect(result.nextExpectedRevision).toBe(3n);
     });
 
+    // EventStoreDB: a soft-deleted stream reads as not found and has no current revision; it is
+    // recreated by appending with no_stream (or any), and the numbering continues after the deleted tail.
+    it('refuses an append expecting the deleted last revision (actual no_stream), writes nothing, and no_stream continues the numbering', async () => {
+      const { stream } = await threeEvents();
+      await store().deleteStream(stream, { expectedRevision: 2n });
+      for (const expectedRevision of [2n, 1n, 3n, 'stream_exists'] as ExpectedRevision[]) {
+        await expectLedgerError(store().appendToStream(stream, makeEvents(1), { expectedRevision }), 'wrong_expected_version', {
+          stream,
+          actual: 'no_stream',
+        });
+      }
+      expect(await readOrError(store(), stream)).toBe('stream_not_found');
+      const next = makeEvents(1);
+      expect((await store().appendToStream(stream, next, { expectedRevision: 'no_stream' })).nextExpectedRevision).toBe(3n);
+      await expectLedgerError(store().appendToStream(stream, makeEvents(1), { expectedRevision: 2n }), 'wrong_expected_version', {
+        stream,
+        actual: '3',
+      });
+      const last = makeEvents(1);
+      expect((await store().appendToStream(stream, last, { expectedRevision: 3n })).nextExpectedRevision).toBe(4n);
+      expect(idsOf(await store().readStream(stream))).toEqual(idsOf([...next, ...last]));
+    });
+
     it('removes the deleted events from readAll, and only those', async () => {
       const prefix = uniquePrefix();
       const { stream, batch } = await threeEvents(`${prefix}gone`);
