@@ -105,4 +105,16 @@ describe('two ledgers on one store', () => {
       { seed: 12, numRuns: 200 },
     );
   });
+
+  it("a raw 'any' batch that overlaps the stream's newest events only in part is refused, never stored twice; the whole batch again is a replay", async () => {
+    const ledger = createLedger(createMemoryStore());
+    const [a, b, c] = [1, 2, 3].map((n) => ({ id: newId(), type: 't', data: { n } }));
+    await ledger.append('s-1', [a!]);
+    await expect(ledger.append('s-1', [a!, b!])).rejects.toMatchObject({ type: 'wrong_expected_version' });
+    await ledger.append('s-1', [b!]);
+    await expect(ledger.append('s-1', [a!, c!])).rejects.toMatchObject({ type: 'wrong_expected_version' });
+    await ledger.append('s-1', [c!]);
+    await expect(ledger.append('s-1', [a!, b!])).resolves.toMatchObject({ written: false, nextExpectedRevision: 1n });
+    expect((await ledger.store.readStream('s-1')).map((event) => event.id)).toEqual([a!.id, b!.id, c!.id]);
+  });
 });

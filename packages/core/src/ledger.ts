@@ -95,6 +95,9 @@ export const sameWrite = (stored: RecordedEvent, event: NewEvent): boolean =>
  * It keeps no chain cache of its own: the base comes from the caller (the command handler's
  * state) or from one read at the exact revision.
  */
+/** How many of a stream's newest events a raw 'any' append looks through for its own ids. */
+const RECENT = 64;
+
 export const createLedger = (store: EventStore, options: { retry?: ConflictRetryPolicy } = {}): Ledger => {
   const retry = options.retry ?? defaultConflictRetry;
 
@@ -117,14 +120,23 @@ export const createLedger = (store: EventStore, options: { retry?: ConflictRetry
     return result;
   };
 
-  /** A retry of the latest append (same ids at the tail) writes nothing and reports the tail; other content is a conflict. */
+  /**
+   * A raw 'any' append whose first event id is among the stream's newest events: the same write
+   * again (its ids stored in order, with the same content) writes nothing; a batch that overlaps
+   * them only in part, or the same ids with other content, is refused (EventStoreDB answers a
+   * partial overlap with WrongExpectedVersion). Older ids are not looked up: the port cannot.
+   */
   const alreadyAppended = async (stream: string, events: NewEvent[]): Promise<AppendResult | null> => {
     if (events.length === 0) return null;
-    const tail = (await readStreamIfAny(store, stream, { direction: 'backwards', maxCount: events.length })) ?? [];
-    const ids = tail.map((event) => event.id).reverse();
-    const same = ids.length === events.length && ids.every((id, index) => id === events[index]!.id);
-    if (!same) return null;
-    return checkReplay(stream, events, { nextExpectedRevision: tail[0]!.revision, position: tail[0]!.position, written: false });
+    const recent = ((await readStreamIfAny(store, stream, { direction: 'backwards', maxCount: Math.max(events.length, RECENT) })) ?? []).reverse();
+    const start = recent.findIndex((event) => event.id === events[0]!.id);
+    if (start < 0) return null;
+    const stored = recent.slice(start, start + events.length);
+    if (stored.length < events.length || stored.some((event, index) => event.id !== events[index]!.id)) {
+      throw wrongExpectedVersion(stream, 'any', recent[recent.length - 1]!.revision.toString());
+    }
+    const last = stored[stored.length - 1]!;
+    return checkReplay(stream, events, { nextExpectedRevision: last.revision, position: last.position, written: false });
   };
 
   /**
