@@ -83,4 +83,38 @@ describe('segment decider (Given events / When command / Then events or error)',
   it('given an event type this version does not know, when a message is appended, then it is decided as usual', () => {
     expect(when(given(started, { type: 'foreign.thing', data: {} }), message('m1', 'e')).events).toHaveLength(1);
   });
+
+  it('replies: a begun turn names itself and its lease; appended messages name their ids; errors say why in words', () => {
+    const begun = when(given(started), begin('t2'));
+    expect(begun.reply).toEqual({ turnId: 't2', leaseExpiresAt: '2026-01-01T00:11:00.000Z' });
+    expect(begun.events[0]).toMatchObject({ id: 'ev-t2', type: 'turn.started', data: { turnId: 't2', owner: 'h1', startedAt: NOW.toISOString() } });
+    expect(when(given(started), message('m1', 'e')).reply).toEqual({ messageIds: ['m1'] });
+    const live = given(started, turn('t1', 'h1', '2026-01-01T00:20:00.000Z'));
+    expect(() => when(live, begin('t1', 'h2'))).toThrow('turn t1 is held by h1');
+    const stored = given(started, { id: 'ev-a', type: 'message.appended', data: { messageId: 'm1' } });
+    expect(() => when(stored, message('m1', 'ev-b'))).toThrow('message m1 is already stored in session s with other content');
+    expect(() => when(given(started), { kind: 'start', sessionId: 's', eventId: 'x', data: { ...(started.data as never), title: 'other' } })).toThrow(
+      'session s already exists with other settings',
+    );
+  });
+
+  it('given a turn begun and ended, when the same id begins again, then turn_not_found: a turn id is never reused', () => {
+    const state = given(started, turn('t1', 'h1', '2026-01-01T00:20:00.000Z'), { type: 'turn.ended', data: { turnId: 't1', outcome: 'completed', endedAt: '2026-01-01T00:01:00.000Z' } }, turn('t2', 'h1', '2026-01-01T00:20:00.000Z'));
+    expect(() => when(state, begin('t1'))).toThrow(expect.objectContaining({ type: 'turn_not_found' }));
+  });
+
+  it('given an ended session, when it ends again, then no-op; when a turn begins, then session_ended', () => {
+    const state = given(started, { type: 'session.ended', data: { endedAt: '2026-01-01T00:02:00.000Z' } });
+    expect(when(state, { kind: 'end', sessionId: 's', eventId: 'x', data: { endedAt: '2026-01-01T00:03:00.000Z' } }).events).toEqual([]);
+    expect(() => when(state, begin('t9'))).toThrow(expect.objectContaining({ type: 'session_ended' }));
+  });
+
+  it('given a compressed segment, when the same child is named again (childGiven), then no-op; another child, then sealed', () => {
+    const continued = { childId: 'c', summary: 'S', summaryId: 'x', continuedAt: '2026-01-01T00:01:00.000Z' };
+    const state = given(started, { type: 'session.continued', data: continued });
+    expect(when(state, { kind: 'continue', sessionId: 's', eventId: 'z', continued: { ...continued, summary: 'T' }, childGiven: true }).reply).toEqual({ continued });
+    expect(() => when(state, { kind: 'continue', sessionId: 's', eventId: 'z', continued: { ...continued, childId: 'd' }, childGiven: true })).toThrow(
+      expect.objectContaining({ type: 'session_sealed' }),
+    );
+  });
 });
