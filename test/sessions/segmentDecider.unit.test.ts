@@ -93,7 +93,7 @@ describe('segment decider (Given events / When command / Then events or error)',
     expect(() => when(live, begin('t1', 'h2'))).toThrow('turn t1 is held by h1');
     const stored = given(started, { id: 'ev-a', type: 'message.appended', data: { messageId: 'm1' } });
     expect(() => when(stored, message('m1', 'ev-b'))).toThrow('message m1 is already stored in session s with other content');
-    expect(() => when(given(started), { kind: 'start', sessionId: 's', eventId: 'x', data: { ...(started.data as never), title: 'other' } })).toThrow(
+    expect(() => when(given(started), { kind: 'start', sessionId: 's', eventId: 'x', data: { ...started.data, title: 'other' } })).toThrow(
       'session s already exists with other settings',
     );
   });
