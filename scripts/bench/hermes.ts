@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import type { EventStore } from '@session-ledger/core';
 import { importHermes } from '@session-ledger/import-hermes';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
 import { compareRates, compared, scratch } from './measure.js';
@@ -49,16 +50,18 @@ export const rows = async (): Promise<BenchRow[]> => {
   const source = dir.file('state.db');
   buildSource(source);
   let run = 0;
+  /** The subject of both rows: one import of the whole source into a new ledger file. */
+  const importTrial = {
+    prepare: () => openSqliteStore(dir.file(`ledger-${(run += 1)}.sqlite`)),
+    work: async (store: EventStore) => {
+      const report = await importHermes(store, { path: source });
+      if (report.messages !== MESSAGES) throw new Error(`imported ${report.messages} of ${MESSAGES} messages`);
+    },
+    cleanup: (store: EventStore) => store.close(),
+  };
   const { subject, baseline } = await compareRates(
     MESSAGES,
-    {
-      prepare: () => openSqliteStore(dir.file(`ledger-${(run += 1)}.sqlite`)),
-      work: async (store) => {
-        const report = await importHermes(store, { path: source });
-        if (report.messages !== MESSAGES) throw new Error(`imported ${report.messages} of ${MESSAGES} messages`);
-      },
-      cleanup: (store) => store.close(),
-    },
+    importTrial,
     {
       prepare: () => new Database(source, { readonly: true, fileMustExist: true }),
       work: (db) => {
@@ -74,14 +77,7 @@ export const rows = async (): Promise<BenchRow[]> => {
   );
   const plain = await compareRates(
     MESSAGES,
-    {
-      prepare: () => openSqliteStore(dir.file(`ledger-${(run += 1)}.sqlite`)),
-      work: async (store) => {
-        const report = await importHermes(store, { path: source });
-        if (report.messages !== MESSAGES) throw new Error(`imported ${report.messages} of ${MESSAGES} messages`);
-      },
-      cleanup: (store) => store.close(),
-    },
+    importTrial,
     {
       prepare: () => ({ db: new Database(source, { readonly: true, fileMustExist: true }), out: openPlain(dir.file(`plain-${(run += 1)}.sqlite`), 'NORMAL') }),
       work: ({ db, out }: { db: Database.Database; out: PlainSqlite }) => {
