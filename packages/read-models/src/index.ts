@@ -1,0 +1,1 @@
+export type { ReadModel } from './readModel.js';
