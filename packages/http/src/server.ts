@@ -1,6 +1,7 @@
 import { createServer as createNodeServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import { ledgerError, toJson } from '@session-ledger/core';
+import { serveWeb } from '@session-ledger/web';
 import { readJsonBody } from './body.js';
 import { noQuery } from './contract/common.js';
 import { parseBy, queryObject } from './contract/validate.js';
@@ -50,6 +51,8 @@ export const createHttpService = (options: HttpServiceOptions): Server => {
     guard.check(req);
     const method = req.method ?? 'GET';
     const { path, search } = splitTarget(req.url ?? '/');
+    // The browser's page and assets (no ledger data, so no token), past the Host check.
+    if (serveWeb(method, path, res)) return;
     const { match, allowed } = route(method, path);
     if (method === 'OPTIONS' && allowed.length > 0) {
       res.writeHead(204, { allow: allowed.join(', '), ...guard.corsHeaders(req, { allow: allowed }) });
