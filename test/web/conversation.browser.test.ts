@@ -16,7 +16,9 @@ describe('the browser: a conversation', () => {
   beforeAll(async () => {
     service = await startServer({ SESSION_LEDGER_STORE: `sqlite:${join(tempDir(), 'ledger.sqlite')}` });
     browser = await launchBrowser();
-    await seedConversation(apiOf(service.url));
+    const api = apiOf(service.url);
+    await seedConversation(api);
+    await api('POST', '/sessions', { id: 'web-helper', parentId: 'web-tip', link: 'delegation', title: 'Price lookup' });
   });
   afterAll(async () => {
     await browser?.close();
@@ -59,6 +61,20 @@ describe('the browser: a conversation', () => {
     expect(await call.locator('pre').textContent()).toContain('"arguments": "{\\"city\\":\\"Kyoto\\"}"');
     expect(await page.locator('#message-m5 details.tool-result summary').textContent()).toBe('Tool result: lookup_prices');
     expect(await page.locator('#message-m5 .content').isVisible()).toBe(false);
+    await page.close();
+  });
+
+  it('links a delegated child from where it was started, and the child back to its parent', async () => {
+    const page = await browser.open(`${service.url}/s/web-root`);
+    await page.locator('#message-m6').waitFor();
+    const child = page.locator('aside.marker.child');
+    expect(await child.textContent()).toMatch(/^Delegated to web-helper/);
+    await child.locator('a').click();
+    await page.waitForURL('**/s/web-helper');
+    await page.locator('p.parent').waitFor();
+    expect(await page.locator('h1').textContent()).toBe('Price lookup');
+    expect(await page.locator('p.parent').textContent()).toBe('Delegated from web-tip');
+    expect(await page.locator('p.parent a').getAttribute('href')).toBe('/s/web-tip');
     await page.close();
   });
 

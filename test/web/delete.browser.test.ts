@@ -38,6 +38,8 @@ describe('the browser: verified delete', () => {
     await page.locator('.actions .status.done').waitFor();
     expect(await page.locator('.actions .status').textContent()).toBe('Deleted: 2 stream(s) tombstoned (session-del-tip, session-del-root).');
     expect(sent).toEqual([etag]);
+    expect(await page.locator('.messages').textContent()).toBe('This conversation was deleted.');
+    expect(await page.locator('.actions .buttons button:not([disabled])').count()).toBe(0);
     expect([await status('/sessions/del-root'), await status('/sessions/del-tip')]).toEqual([410, 410]);
   });
 

@@ -58,8 +58,8 @@ const review = (view, etag, onConfirm, onCancel) => {
   );
 };
 
-/** Export buttons (every format) and the verified delete, for the conversation `id`. */
-export const actionsView = (id) => {
+/** Export buttons (every format) and the verified delete, for the conversation `id`; `onDeleted` once it is gone. */
+export const actionsView = (id, onDeleted) => {
   const status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
   const panel = h('div', { class: 'panel' });
   const exports = EXPORT_FORMATS.map((format) => {
@@ -75,6 +75,8 @@ export const actionsView = (id) => {
       replace(panel);
       replace(status, `Deleted: ${result.deleted.length} stream(s) tombstoned (${result.deleted.join(', ')}).`);
       status.classList.add('done');
+      for (const button of buttons.querySelectorAll('button')) button.disabled = true;
+      onDeleted();
     } catch (error) {
       replace(panel);
       replace(status, refusal(error));
@@ -92,5 +94,6 @@ export const actionsView = (id) => {
       replace(status, `Could not read what would be deleted: ${error.message}`);
     }
   });
-  return h('div', { class: 'actions' }, h('div', { class: 'buttons' }, exports, remove), panel, status);
+  const buttons = h('div', { class: 'buttons' }, exports, remove);
+  return h('div', { class: 'actions' }, buttons, panel, status);
 };

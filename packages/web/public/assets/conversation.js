@@ -28,6 +28,7 @@ const heading = (view, name) => {
       tip.model ?? root.model ? ` · ${tip.model ?? root.model}` : '',
       view.lastActivity ? [' · last activity ', time(view.lastActivity)] : '',
     ),
+    root.parentId && root.link ? h('p', { class: 'meta parent' }, root.link === 'delegation' ? 'Delegated from ' : 'Branched from ', h('a', { href: sessionHref(root.parentId) }, shortId(root.parentId))) : '',
     h(
       'nav',
       { class: 'tabs', 'aria-label': 'Views' },
@@ -54,15 +55,21 @@ class Conversation extends HTMLElement {
       this.dataset.revision = view.segments.map((segment) => `${segment.sessionId}@${segment.revision}`).join(' ');
       return view;
     };
+    let rootId;
     try {
-      await load();
+      rootId = (await load()).rootId;
     } catch (error) {
       replace(this, h('p', { class: 'error', role: 'alert' }, `Could not open ${id}: ${error.message}`));
       return;
     }
-    replace(this, head, actionsView(id), body);
+    // From here on the conversation is named by its root: the same whole conversation whatever id opened it.
+    const deleted = () => {
+      this.#abort.abort();
+      replace(body, h('p', { class: 'status' }, 'This conversation was deleted.'));
+    };
+    replace(this, head, actionsView(rootId, deleted), body);
     this.#scrollToHash();
-    followSession(id, () => this.#reloadSoon(load), this.#abort.signal);
+    followSession(rootId, () => this.#reloadSoon(load), this.#abort.signal);
   }
 
   disconnectedCallback() {
