@@ -95,6 +95,10 @@ describe('the browser: hostile content never runs', () => {
     expect(CONTENT_SECURITY_POLICY).toBe(
       "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     );
+    const head = await rawRequest(service.url, { method: 'HEAD', path: '/s/evil' });
+    expect([head.status, head.headers['content-security-policy'], head.text]).toEqual([200, CONTENT_SECURITY_POLICY, '']);
+    expect((await fetch(`${service.url}/s/evil/extra`)).status).toBe(404);
+    expect((await fetch(`${service.url}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(404);
     expect((await fetch(`${service.url}/assets/nothing.js`)).status).toBe(404);
     expect((await fetch(`${service.url}/assets/..%2Fpackage.json`)).status).toBe(404);
     const rebound = await rawRequest(service.url, { path: '/', headers: { host: 'evil.example:80' } });
