@@ -1,4 +1,4 @@
-import { h, replace } from './dom.js';
+import { h } from './dom.js';
 
 const KEY = 'session-ledger-token';
 
