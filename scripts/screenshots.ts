@@ -12,6 +12,8 @@ const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', 
 
 const serve = async (store: string) => {
   const child = spawn(process.execPath, [join(REPO, 'packages/cli/bin/session-ledger.js'), 'serve', '--port', '0', '--json'], { env: { ...process.env, SESSION_LEDGER_STORE: store } });
+  // Whatever ends this script (an error included) ends the server too.
+  process.once('exit', () => child.kill());
   let out = '';
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {
