@@ -40,6 +40,19 @@ describe('ledger append at an exact revision: the head of its own last append', 
     expect(await a.verify({ stream: 's' })).toEqual({ streams: 1, events: 3, broken: null });
   });
 
+  it('keeps the heads of the 512 streams written last: an older one is read again', async () => {
+    const { store, calls } = reading();
+    const ledger = createLedger(store);
+    for (let n = 0; n <= 512; n += 1) await ledger.append(`s-${n}`, [event(0)], { expectedRevision: 'no_stream' });
+    const before = calls.reads;
+    await ledger.append('s-1', [event(1)], { expectedRevision: 0n });
+    await ledger.append('s-512', [event(1)], { expectedRevision: 0n });
+    expect(calls.reads).toBe(before);
+    await ledger.append('s-0', [event(1)], { expectedRevision: 0n });
+    expect(calls.reads).toBe(before + 1);
+    expect((await ledger.verify()).broken).toBeNull();
+  });
+
   it('after a soft delete the chain starts again with no predecessor', async () => {
     const { store } = reading();
     const ledger = createLedger(store);
