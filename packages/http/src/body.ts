@@ -25,7 +25,7 @@ const readBytes = (req: IncomingMessage): Promise<Buffer> =>
       chunks.length = 0;
       reject(tooLarge());
     });
-    req.once('end', () => resolve(Buffer.concat(chunks)));
+    req.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
     req.once('error', reject);
   });
 
@@ -58,6 +58,9 @@ const depthExceeds = (text: string, max: number): boolean => {
   return false;
 };
 
+/** One decoder for every body: `decode` without `stream` starts afresh each call. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 const hasBody = (req: IncomingMessage): boolean =>
   req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
 
@@ -76,7 +79,7 @@ export const readJsonBody = async (req: IncomingMessage): Promise<unknown> => {
   if (bytes.length === 0) return null;
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    text = UTF8.decode(bytes);
   } catch {
     throw invalidInput('The request body is not valid UTF-8');
   }

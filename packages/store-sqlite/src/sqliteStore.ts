@@ -23,6 +23,7 @@ import { toRecorded } from './rows.js';
 import { assertLedgerFile, migrate } from './schema.js';
 import { enableWal } from './wal.js';
 import { groupCommit } from './groupCommit.js';
+import { headTracker } from './headTracker.js';
 import { prepareStatements, type EventRow, type StreamRow } from './statements.js';
 
 export type Durability = 'normal' | 'full';
@@ -127,6 +128,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
   };
 
   const group = groupCommit(db, options.onGroupCommit);
+  const heads = headTracker(db);
 
   const remove = db.transaction((name: string, expected: ExpectedRevision, tombstone: boolean) => {
     const state = streamState(name);
@@ -175,7 +177,10 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
       // The events as they are now (the caller may reuse its objects before the group commits),
       // decided and written inside the next group's transaction, answered after its COMMIT.
       const rows = events.map(toText);
-      const result = await group.submit(() => append(name, rows, expected));
+      const result = await group.submit(
+        () => append(name, rows, expected),
+        (done) => done.written && heads.wrote(name, done.nextExpectedRevision),
+      );
       return result.written ? afterWrite(result) : result;
     },
     async readStream(name: string, opts: ReadStreamOptions = {}) {
@@ -198,10 +203,12 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     },
     async deleteStream(name, opts = {}) {
       group.flush(); // appends called before the delete are written before it
+      heads.forget(name);
       return afterWrite(mapped(() => remove.immediate(name, opts.expectedRevision ?? 'any', false)));
     },
     async tombstoneStream(name, opts = {}) {
       group.flush();
+      heads.forget(name);
       const result = afterWrite(mapped(() => remove.immediate(name, opts.expectedRevision ?? 'any', true)));
       // Erasure: secure_delete zeroes the freed pages; a checkpoint moves them out of the WAL.
       mapped(() => db.pragma('wal_checkpoint(TRUNCATE)'));
@@ -246,6 +253,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     async storeCheckpoint(name, position) {
       mapped(() => sql.storeCheckpoint.run(name, position));
     },
+    unchangedSince: (name, revision) => heads.unchangedSince(name, revision),
     async streamState(name) {
       return withRetry(async () => mapped(() => streamState(name) ?? null));
     },
