@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { marksOf, parseQuery } from '@session-ledger/read-models';
+import { marksOf, parseQuery, parseSince } from '@session-ledger/read-models';
 
 describe('parseQuery', () => {
   it('quotes every term, so FTS5 operators and quotes are text; short terms are kept apart', () => {
@@ -26,5 +26,25 @@ describe('marksOf', () => {
 
   it('merges adjacent marks (one match made of several trigram tokens)', () => {
     expect(marksOf('x\u0002ab\u0003\u0002cd\u0003y')).toEqual({ snippet: 'xabcdy', marks: [[1, 5]] });
+  });
+});
+
+describe('parseSince', () => {
+  const now = new Date('2026-03-08T12:00:00.000Z');
+
+  it('takes a duration back from now, by the shared duration parser', () => {
+    expect(parseSince('--since', '7d', now)).toBe('2026-03-01T12:00:00.000Z');
+    expect(parseSince('since', ' 90m ', now)).toBe('2026-03-08T10:30:00.000Z');
+  });
+
+  it('takes an ISO time or date, any offset, as UTC', () => {
+    expect(parseSince('since', '2026-03-01T10:00:00+02:00', now)).toBe('2026-03-01T08:00:00.000Z');
+    expect(parseSince('since', '2026-03-01', now)).toBe('2026-03-01T00:00:00.000Z');
+  });
+
+  it('refuses anything else as invalid_input naming the field', () => {
+    for (const text of ['yesterday', '7', '7 days', '', '2026-13-45', 'March 1']) {
+      expect(() => parseSince('--since', text, now)).toThrow(expect.objectContaining({ type: 'invalid_input' }));
+    }
   });
 });

@@ -72,3 +72,21 @@ describe('deleted means gone from the search model', () => {
     db.close();
   });
 });
+
+describe('erasing the segment that rewrote an older message', () => {
+  it('takes the rewritten text with it, though the message was appended in a segment that stays; the tip goes back to its parent', () => {
+    const db = new Database(':memory:');
+    searchModel.create(db);
+    const given = history().start('root').message('root', 'm1', 'original words here').compress('root', 'tip', 'root').rewrite('tip', 'm1', 'secret rewritten words');
+    applySearchRecords(db, given.records);
+    expect(runSearch(db, { q: 'secret' }).hits.map((hit) => [hit.rootId, hit.tipId, hit.messageId])).toEqual([['root', 'tip', 'm1']]);
+
+    searchModel.erase(db, 'session-tip');
+
+    expect(runSearch(db, { q: 'secret' }).hits).toEqual([]);
+    expect(runSearch(db, { q: 'words' }).hits).toEqual([]);
+    applySearchRecords(db, given.message('root', 'm2', 'later words').records.slice(-1));
+    expect(runSearch(db, { q: 'later' }).hits.map((hit) => [hit.rootId, hit.tipId])).toEqual([['root', 'root']]);
+    db.close();
+  });
+});

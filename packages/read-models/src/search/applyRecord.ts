@@ -11,8 +11,8 @@ const started = (s: Statements, record: SessionRecordOf<'session.started'>): voi
   const { parentId, link, source } = record.data;
   const parent = link === 'compression' && parentId !== null ? s.segment.get(parentId) : undefined;
   const revision = Number(record.revision);
-  if (!parent) return void s.addSegment.run(record.sessionId, record.sessionId, record.sessionId, source ?? null, revision);
-  s.addSegment.run(record.sessionId, parent.root, record.sessionId, null, revision);
+  if (!parent) return void s.addSegment.run(record.sessionId, record.sessionId, null, record.sessionId, source ?? null, revision);
+  s.addSegment.run(record.sessionId, parent.root, parentId, record.sessionId, null, revision);
   const root = s.segment.get(parent.root);
   if (root?.tip === parentId) s.moveTip.run(record.sessionId, parent.root);
 };

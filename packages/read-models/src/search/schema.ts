@@ -2,8 +2,8 @@ import type Database from 'better-sqlite3';
 
 /**
  * The search model's tables. `search_segments` maps every segment to its conversation's root (a
- * compression child belongs to its parent's root) and keeps, on the root's row, the tip and the
- * source; `revision` is the last revision folded, so a redelivered event is not applied twice.
+ * compression child belongs to its parent's root, `parent` names that parent) and keeps, on the
+ * root's row, the tip and the source; `revision` is the last revision folded, so a redelivered event is not applied twice.
  * `search_messages` holds every message id of a conversation (rewound ones too, `shown = 0`, so a
  * later append under the same id stays a duplicate, as in the display fold); `text_from` is the
  * segment whose event wrote the current text (the append's or the last rewrite's), so erasing that
@@ -18,7 +18,7 @@ export const TOKENIZER = 'trigram remove_diacritics 1';
 export const createSearchTables = (db: Database.Database): void => {
   db.exec(`
     CREATE TABLE IF NOT EXISTS search_segments (
-      segment TEXT PRIMARY KEY, root TEXT NOT NULL, tip TEXT NOT NULL, source TEXT, revision INTEGER NOT NULL
+      segment TEXT PRIMARY KEY, root TEXT NOT NULL, parent TEXT, tip TEXT NOT NULL, source TEXT, revision INTEGER NOT NULL
     ) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS search_messages (
       id INTEGER PRIMARY KEY, root TEXT NOT NULL, message_id TEXT NOT NULL, segment TEXT NOT NULL,

@@ -23,7 +23,8 @@ export const applySearchRecords = (db: Database.Database, records: Iterable<Sess
 
 /**
  * Every row derived from the segment leaves the tables: its messages, the text its rewrites wrote
- * into other segments' messages, and its place in the segment map. `secure_delete` makes SQLite zero
+ * into other segments' messages, and its place in the segment map (a conversation whose tip it was
+ * gets the erased segment's parent as its tip). `secure_delete` makes SQLite zero
  * the freed space, and the index's `secure-delete` option takes the words out of its own pages, so
  * after a checkpoint none of the text is in the file.
  */
@@ -34,6 +35,7 @@ const eraseSegment = (db: Database.Database, stream: string): void => {
   const statements = statementsOf(db);
   statements.eraseText.run(segment, segment);
   statements.eraseMessages.run(segment, segment);
+  statements.retreatTip.run(segment, segment);
   statements.eraseSegment.run(segment);
 };
 

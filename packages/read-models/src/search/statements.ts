@@ -5,7 +5,8 @@ type Get<P extends unknown[], R> = Database.Statement<P, R>;
 
 export interface Statements {
   segment: Get<[string], { root: string; tip: string; revision: number }>;
-  addSegment: Run<[string, string, string, string | null, number]>;
+  addSegment: Run<[string, string, string | null, string, string | null, number]>;
+  retreatTip: Run<[string, string]>;
   folded: Run<[number, string]>;
   moveTip: Run<[string, string]>;
   message: Get<[string, string], { id: number; shown: number }>;
@@ -22,7 +23,11 @@ export interface Statements {
 
 const prepare = (db: Database.Database): Statements => ({
   segment: db.prepare<[string], { root: string; tip: string; revision: number }>('SELECT root, tip, revision FROM search_segments WHERE segment = ?'),
-  addSegment: db.prepare<[string, string, string, string | null, number]>('INSERT INTO search_segments (segment, root, tip, source, revision) VALUES (?, ?, ?, ?, ?)'),
+  addSegment: db.prepare<[string, string, string | null, string, string | null, number]>('INSERT INTO search_segments (segment, root, parent, tip, source, revision) VALUES (?, ?, ?, ?, ?, ?)'),
+  /** An erased tip: its conversation's tip goes back to the erased segment's parent. */
+  retreatTip: db.prepare<[string, string]>(
+    'UPDATE search_segments SET tip = (SELECT e.parent FROM search_segments e WHERE e.segment = search_segments.tip) WHERE tip = ? AND segment <> ?',
+  ),
   folded: db.prepare<[number, string]>('UPDATE search_segments SET revision = ? WHERE segment = ?'),
   moveTip: db.prepare<[string, string]>('UPDATE search_segments SET tip = ? WHERE segment = ?'),
   message: db.prepare<[string, string], { id: number; shown: number }>('SELECT id, shown FROM search_messages WHERE root = ? AND message_id = ?'),
