@@ -78,6 +78,15 @@ describe('search over the display history of a real ledger', () => {
     expect(ids(db, { q: 'albatross' })).toEqual([]);
   });
 
+  it('marks exactly the matched text, whatever the script', async () => {
+    const db = await modelOf((await ledger()).store);
+
+    for (const q of ['京タワー', 'core/src/ledger.ts', 'AllPages', 'zebraCrossing', 'TEAPOT']) {
+      const [hit] = runSearch(db, { q }).hits;
+      expect({ q, marked: hit!.marks.map(([start, end]) => hit!.snippet.slice(start, end).toLowerCase()) }).toEqual({ q, marked: [q.toLowerCase()] });
+    }
+  });
+
   it('names the conversation root and its current tip, ranks best first with a positive rank, and marks the match in a plain snippet', async () => {
     const db = await modelOf((await ledger()).store);
 
