@@ -1,1 +1,2 @@
 export type { ReadModel } from './readModel.js';
+export * from './search/index.js';
