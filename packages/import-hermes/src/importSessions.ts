@@ -14,7 +14,7 @@ export interface SessionsOptions {
 const plannedEvents = (item: SessionImport): LazyEvent[] =>
   item.steps.flatMap((step) => {
     const id = stepId(item.stream, step);
-    return id === null ? [] : [{ id, kind: step.kind, build: () => stepEvent(item.stream, step, item.session)! }];
+    return id === null ? [] : [{ id, kind: step.kind, build: () => stepEvent(item.stream, step, item.session, id)! }];
   });
 
 /** A failure mid-run, restated with what was done so it is never left unreported. */
