@@ -51,7 +51,7 @@ export const syncStream = async (ledger: Ledger, stream: string, planned: LazyEv
     try {
       const result = await ledger.append(
         stream,
-        batch.map(({ id, type, data, metadata }) => ({ id, type, data, metadata })),
+        batch,
         { expectedRevision: expected, head },
       );
       expected = result.nextExpectedRevision;
