@@ -66,6 +66,32 @@ const importMeasured = (conversations: number) => {
   }
 };
 
+/** Kills an import part way (caught with at least 500 events written), then runs it again. */
+const killedThenResumed = async (dirs: string[]) => {
+  const caught = await untilCaught(async () => {
+    const dir = tempDir('hermes-kill');
+    dirs.push(dir);
+    const path = join(dir, 'state.db');
+    buildBulk(path, { conversations: 60, messages: 120, contentSize: 200 });
+    const ledger = join(dir, 'ledger.sqlite');
+    const env = { SESSION_LEDGER_STORE: `sqlite:${ledger}` };
+    const events = () => countIn(ledger, 'SELECT count(*) AS n FROM events');
+    const killed = await interruptCli(['import', 'hermes', path], env, { ready: () => events() > 500 });
+    return killed === null ? null : { killed, ledger, env, path, partial: events() };
+  });
+  expect(caught.killed.signal).toBe('SIGKILL');
+  expect(caught.partial).toBeGreaterThan(500);
+  const rerun = runCli(['import', 'hermes', caught.path, '--verify', '--json'], { env: caught.env });
+  expect(rerun.code).toBe(0);
+  const report = rerun.json() as { events: number; unchanged: { events: number }; verify: { matched: number; conversations: number } };
+  expect(report.verify).toMatchObject({ conversations: 60, matched: 60 });
+  // 80 sessions started, 60 × 120 rows of which 20 are compression summaries taken by a child's start, 20 continuations.
+  const expected = 80 + 60 * 120 - 20 + 20;
+  expect(report.unchanged.events + report.events).toBe(expected);
+  expect(countIn(caught.ledger, 'SELECT count(*) AS n FROM events')).toBe(expected);
+  expect(countIn(caught.ledger, 'SELECT count(DISTINCT stream || char(0) || id) AS n FROM events')).toBe(expected);
+};
+
 describe('import hermes streams the source', () => {
   it('imports and verifies a 250 MB state.db in the same peak RSS as a 60 MB one: memory bounded by a constant, not by the file', () => {
     const small = importMeasured(60);
@@ -78,26 +104,11 @@ describe('import hermes streams the source', () => {
   }, 900_000);
 
   it('an import killed with SIGKILL part way is completed by the next run: every row once, and it verifies', async () => {
-    const caught = await untilCaught(async () => {
-      const dir = tempDir('hermes-kill');
-      const path = join(dir, 'state.db');
-      buildBulk(path, { conversations: 60, messages: 120, contentSize: 200 });
-      const ledger = join(dir, 'ledger.sqlite');
-      const env = { SESSION_LEDGER_STORE: `sqlite:${ledger}` };
-      const events = () => countIn(ledger, 'SELECT count(*) AS n FROM events');
-      const killed = await interruptCli(['import', 'hermes', path], env, { ready: () => events() > 500 });
-      return killed === null ? null : { killed, ledger, env, path, partial: events() };
-    });
-    expect(caught.killed.signal).toBe('SIGKILL');
-    expect(caught.partial).toBeGreaterThan(500);
-    const rerun = runCli(['import', 'hermes', caught.path, '--verify', '--json'], { env: caught.env });
-    expect(rerun.code).toBe(0);
-    const report = rerun.json() as { events: number; unchanged: { events: number }; verify: { matched: number; conversations: number } };
-    expect(report.verify).toMatchObject({ conversations: 60, matched: 60 });
-    // 80 sessions started, 60 × 120 rows of which 20 are compression summaries taken by a child's start, 20 continuations.
-    const expected = 80 + 60 * 120 - 20 + 20;
-    expect(report.unchanged.events + report.events).toBe(expected);
-    expect(countIn(caught.ledger, 'SELECT count(*) AS n FROM events')).toBe(expected);
-    expect(countIn(caught.ledger, 'SELECT count(DISTINCT stream || char(0) || id) AS n FROM events')).toBe(expected);
+    const dirs: string[] = [];
+    try {
+      await killedThenResumed(dirs);
+    } finally {
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    }
   }, 300_000);
 });
