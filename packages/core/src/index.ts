@@ -12,6 +12,7 @@ export * from './memoryStore.js';
 export * from './chain.js';
 export * from './ledger.js';
 export * from './liveEvents.js';
+export * from './wellFormed.js';
 export * from './durableSubscriber.js';
 export * from './retry.js';
 export * from './jsonSafe.js';
