@@ -10,6 +10,7 @@ import { ledgerSection } from './sections/ledger.js';
 import { propertySection } from './sections/properties.js';
 import { readSection } from './sections/read.js';
 import { subscriptionSection } from './sections/subscriptions.js';
+import { wellFormedSection } from './sections/wellFormed.js';
 
 export type { StoreSetup } from './helpers.js';
 export type { StoreCapabilities } from './context.js';
@@ -45,6 +46,7 @@ export const describeEventStoreConformance = (name: string, setup: StoreSetup, c
       },
     };
     appendSection(context);
+    wellFormedSection(context);
     readSection(context);
     deleteSection(context);
     subscriptionSection(context);
