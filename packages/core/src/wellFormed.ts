@@ -1,7 +1,27 @@
 /** A high surrogate not followed by a low one, or a low one not preceded by a high one (ill-formed UTF-16). */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-export const hasLoneSurrogate = (text: string): boolean => LONE_SURROGATE.test(text);
+/** String.prototype.isWellFormed (ES2024, native in every Node >= 20; the ES2023 lib does not declare it). */
+const nativeWellFormed = (String.prototype as { isWellFormed?: (this: string) => boolean }).isWellFormed;
+
+export const hasLoneSurrogate = nativeWellFormed
+  ? (text: string): boolean => !nativeWellFormed.call(text)
+  : (text: string): boolean => LONE_SURROGATE.test(text);
+
+/** Whether any string of a JSON value (key or value) holds a lone surrogate; no paths built. */
+const anyIllFormed = (item: unknown): boolean => {
+  if (typeof item === 'string') return hasLoneSurrogate(item);
+  if (item === null || typeof item !== 'object') return false;
+  if (Array.isArray(item)) {
+    for (const inner of item) if (anyIllFormed(inner)) return true;
+    return false;
+  }
+  for (const key in item) {
+    if (!Object.prototype.hasOwnProperty.call(item, key)) continue;
+    if (hasLoneSurrogate(key) || anyIllFormed((item as Record<string, unknown>)[key])) return true;
+  }
+  return false;
+};
 
 const keyPath = (path: string, key: string) => (/^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`);
 
@@ -12,6 +32,7 @@ const keyPath = (path: string, key: string) => (/^[A-Za-z_$][\w$]*$/.test(key) ?
  * is stored, so such a value is refused wherever it enters, never repaired.
  */
 export const illFormedPath = (value: unknown, root: string): string | null => {
+  if (!anyIllFormed(value)) return null;
   const walk = (item: unknown, path: string): string | null => {
     if (typeof item === 'string') return hasLoneSurrogate(item) ? path : null;
     if (Array.isArray(item)) {
