@@ -1,4 +1,4 @@
-import { isLedgerError, ledgerError, type Ledger, type LedgerError } from '@session-ledger/core';
+import { illFormedMessage, illFormedPath, invalidInput, isLedgerError, ledgerError, type Ledger, type LedgerError } from '@session-ledger/core';
 import { stepEvent, stepId } from './mapping/stepEvent.js';
 import { buildImportPlan, type SessionImport } from './plan/importPlan.js';
 import { countWritten, type ImportReport } from './report.js';
@@ -11,10 +11,23 @@ export interface SessionsOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
+/**
+ * Every event of one session, built before any of it is written. A row holding a string that is not
+ * well-formed UTF-16 (a lone surrogate, e.g. a `\udcff` escape in its JSON) refuses the whole
+ * session, naming it and the row: stores keep UTF-8, so the text would be stored as U+FFFD, and a
+ * repaired row would be a message Hermes never held. The operator fixes the row and imports again.
+ */
 const plannedEvents = (item: SessionImport): LazyEvent[] =>
   item.steps.flatMap((step) => {
     const id = stepId(item.stream, step);
-    return id === null ? [] : [{ id, kind: step.kind, build: () => stepEvent(item.stream, step, item.session, id)! }];
+    if (id === null) return [];
+    const event = stepEvent(item.stream, step, item.session, id)!;
+    const illFormed = illFormedPath(event.data, 'data') ?? illFormedPath(event.metadata, 'metadata');
+    if (illFormed !== null) {
+      const rows = event.rowIds.length > 0 ? `message row ${event.rowIds.join(', ')}` : 'its session row';
+      throw invalidInput(`Hermes session ${item.session.id}, ${rows}: ${illFormedMessage(`the ${illFormed} of its ${event.type} event`)} (fix the row, then import again)`);
+    }
+    return [{ id, kind: step.kind, build: () => event }];
   });
 
 /** A failure mid-run, restated with what was done so it is never left unreported. */

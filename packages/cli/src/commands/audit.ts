@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { action } from '../action.js';
 import { withLedger } from '../context.js';
 import { EXIT_CODES } from '../exitCodes.js';
-import { emit } from '../output.js';
+import { emit, note } from '../output.js';
 import { progressFor } from '../progress.js';
 
 /** `audit verify`: recompute every hash chain and report the first broken link. */
@@ -22,6 +22,7 @@ export const registerAudit = (program: Command): void => {
         return EXIT_CODES.chain_broken;
       }
       emit(context.io, context.json, { ok: true, ...report }, () => `ok: ${report.streams} streams, ${report.events} events verified`);
+      if (report.deletedInAll) note(context.io, context.json, `${report.deletedInAll} events of deleted streams are still in $all until a scavenge (accounted for, not checked)`);
     },
   );
 };
