@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { createLedger, type EventStore, type Ledger } from '@session-ledger/core';
 import { defaultStoreUrl, openStore } from './openStore.js';
 import { processIo, type Io } from './output.js';
+import { progressFor } from './progress.js';
 
 export interface GlobalOptions {
   store?: string;
@@ -26,7 +27,14 @@ export const withLedger = async <T>(
   options: { write: boolean },
   run: (ledger: Ledger, store: EventStore) => Promise<T>,
 ): Promise<T> => {
-  const store = await openStore(context.storeUrl, options);
+  // A read model built or caught up on open (a new version, a ledger written without it) shows a bar on a terminal.
+  const bar = progressFor(context, 'read models', 'events');
+  let store: EventStore;
+  try {
+    store = await openStore(context.storeUrl, { ...options, onProgress: (_name, position) => bar.update(Number(position) + 1) });
+  } finally {
+    bar.stop();
+  }
   try {
     return await run(createLedger(store), store);
   } finally {
