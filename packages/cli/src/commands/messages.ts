@@ -40,13 +40,13 @@ export const registerMessages = (program: Command): void => {
       const result = await withLedger(context, { write: true }, async (ledger, store) =>
         S.appendMessage(
           { ledger, now: context.now },
-          session,
+          await resolveId(store, session),
           { id: options.id, role, content, toolCalls, toolCallId: options.toolCallId, toolName: options.toolName },
           { turnId: options.turn },
         ),
       );
       emit(context.io, context.json, result, () => result.messageId);
-      note(context.io, context.json, `appended to ${session}@${result.revision}`);
+      note(context.io, context.json, `appended to ${result.sessionId}@${result.revision}`);
     },
   );
 
