@@ -69,8 +69,8 @@ describe('the read model machinery (inline on SQLite)', () => {
     const plain = openSqliteStore(file);
     const withModels = { ledger: createLedger(kept.store), now: () => new Date('2026-03-01T10:00:00Z') };
     const without = { ledger: createLedger(plain), now: () => new Date('2026-03-01T11:00:00Z') };
-    const a = (await startSession(withModels, { title: 'kept' })).sessionId;
-    const b = (await startSession(without, { title: 'missed' })).sessionId;
+    const a = (await startSession(withModels, { id: 'a-kept', title: 'kept' })).sessionId;
+    const b = (await startSession(without, { id: 'b-missed', title: 'missed' })).sessionId;
     await appendMessage(without, a, { role: 'user', content: 'missed too' });
 
     await appendMessage(withModels, b, { role: 'user', content: 'kept' });
@@ -80,8 +80,8 @@ describe('the read model machinery (inline on SQLite)', () => {
     const now = new Date('2026-03-01T12:00:00Z');
     expect(allRows(db, now).map(({ source: _s, model: _m, firstActivity: _f, ...row }) => row)).toEqual(await listConversations(kept.store, { now }));
     expect(allRows(db, now).map((row) => [row.title, row.messages])).toEqual([
-      ['missed', 1],
       ['kept', 1],
+      ['missed', 1],
     ]);
     db.close();
     await plain.close();

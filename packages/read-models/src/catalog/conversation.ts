@@ -48,8 +48,12 @@ export const writeConversation = (db: Database.Database, segments: SegmentTable,
   if (!sql) {
     sql = {
       put: db.prepare(
-        `INSERT OR REPLACE INTO catalog (root_id, tip_id, segments, title, source, model, messages, first_activity, last_activity,
-           last_ms, live_until, ended, parent_id, link) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO catalog (root_id, tip_id, segments, title, source, model, messages, first_activity, last_activity,
+           last_ms, live_until, ended, parent_id, link) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (root_id) DO UPDATE SET tip_id = excluded.tip_id, segments = excluded.segments, title = excluded.title,
+           source = excluded.source, model = excluded.model, messages = excluded.messages, first_activity = excluded.first_activity,
+           last_activity = excluded.last_activity, last_ms = excluded.last_ms, live_until = excluded.live_until,
+           ended = excluded.ended, parent_id = excluded.parent_id, link = excluded.link`,
       ),
       remove: db.prepare('DELETE FROM catalog WHERE root_id = ?'),
     };

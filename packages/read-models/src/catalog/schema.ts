@@ -43,7 +43,6 @@ CREATE TABLE IF NOT EXISTS catalog (
   link TEXT
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS catalog_recent ON catalog (last_ms DESC, root_id);
-CREATE INDEX IF NOT EXISTS catalog_source_recent ON catalog (source, last_ms DESC, root_id);
 CREATE INDEX IF NOT EXISTS catalog_title ON catalog (title);
 `;
 

@@ -43,8 +43,13 @@ const statements = new WeakMap<Database.Database, ReturnType<typeof prepare>>();
 const prepare = (db: Database.Database) => ({
   get: db.prepare('SELECT * FROM catalog_segments WHERE id = ?'),
   put: db.prepare(
-    `INSERT OR REPLACE INTO catalog_segments (id, started, parent_id, link, continued_in, title, source, model, messages,
-       first_activity, last_activity, ended, turn, root_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    // An upsert, not INSERT OR REPLACE: an update in place leaves the indexes alone unless root or parent moved.
+    `INSERT INTO catalog_segments (id, started, parent_id, link, continued_in, title, source, model, messages,
+       first_activity, last_activity, ended, turn, root_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (id) DO UPDATE SET started = excluded.started, parent_id = excluded.parent_id, link = excluded.link,
+       continued_in = excluded.continued_in, title = excluded.title, source = excluded.source, model = excluded.model,
+       messages = excluded.messages, first_activity = excluded.first_activity, last_activity = excluded.last_activity,
+       ended = excluded.ended, turn = excluded.turn, root_id = excluded.root_id`,
   ),
   remove: db.prepare('DELETE FROM catalog_segments WHERE id = ?'),
   children: db.prepare('SELECT id FROM catalog_segments WHERE parent_id = ?').pluck(),

@@ -7,7 +7,7 @@ import type { MetaTable, ReadModelMeta } from './meta.js';
 /** Progress of a catch-up or rebuild: the position reached and the ledger's head. */
 export type Progress = (name: string, position: bigint, head: bigint) => void;
 
-export const CHUNK = 2000;
+export const CHUNK = 5000;
 
 /**
  * Puts the model's tables in place for its version: a file holding another version (or none) is
