@@ -62,11 +62,17 @@ export const inlineReadModels = (models: readonly ReadModel[], options: { onProg
     a.guard.apply(model, batch, fillGap);
   };
 
+  /** Whether the model needs a catch-up (or a rebuild): read without taking the write lock. */
+  const behind = (a: Attached, model: ReadModel): boolean => {
+    const current = a.meta.get(model.name);
+    return !current || current.version !== model.version || current.status === 'rebuilding' || (current.status === 'ok' && a.events.anyBetween(current.position, END));
+  };
+
   const hook = {
     init(db: Database.Database): void {
       const meta = metaTable(db);
-      attached = { db, meta, events: ledgerEvents(db), guard: guarded(db, meta) };
-      for (const model of models) catchUp(db, model, meta, attached.events, options.onProgress);
+      const a: Attached = (attached = { db, meta, events: ledgerEvents(db), guard: guarded(db, meta) });
+      for (const model of models) if (behind(a, model)) catchUp(db, model, meta, a.events, options.onProgress);
     },
     appended(_db: Database.Database, events: RecordedEvent[]): void {
       const a = need();
@@ -83,9 +89,7 @@ export const inlineReadModels = (models: readonly ReadModel[], options: { onProg
     async ready(name) {
       const a = need();
       const model = modelNamed(models, name);
-      const current = a.meta.get(name);
-      const behind = !current || current.version !== model.version || current.status === 'rebuilding' || a.events.anyBetween(current.position, END);
-      if (current?.status !== 'faulted' && behind) catchUp(a.db, model, a.meta, a.events, options.onProgress);
+      if (behind(a, model)) catchUp(a.db, model, a.meta, a.events, options.onProgress);
       const after = a.meta.get(name);
       if (after?.status === 'faulted') throw readModelFaulted(name, after.error ?? 'unknown error');
       return a.db;
