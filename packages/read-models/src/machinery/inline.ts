@@ -76,7 +76,15 @@ export const inlineReadModels = (models: readonly ReadModel[], options: { onProg
     },
     appended(_db: Database.Database, events: RecordedEvent[]): void {
       const a = need();
-      for (const model of models) applyOne(a, model, events);
+      for (const model of models) {
+        try {
+          applyOne(a, model, events);
+        } catch {
+          // Outside the projection (its own errors fault it under its savepoint): the model's row is
+          // unreadable. The append goes on; the model's position stays behind, so the next read or
+          // open catches it up (or says what is wrong).
+        }
+      }
     },
     erased(_db: Database.Database, stream: string): void {
       const a = need();
