@@ -102,6 +102,20 @@ describe('the read model machinery (inline on SQLite)', () => {
     await store.close();
   });
 
+  it('given a read model whose bookkeeping is unreadable (its table dropped behind its back), when an append comes, then the append is stored all the same', async () => {
+    const file = join(scratchDir(), 'l.sqlite');
+    const { store } = open(file, [counter({ on: false })]);
+    await store.appendToStream('a', [event()]);
+    const other = new Database(file);
+    other.exec('DROP TABLE read_models');
+    other.close();
+
+    await expect(store.appendToStream('a', [event()])).resolves.toMatchObject({ nextExpectedRevision: 1n });
+
+    expect(await store.readStream('a')).toHaveLength(2);
+    await store.close();
+  });
+
   it('a rebuild leaves the same tables as the model kept append by append', async () => {
     const { store, readModels } = open(join(scratchDir(), 'l.sqlite'), [catalogReadModel]);
     const context = { ledger: createLedger(store) };
