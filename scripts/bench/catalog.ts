@@ -102,19 +102,22 @@ export const rows = async (): Promise<BenchRow[]> => {
   // Single appends (each its own commit), with and without the catalog inline, on fresh ledgers.
   const appends = scratch('catalog-appends');
   const COUNT = 1000;
-  const trial = (inline: boolean) => ({
-    prepare: async () => {
-      const onCommit = inline ? inlineReadModels([catalogReadModel]).hook : undefined;
-      const context = { ledger: createLedger(openSqliteStore(appends.file(`${newId()}.sqlite`), { onCommit })) };
+  type Prepared = { ledger: ReturnType<typeof createLedger>; ready: () => Promise<unknown> };
+  const trial = (mode: 'inline' | 'deferred' | 'none') => ({
+    prepare: async (): Promise<Prepared> => {
+      const models = mode === 'none' ? undefined : inlineReadModels([catalogReadModel], { appends: mode });
+      const context = { ledger: createLedger(openSqliteStore(appends.file(`${newId()}.sqlite`), { onCommit: models?.hook })) };
       await startSession(context, { id: 'single' });
-      return context;
+      return { ...context, ready: async () => models?.readModels.ready('catalog') };
     },
-    work: async (context: { ledger: ReturnType<typeof createLedger> }) => {
+    work: async (context: Prepared) => {
       for (let n = 0; n < COUNT; n += 1) await appendMessage(context, 'single', benchMessage(n));
+      await context.ready(); // deferred: the read that folds them in is part of the cost
     },
-    cleanup: (context: { ledger: ReturnType<typeof createLedger> }) => context.ledger.store.close(),
+    cleanup: (context: Prepared) => context.ledger.store.close(),
   });
-  const single = await compareRates(COUNT, trial(true), trial(false), 5);
+  const single = await compareRates(COUNT, trial('inline'), trial('none'), 5);
+  const deferred = await compareRates(COUNT, trial('deferred'), trial('none'), 5);
   appends.remove();
 
   const scale = `${SESSIONS.toLocaleString('en-US')} sessions, ${(SESSIONS * PER_SESSION).toLocaleString('en-US')} messages`;
@@ -122,5 +125,6 @@ export const rows = async (): Promise<BenchRow[]> => {
     compared(`catalog: a page of 20 (first, deep by cursor, by source), median server-side, ${scale}`, 'µs', median(pageTimes), 'ceiling 20 ms (ratio <= 1)', 20_000),
     compared(`catalog: catch-up from $all (projections rebuild), ${scale}`, 'events/s', rebuildVsRead.subject, 'readAll of the same ledger (target ratio >= 0.5)', rebuildVsRead.baseline),
     compared('catalog: single appendMessage, each its own commit, with the catalog inline', 'messages/s', single.subject, 'the same appends without read models (target ratio >= 0.8)', single.baseline),
+    compared('catalog: the same appends with the catalog deferred, then one read that folds them in', 'messages/s', deferred.subject, 'the same appends without read models', deferred.baseline),
   ];
 };

@@ -116,6 +116,31 @@ describe('the read model machinery (inline on SQLite)', () => {
     await store.close();
   });
 
+  it('deferred: appends leave the catalog alone, the next read folds them in; a deletion still erases in its own transaction', async () => {
+    const file = join(scratchDir(), 'l.sqlite');
+    const { hook, readModels } = inlineReadModels([catalogReadModel], { appends: 'deferred' });
+    const store = openSqliteStore(file, { onCommit: hook });
+    const context = { ledger: createLedger(store), now: () => new Date('2026-03-01T10:00:00Z') };
+    await startSession(context, { id: 'keep', title: 'kept' });
+    await appendMessage(context, 'keep', { role: 'user', content: 'hi' });
+    const peek = new Database(file, { readonly: true });
+    const stored = () => peek.prepare('SELECT root_id, messages FROM catalog ORDER BY root_id').all();
+
+    expect(stored()).toEqual([]);
+    expect(allRows(await readModels.ready('catalog'), new Date()).map((row) => [row.rootId, row.messages])).toEqual([['keep', 1]]);
+    await startSession(context, { id: 'gone', title: 'secret' });
+    await readModels.ready('catalog');
+    await appendMessage(context, 'keep', { role: 'user', content: 'again' });
+    await store.tombstoneStream('session-gone');
+
+    expect(stored()).toEqual([{ root_id: 'keep', messages: 1 }]);
+    const now = new Date();
+    expect(allRows(await readModels.ready('catalog'), now).map(({ source: _s, model: _m, firstActivity: _f, ...row }) => row)).toEqual(await listConversations(store, { now }));
+    expect(stored()).toEqual([{ root_id: 'keep', messages: 2 }]);
+    peek.close();
+    await store.close();
+  });
+
   it('a rebuild leaves the same tables as the model kept append by append', async () => {
     const { store, readModels } = open(join(scratchDir(), 'l.sqlite'), [catalogReadModel]);
     const context = { ledger: createLedger(store) };

@@ -1,4 +1,4 @@
-export { inlineReadModels, type ReadModels } from './inline.js';
+export { inlineReadModels, type InlineOptions, type ReadModels } from './inline.js';
 export { subscribedReadModels, erasingStore } from './subscribed.js';
 export type { ReadModelMeta, ReadModelStatus } from './meta.js';
 export type { Progress } from './catchUp.js';

@@ -40,7 +40,18 @@ export const modelNamed = (models: readonly ReadModel[], name: string): ReadMode
  * given (events written by a process without the read models) is caught up first, in the same
  * transaction; a model being rebuilt is skipped (the rebuild reaches those events itself).
  */
-export const inlineReadModels = (models: readonly ReadModel[], options: { onProgress?: Progress } = {}) => {
+export interface InlineOptions {
+  onProgress?: Progress;
+  /**
+   * `inline` (default): each append folds its events into the models in its own savepoint.
+   * `deferred`: appends leave the models alone and the next read (`ready`) folds in what it finds
+   * after the model's position, in one transaction; a write is still in the next read, at no cost
+   * to the append. Deletions erase in the deleting transaction either way.
+   */
+  appends?: 'inline' | 'deferred';
+}
+
+export const inlineReadModels = (models: readonly ReadModel[], options: InlineOptions = {}) => {
   let attached: Attached | undefined;
   const need = (): Attached => {
     if (!attached) throw new Error('read models used before the store opened');
@@ -75,6 +86,7 @@ export const inlineReadModels = (models: readonly ReadModel[], options: { onProg
       for (const model of models) if (behind(a, model)) catchUp(db, model, meta, a.events, options.onProgress);
     },
     appended(_db: Database.Database, events: RecordedEvent[]): void {
+      if (options.appends === 'deferred') return;
       const a = need();
       for (const model of models) {
         try {
