@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLedger, createMemoryStore, type EventStore } from '@session-ledger/core';
@@ -17,6 +18,22 @@ const STORES: Array<[string, () => EventStore]> = [
   ['memory', () => createMemoryStore()],
   ['eventstoredb', () => openEsdbTestStore()],
 ];
+
+describe('the local read-model file', () => {
+  it('is created by the first read, not by writes or deletions', async () => {
+    const file = join(scratchDir(), 'read-models', 'x.sqlite');
+    const store = withSubscribedReadModels(createMemoryStore(), file);
+    opened.push(store);
+    const context = { ledger: createLedger(store) };
+    await startSession(context, { id: 'a' });
+    await store.tombstoneStream('session-a');
+    await startSession(context, { id: 'b' });
+
+    expect(existsSync(file)).toBe(false);
+    expect(allRows(await readModelsOf(store).ready('catalog'), new Date()).map((row) => row.rootId)).toEqual(['b']);
+    expect(existsSync(file)).toBe(true);
+  });
+});
 
 describe.each(STORES)('the catalog fed from $all into a local file (%s)', (_name, open) => {
   it('lists what was written, follows later writes, and loses a deleted conversation (deletions through the wrapped store)', async () => {

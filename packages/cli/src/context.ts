@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { createLedger, type EventStore, type Ledger } from '@session-ledger/core';
 import { defaultStoreUrl, openStore } from './openStore.js';
 import { processIo, type Io } from './output.js';
-import { progressFor } from './progress.js';
+import { progressFor, type Progress } from './progress.js';
+import type { Progress as ReadModelProgress } from '@session-ledger/read-models';
 
 export interface GlobalOptions {
   store?: string;
@@ -21,6 +22,16 @@ export const contextOf = (command: Command, io: Io = processIo()): CommandContex
   return { io, json: Boolean(options.json), storeUrl: options.store ?? defaultStoreUrl(), now: () => new Date() };
 };
 
+/** A read model's progress (the position reached, the ledger's head) on a bar whose total is the head. */
+export const towardsHead = (bar: Progress): ReadModelProgress => {
+  let started = false;
+  return (_name, position, head) => {
+    if (!started && head > 0n) bar.start(Number(head));
+    started = true;
+    bar.update(Number(position));
+  };
+};
+
 /** Opens the store for one command and always closes it. Read-only commands never create a store file. */
 export const withLedger = async <T>(
   context: CommandContext,
@@ -31,7 +42,7 @@ export const withLedger = async <T>(
   const bar = progressFor(context, 'read models', 'events');
   let store: EventStore;
   try {
-    store = await openStore(context.storeUrl, { ...options, onProgress: (_name, position) => bar.update(Number(position) + 1) });
+    store = await openStore(context.storeUrl, { ...options, onProgress: towardsHead(bar) });
   } finally {
     bar.stop();
   }

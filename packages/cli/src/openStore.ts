@@ -32,7 +32,6 @@ const sqliteOpener: Opener = async (rest, _url, options) => {
 /** Where the read models of a server store live: a local SQLite file per store URL, beside the default ledger. */
 const localReadModelsFile = (url: string, env: NodeJS.ProcessEnv = process.env): string => {
   const home = env.SESSION_LEDGER_HOME ?? join(homedir(), '.session-ledger');
-  mkdirSync(join(home, 'read-models'), { recursive: true });
   return join(home, 'read-models', `${createHash('sha256').update(url).digest('hex').slice(0, 16)}.sqlite`);
 };
 

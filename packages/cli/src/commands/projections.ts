@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { readModelsOf, type ReadModelMeta } from '@session-ledger/read-models';
 import { action } from '../action.js';
-import { withLedger } from '../context.js';
+import { towardsHead, withLedger } from '../context.js';
 import { emit, field } from '../output.js';
 import { progressFor } from '../progress.js';
 
@@ -28,7 +28,7 @@ export const registerProjections = (program: Command): void => {
       const statuses = await withLedger(context, { write: true }, async (_ledger, store) => {
         const models = readModelsOf(store);
         try {
-          await models.rebuild(name, (_model, position) => bar.update(Number(position) + 1));
+          await models.rebuild(name, towardsHead(bar));
         } finally {
           bar.stop();
         }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { EventStore } from '@session-ledger/core';
 import { catalogReadModel } from '../catalog/catalogModel.js';
 import type { ReadModel } from '../readModel.js';
@@ -32,10 +33,22 @@ export const readModelsOf = (store: EventStore): ReadModels => {
  * tombstones erase the stream from them too.
  */
 export const withSubscribedReadModels = (store: EventStore, file: string, models: readonly ReadModel[] = DEFAULT_READ_MODELS): EventStore => {
-  const readModels = subscribedReadModels(store, file, models);
+  // The local file is opened (and created) on the first read: a command that only writes makes none.
+  let runner: ReturnType<typeof subscribedReadModels> | undefined;
+  const open = () => (runner ??= subscribedReadModels(store, file, models));
+  const readModels: ReadModels & { erase(stream: string): void } = {
+    models,
+    ready: (name) => open().ready(name),
+    status: () => open().status(),
+    rebuild: (name, onProgress) => open().rebuild(name, onProgress),
+    erase(stream) {
+      // No file yet: nothing to erase, and the first read folds $all, which no longer holds the stream.
+      if (runner || (file !== ':memory:' && existsSync(file))) open().erase(stream);
+    },
+  };
   const wrapped = erasingStore(store, readModels);
   wrapped.close = async () => {
-    readModels.close();
+    runner?.close();
     await store.close();
   };
   return attachReadModels(wrapped, readModels);

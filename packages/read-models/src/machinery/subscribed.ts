@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { readAllPages, type EventStore, type RecordedEvent } from '@session-ledger/core';
 import type { ReadModel } from '../readModel.js';
@@ -15,6 +17,7 @@ import { metaTable } from './meta.js';
  * process reach the models through `erase` (see `erasingStore`).
  */
 export const subscribedReadModels = (store: EventStore, file: string, models: readonly ReadModel[]) => {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('secure_delete = ON');
