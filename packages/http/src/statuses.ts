@@ -24,4 +24,5 @@ export const HTTP_STATUSES: Record<ErrorType, number> = {
   session_deleted: 410,
   precondition_failed: 412,
   store_unavailable: 503,
+  read_model_faulted: 503,
 };

@@ -16,6 +16,7 @@ import {
   type ExpectedRevision,
   type ReadAllOptions,
   type ReadStreamOptions,
+  type RecordedEvent,
   type StreamState,
 } from '@session-ledger/core';
 import { mapped } from './errors.js';
@@ -41,6 +42,22 @@ export interface SqliteStoreOptions {
    * seam: appends submitted in one turn of the event loop share one transaction).
    */
   onGroupCommit?: (appends: number) => void;
+  /**
+   * Read models kept inline (e.g. @session-ledger/read-models): called inside the append's own
+   * savepoint after its events are inserted, and inside a delete's transaction, so what they write
+   * commits or rolls back with the events. The store knows nothing of what they keep.
+   */
+  onCommit?: CommitHook;
+}
+
+/** A hook running in the store's write transactions (see SqliteStoreOptions.onCommit). */
+export interface CommitHook {
+  /** Once, when the file is open and migrated. */
+  init(db: Database.Database): void;
+  /** The events one append inserted, in position order. */
+  appended(db: Database.Database, events: RecordedEvent[]): void;
+  /** A stream was deleted or tombstoned (its events are gone). */
+  erased(db: Database.Database, stream: string): void;
 }
 
 /** An event as the row stores it: its JSON serialised when the append is called. */
@@ -77,11 +94,13 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     db.pragma('cache_size = -65536');
     db.pragma('foreign_keys = ON');
     migrate(db);
+    options.onCommit?.init(db);
   } catch (error) {
     opened?.close(); // a refused file is not held open
     throw storeUnavailable(`Cannot open ledger at ${path}: ${(error as Error).message}`, (error as { code?: string }).code);
   }
   const sql = prepareStatements(db);
+  const hook = options.onCommit;
   const changes = changeNotifier();
   const pollMs = options.pollMs ?? 25;
   const dataVersion = () => db.pragma('data_version', { simple: true }) as number;
@@ -117,13 +136,16 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     const created = new Date().toISOString();
     let position = 0n;
     let revision = decision.firstRevision;
+    const recorded: RecordedEvent[] = [];
     for (const row of rows) {
       const info = sql.insertEvent.run(name, revision, row.id, row.type, row.data, row.metadata, created);
       position = BigInt(info.lastInsertRowid);
+      if (hook) recorded.push(toRecorded({ ...row, stream: name, revision, position, created }));
       revision += 1n;
     }
     const last = revision - 1n;
     if (!state) sql.upsertStream.run(name, last, 0n, 0n); // later appends leave the row alone (see statements.ts)
+    if (hook && recorded.length > 0) hook.appended(db, recorded);
     return { nextExpectedRevision: last, position, written: rows.length > 0 };
   };
 
@@ -137,6 +159,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     sql.eraseStream.run(name);
     sql.eraseStreamIds.run(name);
     sql.upsertStream.run(name, last, last + 1n, tombstone ? 1n : 0n);
+    hook?.erased(db, name);
     return { position: null };
   });
 

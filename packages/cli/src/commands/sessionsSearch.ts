@@ -52,16 +52,9 @@ export const registerSessionsSearch = (program: Command): void => {
         limit: limitOf(options.limit),
         role: options.role === undefined ? undefined : parseRole('--role', options.role),
         source: options.source,
-        since: options.since === undefined ? undefined : M.parseSince('--since', options.since, context.now()),
+        since: options.since === undefined ? undefined : M.parseSince('--since', options.since, context.now()).toISOString(),
       };
-      const result = await withLedger(context, { write: false }, async (_ledger, store) => {
-        const handle = await M.openSearch(store);
-        try {
-          return handle.search(search);
-        } finally {
-          handle.close();
-        }
-      });
+      const result = await withLedger(context, { write: false }, async (_ledger, store) => (await M.openSearch(store)).search(search));
       emit(context.io, context.json, result, () => result.hits.map(hitLine).join('\n'));
     },
   );

@@ -13,13 +13,9 @@ export const searchRoutes: Route[] = [
     query: searchQuery,
     responses: { 200: { description: 'the hits, best first', schema: searchResult }, 400: { description: 'bad query parameters' } },
     handler: async ({ store, query, now }) => {
-      const since = query.since === undefined ? undefined : parseSince('since', query.since, now());
+      const since = query.since === undefined ? undefined : parseSince('since', query.since, now()).toISOString();
       const handle = await openSearch(store);
-      try {
-        return { body: handle.search({ q: query.q, limit: query.limit, role: query.role, source: query.source, since }) };
-      } finally {
-        handle.close();
-      }
+      return { body: handle.search({ q: query.q, limit: query.limit, role: query.role, source: query.source, since }) };
     },
   }),
 ];

@@ -5,4 +5,3 @@ export { parseQuery, MIN_TERM } from './query.js';
 export { marksOf } from './snippet.js';
 export { indexedText, stripControls, type IndexedText } from './text.js';
 export { TOKENIZER } from './schema.js';
-export { parseSince } from './since.js';

@@ -46,6 +46,10 @@ const eraseSegment = (db: Database.Database, stream: string): void => {
 export const searchModel: ReadModel = {
   name: 'search',
   version: 1,
+  // FTS5 writes index segments at every commit: kept inline, a single append costs ~10x a plain
+  // insert (docs/benchmarks.md, "search": indexing one event a transaction, 0.10), so the next
+  // search folds in what was appended since, in one transaction.
+  upkeep: 'deferred',
   create: createSearchTables,
   drop(db) {
     forgetStatements(db);
