@@ -16,7 +16,7 @@ const run = (args: string[]) =>
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });
 
-const roots = (stdout: string) => (JSON.parse(stdout) as Array<{ rootId: string }>).map((row) => row.rootId).sort();
+const roots = (stdout: string) => (JSON.parse(stdout) as { sessions: Array<{ rootId: string }> }).sessions.map((row) => row.rootId).sort();
 
 /**
  * EventStoreDB keeps a deleted session's events in $all until a scavenge (the test double does too):

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLedger, createMemoryStore, type EventStore } from '@session-ledger/core';
-import { readModelsOf, withSubscribedReadModels } from '@session-ledger/read-models';
+import { openSearch, readModelsOf, withSubscribedReadModels } from '@session-ledger/read-models';
 import { deleteSessions } from '@session-ledger/retention';
 import { appendMessage, compressSession, listConversations, startSession } from '@session-ledger/sessions';
 import { openEsdbTestStore } from '../esdb-server/index.js';
@@ -55,5 +55,24 @@ describe.each(STORES)('the catalog fed from $all into a local file (%s)', (_name
     expect(rows.map((row) => [row.rootId, row.messages])).toEqual([['keep', 1]]);
     expect(rows.map(({ source: _s, model: _m, firstActivity: _f, ...row }) => row)).toEqual(await listConversations(store, { now }));
     expect(await models.status()).toEqual([expect.objectContaining({ name: 'catalog', status: 'ok' })]);
+  });
+});
+
+describe('the local read-model file on a store that keeps deleted events in $all until a scavenge', () => {
+  it('Given a session deleted by another process before the first read, When the models are built from $all, Then neither the catalog nor search holds it', async () => {
+    const raw = createMemoryStore({ deletedEventsInAll: 'until-scavenge' });
+    const other = { ledger: createLedger(raw), now: () => new Date('2026-03-01T10:00:00Z') };
+    await startSession(other, { id: 'keep', title: 'kept' });
+    await appendMessage(other, 'keep', { role: 'user', content: 'apricot jam' });
+    await startSession(other, { id: 'gone', title: 'secret' });
+    await appendMessage(other, 'gone', { role: 'user', content: 'apricot secrets' });
+    await raw.tombstoneStream('session-gone');
+    expect((await raw.readAll()).some((event) => event.streamName === 'session-gone')).toBe(true);
+
+    const store = withSubscribedReadModels(raw, join(scratchDir(), 'read-models.sqlite'));
+    opened.push(store);
+    const now = new Date('2026-03-01T12:00:00Z');
+    expect(allRows(await readModelsOf(store).ready('catalog'), now).map((row) => row.rootId)).toEqual(['keep']);
+    expect((await openSearch(store)).search({ q: 'apricot' }).hits.map((hit) => hit.rootId)).toEqual(['keep']);
   });
 });

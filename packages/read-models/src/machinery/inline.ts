@@ -75,6 +75,12 @@ export const inlineReadModels = (models: readonly ReadModel[], options: InlineOp
     a.guard.apply(model, batch, fillGap);
   };
 
+  /** Whether the model's tables are missing, of another version, or mid-rebuild. */
+  const unbuilt = (a: Attached, model: ReadModel): boolean => {
+    const current = a.meta.get(model.name);
+    return !current || current.version !== model.version || current.status === 'rebuilding';
+  };
+
   /** Whether the model needs a catch-up (or a rebuild): read without taking the write lock. */
   const behind = (a: Attached, model: ReadModel): boolean => {
     const current = a.meta.get(model.name);
@@ -85,7 +91,10 @@ export const inlineReadModels = (models: readonly ReadModel[], options: InlineOp
     init(db: Database.Database): void {
       const meta = metaTable(db);
       const a: Attached = (attached = { db, meta, events: ledgerEvents(db), guard: guarded(db, meta) });
-      for (const model of models) if (behind(a, model)) catchUp(db, model, meta, a.events, options.onProgress);
+      // An inline model is brought to the head; a deferred one only built when it is missing, of
+      // another version or mid-rebuild: merely behind, it waits for its next read, so opening a
+      // ledger for a command that reads nothing (or fails) writes nothing.
+      for (const model of models) if (inlineModels.includes(model) ? behind(a, model) : unbuilt(a, model)) catchUp(db, model, meta, a.events, options.onProgress);
     },
     appended(_db: Database.Database, events: RecordedEvent[]): void {
       if (options.appends === 'deferred') return;

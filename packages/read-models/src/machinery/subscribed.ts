@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { readAllPages, type EventStore, type RecordedEvent } from '@session-ledger/core';
+import { liveEventFilter, readAllPages, type EventStore, type RecordedEvent } from '@session-ledger/core';
 import type { ReadModel } from '../readModel.js';
 import { readModelFaulted } from '../errors.js';
 import { prepared, type Progress } from './catchUp.js';
@@ -24,18 +24,23 @@ export const subscribedReadModels = (store: EventStore, file: string, models: re
   db.pragma('busy_timeout = 5000');
   const meta = metaTable(db);
   const guard = guarded(db, meta);
-  const applyPage = db.transaction((model: ReadModel, page: readonly RecordedEvent[]) => {
+  /** Folds the live events of one page of $all and moves the checkpoint past the whole page. */
+  const applyPage = db.transaction((model: ReadModel, live: readonly RecordedEvent[], last: bigint) => {
     const current = meta.get(model.name)!;
     if (current.status === 'faulted' || current.version !== model.version) return false;
-    const fresh = page.filter((event) => event.position > current.position);
-    return fresh.length === 0 || guard.apply(model, fresh);
+    const fresh = live.filter((event) => event.position > current.position);
+    if (fresh.length > 0 && !guard.apply(model, fresh)) return false;
+    if (last > meta.get(model.name)!.position) meta.advance(model.name, last);
+    return true;
   });
 
   const sync = async (model: ReadModel, onProgress?: Progress, force = false) => {
     const current = db.transaction(() => prepared(db, model, meta, force)).immediate();
     if (current.status === 'faulted') return;
+    // EventStoreDB keeps a deleted stream's events in $all until a scavenge: they never reach a model.
+    const filter = liveEventFilter(store);
     for await (const page of readAllPages(store, current.position < 0n ? 'start' : current.position + 1n)) {
-      if (!applyPage.immediate(model, page)) return;
+      if (!applyPage.immediate(model, await filter.keep(page), page[page.length - 1]!.position)) return;
       onProgress?.(model.name, page[page.length - 1]!.position, -1n);
     }
     const after = meta.get(model.name)!;
