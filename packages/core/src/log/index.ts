@@ -1,0 +1,3 @@
+export * from './leaf.js';
+export * from './merkle.js';
+export * from './proofs.js';
