@@ -8,6 +8,7 @@ import type {
 } from './envelope.js';
 import type { Subscription } from './subscription.js';
 import type { StreamState } from './appendRules.js';
+import type { EventLog } from './log/port.js';
 
 /** Which events a subscription to $all delivers. Both lists empty or absent: every event. */
 export interface EventFilter {
@@ -70,6 +71,8 @@ export interface EventStore {
    * continues the numbering, which no read can show). Stores that cannot tell leave it out.
    */
   streamState?(stream: string): Promise<StreamState | null>;
+  /** Optional: the log-level Merkle commitment over every event (see log/port.ts); SQLite keeps it. */
+  readonly log?: EventLog;
   close(): Promise<void>;
 }
 

@@ -5,6 +5,7 @@ import {
   changeNotifier,
   checkDeleteExpected,
   decideAppend,
+  HASH,
   matchesFilter,
   storeUnavailable,
   streamDeleted,
@@ -24,6 +25,11 @@ import { assertLedgerFile, migrate } from './schema.js';
 import { enableWal } from './wal.js';
 import { groupCommit } from './groupCommit.js';
 import { prepareStatements, type EventRow, type StreamRow } from './statements.js';
+import { recordDeletion } from './log/deletion.js';
+import { sqliteEventLog } from './log/eventLog.js';
+import { logStatements } from './log/statements.js';
+import { storedChainHash } from './log/tables.js';
+import { appendLeaf } from './log/tree.js';
 
 export type Durability = 'normal' | 'full';
 
@@ -48,13 +54,19 @@ interface EventText {
   type: string;
   data: string;
   metadata: string;
+  /** The chain hash the ledger computed (metadata.hash), which the log leaf commits to. */
+  hash: string | undefined;
 }
-const toText = (event: EventData): EventText => ({
-  id: event.id,
-  type: event.type,
-  data: JSON.stringify(event.data),
-  metadata: JSON.stringify(event.metadata ?? {}),
-});
+const toText = (event: EventData): EventText => {
+  const hash = event.metadata?.[HASH];
+  return {
+    id: event.id,
+    type: event.type,
+    data: JSON.stringify(event.data),
+    metadata: JSON.stringify(event.metadata ?? {}),
+    hash: typeof hash === 'string' ? hash : undefined,
+  };
+};
 
 const MAX = BigInt(Number.MAX_SAFE_INTEGER);
 const limitOf = (maxCount: number | undefined) => (maxCount === undefined ? MAX : BigInt(maxCount));
@@ -81,6 +93,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     throw storeUnavailable(`Cannot open ledger at ${path}: ${(error as Error).message}`, (error as { code?: string }).code);
   }
   const sql = prepareStatements(db);
+  const logSql = logStatements(db);
   const changes = changeNotifier();
   const pollMs = options.pollMs ?? 25;
   const dataVersion = () => db.pragma('data_version', { simple: true }) as number;
@@ -119,6 +132,9 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     for (const row of rows) {
       const info = sql.insertEvent.run(name, revision, row.id, row.type, row.data, row.metadata, created);
       position = BigInt(info.lastInsertRowid);
+      // The log leaf, in the append's own savepoint: a refused append leaves none.
+      const hash = row.hash ?? storedChainHash({ stream: name, revision, id: row.id, type: row.type, data: row.data, metadata: row.metadata });
+      appendLeaf(logSql, position, name, revision, hash, created);
       revision += 1n;
     }
     const last = revision - 1n;
@@ -132,6 +148,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     const state = streamState(name);
     checkDeleteExpected(name, state, expected);
     const last = state?.lastRevision ?? -1n;
+    recordDeletion(logSql, name, state, tombstone);
     sql.eraseStream.run(name);
     sql.eraseStreamIds.run(name);
     sql.upsertStream.run(name, last, last + 1n, tombstone ? 1n : 0n);
@@ -259,6 +276,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
         })),
       );
     },
+    log: sqliteEventLog(db, logSql),
     async close() {
       if (!db.open) return;
       group.flush(); // appends already called are committed and answered before the file closes

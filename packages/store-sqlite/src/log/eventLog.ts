@@ -1,0 +1,103 @@
+import type Database from 'better-sqlite3';
+import {
+  inclusionPath,
+  leafInput,
+  notFound,
+  rangeRoot,
+  type DeletionRecord,
+  type EventLog,
+  type LogEntry,
+  type StoredEventText,
+} from '@session-ledger/core';
+import { mapped } from '../errors.js';
+import type { LogStatements } from './statements.js';
+import { storedChainHash } from './tables.js';
+import { leafAtPosition, logSize, storedLookup } from './tree.js';
+
+interface EntryRow {
+  leaf_index: bigint;
+  leaf_position: bigint;
+  leaf_stream: string;
+  leaf_revision: bigint;
+  hash: Buffer;
+  position: bigint | null;
+}
+interface DeletionRow {
+  stream: string;
+  kind: 'soft' | 'tombstone';
+  from_revision: bigint;
+  head_revision: bigint;
+  head_hash: string | null;
+  first_leaf: bigint | null;
+  last_leaf: bigint | null;
+  log_size: bigint;
+  at: string;
+}
+
+const hex = (buffer: Buffer) => buffer.toString('hex');
+const numberOrNull = (value: bigint | null) => (value === null ? null : Number(value));
+
+/** The SQLite store's log operations; each runs in one read transaction (one snapshot). */
+export const sqliteEventLog = (db: Database.Database, sql: LogStatements): EventLog => {
+  const digest = db.transaction(() => {
+    const size = logSize(sql);
+    return { size, root: hex(rangeRoot(0, size, storedLookup(sql))) };
+  });
+
+  const proof = db.transaction((stream: string, revision: bigint) => {
+    const size = logSize(sql);
+    const event = sql.eventAt.get(stream, revision) as StoredEventText | undefined;
+    let index = event ? leafAtPosition(sql, event.position, size) : null;
+    // An erased event: its leaf stays (one scan of the leaves; erased events are rarely proved).
+    if (index === null) index = numberOrNull((sql.leafOfErased.get(stream, revision) as bigint | undefined) ?? null);
+    if (index === null) throw notFound('log leaf', `${stream}@${revision}`);
+    const leaf = sql.leaf.get(BigInt(index)) as EntryRow & { stream: string; revision: bigint; position: bigint };
+    if (event && (leaf.stream !== stream || leaf.revision !== revision)) throw notFound('log leaf', `${stream}@${revision}`);
+    const lookup = storedLookup(sql);
+    return {
+      stream,
+      revision,
+      position: leaf.position,
+      index,
+      leafHash: hex(leaf.hash),
+      leafInput: event ? leafInput({ index, stream, revision, hash: storedChainHash(event), created: event.created }) : null,
+      size,
+      root: hex(rangeRoot(0, size, lookup)),
+      path: inclusionPath(index, size, lookup).map(hex),
+    };
+  });
+
+  const entries = (from: number, max: number): LogEntry[] =>
+    (sql.entries.all(BigInt(from), BigInt(max)) as Array<EntryRow & Omit<StoredEventText, 'position'>>).map((row) => ({
+      index: Number(row.leaf_index),
+      position: row.leaf_position,
+      stream: row.leaf_stream,
+      revision: row.leaf_revision,
+      leafHash: hex(row.hash),
+      event:
+        row.position === null
+          ? null
+          : { position: row.position, stream: row.stream, revision: row.revision, id: row.id, type: row.type, data: row.data, metadata: row.metadata, created: row.created },
+    }));
+
+  const deletions = (): DeletionRecord[] =>
+    (sql.deletions.all() as DeletionRow[]).map((row) => ({
+      stream: row.stream,
+      kind: row.kind,
+      fromRevision: row.from_revision,
+      headRevision: row.head_revision,
+      headHash: row.head_hash,
+      firstLeaf: numberOrNull(row.first_leaf),
+      lastLeaf: numberOrNull(row.last_leaf),
+      logSize: Number(row.log_size),
+      at: row.at,
+    }));
+
+  return {
+    digest: async () => mapped(() => digest()),
+    proof: async (stream, revision) => mapped(() => proof(stream, revision)),
+    entries: async (from, max) => mapped(() => entries(from, max)),
+    strays: async () => mapped(() => sql.strays.all() as StoredEventText[]),
+    deletions: async () => mapped(deletions),
+  };
+};
