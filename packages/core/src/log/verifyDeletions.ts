@@ -19,7 +19,7 @@ export const checkDeletions = async (store: EventStore, missing: LogEntry[], rep
   let erased = 0;
   for (const entry of missing) {
     if ((byStream.get(entry.stream) ?? []).some((record) => covers(record, entry))) erased += 1;
-    else report('missing', entry.stream, entry.revision, entry.position, entry.index, `missing: the event at position ${entry.position} is gone and no recorded deletion erased it`);
+    else report('missing', entry.stream, entry.revision, entry.position, entry.index, `the event at position ${entry.position} is gone and no recorded deletion erased it`);
   }
   for (const info of (await store.listStreams?.()) ?? []) {
     const own = byStream.get(info.name) ?? [];

@@ -31,6 +31,8 @@ export interface LogVerifyReport {
   erased: number;
   breakCount: number;
   breaks: LogBreak[];
+  /** The first break, or null: the field the chain-only verify reported, kept for its readers. */
+  broken: LogBreak | null;
 }
 
 const PAGE = 5000;
@@ -143,5 +145,5 @@ export const verifyLog = async (store: EventStore, options: VerifyLogOptions = {
       report('digest', first?.stream ?? null, first?.revision ?? null, first?.position ?? null, first?.leaf ?? null, `the log does not extend the saved digest of size ${saved.size}: its root there is ${savedRoot}, the digest says ${saved.root};${where}`);
     }
   }
-  return { ok: breakCount === 0, size: stored.size, root: stored.root, events: checked, erased: deletions.erased, breakCount, breaks };
+  return { ok: breakCount === 0, size: stored.size, root: stored.root, events: checked, erased: deletions.erased, breakCount, breaks, broken: breaks[0] ?? null };
 };
