@@ -68,6 +68,20 @@ describe('the log commitment of the SQLite store', () => {
     await store.close();
   });
 
+  it('a proof at the size of a digest kept earlier verifies against that digest after the log grew', async () => {
+    await writeLedger(temp.file);
+    const store = openSqliteStore(temp.file);
+    const kept = await store.log!.digest();
+    await createLedger(store).append('session-d', [0, 1, 2].map((n) => ({ id: newId(), type: 'message', data: { n } })));
+    const proof = await store.log!.proof('session-a', 5n, kept.size);
+    expect(proof).toMatchObject({ size: 23, root: kept.root });
+    expect(proves(proof)).toBe(true);
+    expect((await store.log!.proof('session-a', 5n)).size).toBe(26);
+    await expect(store.log!.proof('session-d', 0n, kept.size)).rejects.toMatchObject({ type: 'not_found' });
+    await expect(store.log!.proof('session-a', 5n, 27)).rejects.toMatchObject({ type: 'invalid_input' });
+    await store.close();
+  });
+
   it('a proof of a stream@revision the log does not hold is not_found', async () => {
     await writeLedger(temp.file);
     const store = openSqliteStore(temp.file);

@@ -37,10 +37,16 @@ export const registerDigest = (audit: Command): void => {
 /** `audit prove`: an inclusion proof of stream@revision, checkable offline (docs/audit.md). */
 export const registerProve = (audit: Command): void => {
   action(
-    audit.command('prove').description('an inclusion proof of one event in the log').argument('<stream>').argument('<revision>'),
-    async (context, stream: string, revisionText: string) => {
+    audit
+      .command('prove')
+      .description('an inclusion proof of one event in the log')
+      .argument('<stream>')
+      .argument('<revision>')
+      .option('--size <n>', 'in the tree of this many leaves (the size of a digest you kept; default: now)'),
+    async (context, stream: string, revisionText: string, options: { size?: string }) => {
       const revision = parseBigIntOption('revision', revisionText);
-      const proof = await withLedger(context, { write: false }, async (_ledger, store) => logOf(store).proof(stream, revision));
+      const size = options.size === undefined ? undefined : parseCountOption('size', options.size);
+      const proof = await withLedger(context, { write: false }, async (_ledger, store) => logOf(store).proof(stream, revision, size));
       emit(context.io, context.json, proof, () =>
         [`leaf ${proof.index} of ${proof.size}`, `leaf hash ${proof.leafHash}`, `leaf input ${proof.leafInput === null ? '(erased)' : field(proof.leafInput)}`, `root ${proof.root}`, ...proof.path.map((hash) => `path ${hash}`)].join('\n'),
       );

@@ -63,8 +63,11 @@ export interface InclusionProof {
 
 export interface EventLog {
   digest(): Promise<LogDigest>;
-  /** Inclusion proof of stream@revision in the current tree; not_found when no leaf holds it. */
-  proof(stream: string, revision: bigint): Promise<InclusionProof>;
+  /**
+   * Inclusion proof of stream@revision in the tree of `size` leaves (default: the current tree; an
+   * auditor asks at the size of a digest it kept); not_found when no leaf below it holds the event.
+   */
+  proof(stream: string, revision: bigint, size?: number): Promise<InclusionProof>;
   /** Leaves from index `from`, at most `max`, with the events now at their positions. */
   entries(from: number, max: number): Promise<LogEntry[]>;
   /** Stored events that no leaf holds (inserted behind the store's back). */

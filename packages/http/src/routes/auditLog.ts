@@ -23,16 +23,24 @@ export const auditLogRoutes: Route[] = [
     path: '/audit/proof/:stream/:revision',
     tag: 'audit',
     summary: 'An inclusion proof of one event in the log (RFC 9162), checkable offline (docs/audit.md)',
+    query: z.strictObject({
+      size: z
+        .string()
+        .regex(/^[0-9]{1,15}$/, 'must be a whole number')
+        .transform(Number)
+        .optional()
+        .describe('in the tree of this many leaves (the size of a digest kept earlier; default: the current tree)'),
+    }),
     responses: {
       200: { description: 'the proof', schema: R.inclusionProof },
       400: { description: 'the revision is not a whole number' },
       404: { description: 'no leaf of the log holds stream@revision' },
       501: { description: 'the store keeps no log commitment (EventStoreDB)' },
     },
-    handler: async ({ store, params }) => {
+    handler: async ({ store, params, query }) => {
       const text = params.revision!;
       if (!/^[0-9]{1,19}$/.test(text) || BigInt(text) >= 2n ** 63n) throw invalidInput(`The revision must be a whole number below 2^63: ${text}`, 'revision');
-      return { body: await logOf(store).proof(params.stream!, BigInt(text)) };
+      return { body: await logOf(store).proof(params.stream!, BigInt(text), query.size) };
     },
   }),
 ];

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import {
   inclusionPath,
+  invalidInput,
   leafInput,
   notFound,
   rangeRoot,
@@ -44,13 +45,15 @@ export const sqliteEventLog = (db: Database.Database, sql: LogStatements): Event
     return { size, root: hex(rangeRoot(0, size, storedLookup(sql))) };
   });
 
-  const proof = db.transaction((stream: string, revision: bigint) => {
-    const size = logSize(sql);
+  const proof = db.transaction((stream: string, revision: bigint, at?: number) => {
+    const current = logSize(sql);
+    if (at !== undefined && (!Number.isSafeInteger(at) || at < 1 || at > current)) throw invalidInput(`No tree of size ${at}: the log has ${current} leaves`, 'size');
+    const size = at ?? current;
     const event = sql.eventAt.get(stream, revision) as StoredEventText | undefined;
     let index = event ? leafAtPosition(sql, event.position, size) : null;
     // An erased event: its leaf stays (one scan of the leaves; erased events are rarely proved).
     if (index === null) index = numberOrNull((sql.leafOfErased.get(stream, revision) as bigint | undefined) ?? null);
-    if (index === null) throw notFound('log leaf', `${stream}@${revision}`);
+    if (index === null || index >= size) throw notFound('log leaf', `${stream}@${revision}${at === undefined ? '' : ` below size ${size}`}`);
     const leaf = sql.leaf.get(BigInt(index)) as EntryRow & { stream: string; revision: bigint; position: bigint };
     if (event && (leaf.stream !== stream || leaf.revision !== revision)) throw notFound('log leaf', `${stream}@${revision}`);
     const lookup = storedLookup(sql);
@@ -95,7 +98,7 @@ export const sqliteEventLog = (db: Database.Database, sql: LogStatements): Event
 
   return {
     digest: async () => mapped(() => digest()),
-    proof: async (stream, revision) => mapped(() => proof(stream, revision)),
+    proof: async (stream, revision, size) => mapped(() => proof(stream, revision, size)),
     entries: async (from, max) => mapped(() => entries(from, max)),
     strays: async () => mapped(() => sql.strays.all() as StoredEventText[]),
     deletions: async () => mapped(deletions),
