@@ -27,7 +27,8 @@ export interface LogEntry {
   position: bigint;
   stream: string;
   revision: bigint;
-  leafHash: string;
+  /** The 32 bytes as stored (verify compares and folds them; hex only when it reports one). */
+  leafHash: Buffer;
   event: StoredEventText | null;
 }
 

@@ -111,8 +111,10 @@ export const verifyLog = async (store: EventStore, options: VerifyLogOptions = {
     if (expectedPrev !== undefined && result.prev !== expectedPrev) report('prev', entry.stream, entry.revision, entry.position, entry.index, `prevHash ${String(result.prev)} is not the predecessor's ${String(expectedPrev)}`);
     // The next link is checked against the hash as stored: a changed event is one break, not two.
     heads.set(entry.stream, { revision: entry.revision, hash: typeof result.stored === 'string' ? result.stored : result.hash });
-    const leaf = eventLeafHash({ index: entry.index, stream: entry.stream, revision: entry.revision, hash: result.hash, created: event.created }).toString('hex');
-    if (leaf !== entry.leafHash) report('leaf', entry.stream, entry.revision, entry.position, entry.index, `the event (content, created or place) hashes to leaf ${leaf}, the log holds ${entry.leafHash}`);
+    const leaf = eventLeafHash({ index: entry.index, stream: entry.stream, revision: entry.revision, hash: result.hash, created: event.created });
+    if (!leaf.equals(entry.leafHash)) {
+      report('leaf', entry.stream, entry.revision, entry.position, entry.index, `the event (content, created or place) hashes to leaf ${leaf.toString('hex')}, the log holds ${entry.leafHash.toString('hex')}`);
+    }
     if (breakCount > count && !firstLeafBreak) firstLeafBreak = { kind: 'leaf', stream: entry.stream, revision: entry.revision, position: entry.position, leaf: entry.index, message: '' };
   };
 
@@ -122,7 +124,7 @@ export const verifyLog = async (store: EventStore, options: VerifyLogOptions = {
     for (const entry of page) {
       if (options.digest && range.size() === options.digest.size) savedRoot = range.root().toString('hex');
       checkEntry(entry);
-      range.push(Buffer.from(entry.leafHash, 'hex'));
+      range.push(entry.leafHash);
     }
     from += page.length;
     options.onProgress?.(from);

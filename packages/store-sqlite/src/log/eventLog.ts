@@ -23,6 +23,7 @@ interface EntryRow {
   hash: Buffer;
   position: bigint | null;
 }
+type EntryTuple = [bigint, bigint, string, bigint, Buffer, bigint | null, string | null, bigint | null, string | null, string | null, string | null, string | null, string | null];
 interface DeletionRow {
   stream: string;
   kind: 'soft' | 'tombstone';
@@ -70,17 +71,15 @@ export const sqliteEventLog = (db: Database.Database, sql: LogStatements): Event
     };
   });
 
+  // Rows as arrays (raw): this reads every leaf and event of the log once per verify.
   const entries = (from: number, max: number): LogEntry[] =>
-    (sql.entries.all(BigInt(from), BigInt(max)) as Array<EntryRow & Omit<StoredEventText, 'position'>>).map((row) => ({
-      index: Number(row.leaf_index),
-      position: row.leaf_position,
-      stream: row.leaf_stream,
-      revision: row.leaf_revision,
-      leafHash: hex(row.hash),
-      event:
-        row.position === null
-          ? null
-          : { position: row.position, stream: row.stream, revision: row.revision, id: row.id, type: row.type, data: row.data, metadata: row.metadata, created: row.created },
+    (sql.entries.raw(true).all(BigInt(from), BigInt(max)) as EntryTuple[]).map(([index, leafPosition, leafStream, leafRevision, hash, position, stream, revision, id, type, data, metadata, created]) => ({
+      index: Number(index),
+      position: leafPosition,
+      stream: leafStream,
+      revision: leafRevision,
+      leafHash: hash,
+      event: position === null ? null : { position, stream: stream!, revision: revision!, id: id!, type: type!, data: data!, metadata: metadata!, created: created! },
     }));
 
   const deletions = (): DeletionRecord[] =>
