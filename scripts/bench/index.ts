@@ -7,6 +7,7 @@ import * as sessions from './sessions.js';
 import * as retention from './retention.js';
 import * as httpLatency from './httpLatency.js';
 import * as groupCommit from './groupCommit.js';
+import * as auditLog from './auditLog.js';
 
 /** Every benchmark area, by the name `npm run bench -- --only <area>` takes. Add yours here. */
 export const areas: Record<string, BenchArea> = {
@@ -18,4 +19,5 @@ export const areas: Record<string, BenchArea> = {
   retention,
   'http-latency': httpLatency,
   'group-commit': groupCommit,
+  'audit-log': auditLog,
 };
