@@ -51,7 +51,8 @@ describe('the log commitment of the SQLite store', () => {
     const before = await store.log!.proof('session-b', 3n);
     expect(proves(before)).toBe(true);
     expect(before.leafInput).toContain('"stream":"session-b"');
-    await store.tombstoneStream('session-b');
+    const tombstoned = await store.tombstoneStream('session-b');
+    expect(tombstoned.deletion).toMatchObject({ stream: 'session-b', kind: 'tombstone', headRevision: 9n, firstLeaf: 1, lastLeaf: 19 });
     await store.deleteStream('session-c');
     const after = await store.log!.proof('session-b', 3n);
     expect(after).toMatchObject({ index: before.index, leafHash: before.leafHash, leafInput: null, size: 23 });

@@ -131,6 +131,15 @@ describe('the log commitment catches every tamper case of issue 13 on a SQLite l
     for (const pair of expected) expect(found).toContainEqual(pair);
   });
 
+  it('a leaf deleted from the log itself: the gap is named, and the root no longer holds', async () => {
+    await writeLedger(temp.file);
+    tamper(temp.file, (db) => db.prepare('DELETE FROM log_leaves WHERE leaf_index = 5').run());
+    const store = openSqliteStore(temp.file);
+    const report = await verifyLog(store);
+    await store.close();
+    expect(report.breaks.map((item) => [item.kind, item.leaf])).toEqual(expect.arrayContaining([['root', 6], ['root', null], ['stray', null]]));
+  });
+
   it('lists every break, not the first: tampering after a broken event is still reported', async () => {
     await writeLedger(temp.file);
     tamper(temp.file, (db) => {

@@ -8,7 +8,7 @@ import type {
 } from './envelope.js';
 import type { Subscription } from './subscription.js';
 import type { StreamState } from './appendRules.js';
-import type { EventLog } from './log/port.js';
+import type { DeletionRecord, EventLog } from './log/port.js';
 
 /** Which events a subscription to $all delivers. Both lists empty or absent: every event. */
 export interface EventFilter {
@@ -29,6 +29,8 @@ export interface SubscribeToAllOptions {
 
 export interface DeleteResult {
   position: bigint | null;
+  /** What the delete erased, as the store's log recorded it (stores with a log commitment). */
+  deletion?: DeletionRecord;
 }
 
 /** A stream as a store keeps it, deleted or not (see EventStore.listStreams). */

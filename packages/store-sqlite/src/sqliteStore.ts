@@ -148,11 +148,11 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     const state = streamState(name);
     checkDeleteExpected(name, state, expected);
     const last = state?.lastRevision ?? -1n;
-    recordDeletion(logSql, name, state, tombstone);
+    const deletion = recordDeletion(logSql, name, state, tombstone);
     sql.eraseStream.run(name);
     sql.eraseStreamIds.run(name);
     sql.upsertStream.run(name, last, last + 1n, tombstone ? 1n : 0n);
-    return { position: null };
+    return { position: null, deletion };
   });
 
   /** One snapshot: the stream's state and its rows (a transaction function made once, not per read). */

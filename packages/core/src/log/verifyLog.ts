@@ -122,11 +122,14 @@ export const verifyLog = async (store: EventStore, options: VerifyLogOptions = {
     const page = await log.entries(from, Math.min(PAGE, stored.size - from));
     if (page.length === 0) break;
     for (const entry of page) {
+      if (entry.index !== range.size()) {
+        report('root', entry.stream, entry.revision, entry.position, entry.index, `leaf ${entry.index} follows leaf ${range.size() - 1}: leaves are missing from the log`);
+      }
       if (options.digest && range.size() === options.digest.size) savedRoot = range.root().toString('hex');
       checkEntry(entry);
       range.push(entry.leafHash);
     }
-    from += page.length;
+    from = page[page.length - 1]!.index + 1;
     options.onProgress?.(from);
   }
   if (options.digest && range.size() === options.digest.size) savedRoot = range.root().toString('hex');
