@@ -5,6 +5,7 @@ const SQL = {
   insertLeaf: 'INSERT INTO log_leaves (leaf_index, position, stream, revision, hash) VALUES (?, ?, ?, ?, ?)',
   insertNode: 'INSERT INTO log_nodes (level, idx, hash) VALUES (?, ?, ?)',
   leafHash: 'SELECT hash FROM log_leaves WHERE leaf_index = ?',
+  leafRange: 'SELECT hash FROM log_leaves WHERE leaf_index >= ? ORDER BY leaf_index LIMIT ?',
   nodeHash: 'SELECT hash FROM log_nodes WHERE level = ? AND idx = ?',
   leafPosition: 'SELECT position FROM log_leaves WHERE leaf_index = ?',
   leaf: 'SELECT leaf_index, position, stream, revision, hash FROM log_leaves WHERE leaf_index = ?',
@@ -23,7 +24,7 @@ const SQL = {
   deletions: 'SELECT stream, kind, from_revision, head_revision, head_hash, first_leaf, last_leaf, log_size, at FROM log_deletions ORDER BY id',
 } as const;
 
-const PLUCKED = new Set(['size', 'leafHash', 'nodeHash', 'leafPosition', 'leafOfErased']);
+const PLUCKED = new Set(['size', 'leafHash', 'leafRange', 'nodeHash', 'leafPosition', 'leafOfErased']);
 
 export type LogStatements = Record<keyof typeof SQL, Database.Statement>;
 

@@ -6,7 +6,8 @@ import { appendLeaf, logSize } from './tree.js';
 /**
  * Schema version 4: the log-level commitment. log_leaves: one row per event ever appended, in
  * commit order (kept when the event is erased); log_nodes: the hash of every complete subtree of
- * 2^level leaves (level >= 1), so a root is O(log n) lookups and a proof O(log^2 n) at worst;
+ * 2^level leaves for level >= 4 (smaller ones are read from their leaves: tree.ts), so a root is
+ * O(log n) lookups and a proof O(log^2 n) at worst;
  * log_deletions: what each delete erased. A file from before gets its log built from its events
  * in position order (those already erased have no leaf: they were never committed to).
  */
