@@ -46,6 +46,7 @@ describe('audit digest | verify | prove (CLI)', { timeout: 120_000 }, () => {
     expect(edited.stderr).toContain('does not extend the saved digest of size 6');
     expect(runCli(['audit', 'verify', '--digest', join(dir, 'pub.pem')], { env })).toMatchObject({ code: 2 });
     expect(runCli(['audit', 'verify', '--public-key', join(dir, 'pub.pem')], { env })).toMatchObject({ code: 2 });
+    expect(runCli(['audit', 'verify', '--stream', 'chat', '--digest', join(dir, 'digest.json')], { env })).toMatchObject({ code: 2 });
     expect(runCli(['audit', 'digest', '--sign', join(dir, 'pub.pem')], { env })).toMatchObject({ code: 2 });
   });
 

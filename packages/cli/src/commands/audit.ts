@@ -4,7 +4,7 @@ import { withLedger } from '../context.js';
 import { EXIT_CODES } from '../exitCodes.js';
 import { emit } from '../output.js';
 import { progressFor } from '../progress.js';
-import { verifyLog } from '@session-ledger/core';
+import { invalidInput, verifyLog } from '@session-ledger/core';
 import { logVerifyOptions, printLogReport, registerDigest, registerProve, type LogVerifyOptions } from './auditLog.js';
 
 /**
@@ -23,6 +23,9 @@ export const registerAudit = (program: Command): void => {
       .option('--public-key <file>', 'an Ed25519 public key (PEM): the digest must be signed by it')
       .option('--max-breaks <n>', 'list at most this many breaks (default 100; all are counted)'),
     async (context, options: LogVerifyOptions & { stream?: string }) => {
+      if (options.stream !== undefined && (options.digest ?? options.publicKey ?? options.maxBreaks) !== undefined) {
+        throw invalidInput('--digest, --public-key and --max-breaks check the whole log: drop --stream', 'stream');
+      }
       const whole = options.stream === undefined ? logVerifyOptions(options) : undefined;
       const progress = progressFor(context, 'verify', whole ? 'leaves' : 'events');
       const onProgress = (done: number) => progress.update(done);

@@ -1,4 +1,4 @@
-import { parseDigest, verifyLog } from '@session-ledger/core';
+import { invalidInput, parseDigest, verifyLog } from '@session-ledger/core';
 import * as R from '../contract/responses.js';
 import { route, type Route } from '../types.js';
 import { auditLogRoutes, verifyQuery } from './auditLog.js';
@@ -12,10 +12,11 @@ export const auditRoutes: Route[] = [
     query: verifyQuery,
     responses: {
       200: { description: 'everything holds', schema: R.verifyReport },
-      400: { description: 'the digest is not a digest' },
+      400: { description: 'the digest is not a digest, or a stream with a digest' },
       409: { description: 'breaks: the report lists them (up to maxBreaks), or names the first broken link of a chain', schema: R.verifyReport },
     },
     handler: async ({ ledger, store, query }) => {
+      if (query.stream !== undefined && (query.digest ?? query.maxBreaks) !== undefined) throw invalidInput('digest and maxBreaks check the whole log: drop stream', 'stream');
       const digest = query.digest === undefined ? undefined : parseDigest(query.digest);
       if (query.stream === undefined && (store.log || digest)) {
         const report = await verifyLog(store, { digest, maxBreaks: query.maxBreaks });
