@@ -140,6 +140,37 @@ describe('the log commitment catches every tamper case of issue 13 on a SQLite l
     expect(report.breaks.map((item) => [item.kind, item.leaf])).toEqual(expect.arrayContaining([['root', 6], ['root', null], ['stray', null]]));
   });
 
+  it('a deletion forged with its record and stream state: the record is in no leaf, so the events are missing, not erased', async () => {
+    await writeLedger(temp.file);
+    tamper(temp.file, (db) => {
+      deleteEvents(db, 'session-c', [0, 1, 2]);
+      db.prepare(`UPDATE streams SET first_live = 3 WHERE name = 'session-c'`).run();
+      db.prepare(
+        `INSERT INTO log_deletions (stream, kind, from_revision, head_revision, head_hash, first_leaf, last_leaf, log_size, at) VALUES ('session-c', 'soft', 0, 2, NULL, 20, 22, 23, '2026-01-01')`,
+      ).run();
+    });
+    const store = openSqliteStore(temp.file);
+    const report = await verifyLog(store);
+    await store.close();
+    expect(report.erased).toBe(0);
+    expect(report.breaks.map((item) => `${item.kind} ${item.stream}@${item.revision}`)).toEqual(
+      expect.arrayContaining(['deletion session-c@2', 'missing session-c@0', 'missing session-c@2', 'hidden session-c@2']),
+    );
+  });
+
+  it('a real deletion\'s record edited (its head raised to hide more) no longer matches its leaf', async () => {
+    await writeLedger(temp.file);
+    const store = openSqliteStore(temp.file);
+    await store.deleteStream('session-c');
+    await store.close();
+    tamper(temp.file, (db) => db.prepare(`UPDATE log_deletions SET head_revision = 5 WHERE stream = 'session-c'`).run());
+    const reopened = openSqliteStore(temp.file);
+    const report = await verifyLog(reopened);
+    await reopened.close();
+    expect(report.breaks.map((item) => item.kind)).toEqual(expect.arrayContaining(['leaf']));
+    expect(report.ok).toBe(false);
+  });
+
   it('lists every break, not the first: tampering after a broken event is still reported', async () => {
     await writeLedger(temp.file);
     tamper(temp.file, (db) => {

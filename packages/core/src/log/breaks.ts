@@ -21,7 +21,9 @@ export type BreakKind =
   /** The log does not extend the saved digest. */
   | 'digest'
   /** The saved digest's signature is missing or not by the given key. */
-  | 'signature';
+  | 'signature'
+  /** A deletion record that no leaf of the log commits to (written behind the store's back). */
+  | 'deletion';
 
 export interface LogBreak {
   kind: BreakKind;

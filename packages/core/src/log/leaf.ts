@@ -43,3 +43,28 @@ export const nodeHash = (left: Buffer, right: Buffer): Buffer => {
 export const emptyRoot = (): Buffer => createHash('sha256').digest();
 
 export const eventLeafHash = (leaf: LeafFields): Buffer => leafHash(leafInput(leaf));
+
+/** What a deletion leaf commits to: the deletion record's own fields (docs/audit.md, "Deletion leaves"). */
+export interface DeletionLeafFields {
+  index: number;
+  stream: string;
+  kind: 'soft' | 'tombstone';
+  fromRevision: bigint;
+  headRevision: bigint;
+  headHash: string | null;
+  at: string;
+}
+
+/** A deletion's leaf input: seven keys in sorted order, integers as decimal strings, like an event's. */
+export const deletionLeafInput = (leaf: DeletionLeafFields): string =>
+  JSON.stringify({
+    at: leaf.at,
+    deletion: leaf.kind,
+    from: leaf.fromRevision.toString(),
+    head: leaf.headRevision.toString(),
+    headHash: leaf.headHash,
+    index: String(leaf.index),
+    stream: leaf.stream,
+  });
+
+export const deletionLeafHash = (leaf: DeletionLeafFields): Buffer => leafHash(deletionLeafInput(leaf));

@@ -21,19 +21,29 @@ export interface StoredEventText {
   created: string;
 }
 
-/** One leaf with the event now stored at its position, if any. */
+/**
+ * One leaf: an event's, with the event now stored at its position if any; or a deletion's (every
+ * delete is itself a leaf, so a digest fixes which deletions happened before it), with its record
+ * if it is still stored.
+ */
 export interface LogEntry {
   index: number;
+  /** An event leaf's position; a deletion leaf's is the position of the leaf before it. */
   position: bigint;
   stream: string;
   revision: bigint;
   /** The 32 bytes as stored (verify compares and folds them; hex only when it reports one). */
   leafHash: Buffer;
   event: StoredEventText | null;
+  /** A deletion leaf: true, with its record (null when the record is gone). */
+  isDeletion: boolean;
+  deletion: DeletionRecord | null;
 }
 
 /** What a delete erased, recorded in the delete's own transaction. */
 export interface DeletionRecord {
+  /** The record's id in the store; its leaf in the log commits to the fields below. */
+  id: number;
   stream: string;
   kind: 'soft' | 'tombstone';
   /** The erased revisions: fromRevision..headRevision (none when head < from). */
@@ -44,7 +54,7 @@ export interface DeletionRecord {
   /** The first and last leaf of the erased events (other streams' leaves may lie between). */
   firstLeaf: number | null;
   lastLeaf: number | null;
-  /** The log's size when the delete committed: every erased leaf is below it. */
+  /** The log's size when the delete committed (every erased leaf is below it): its own leaf's index. */
   logSize: number;
   at: string;
 }

@@ -8,14 +8,18 @@ const covers = (record: DeletionRecord, entry: LogEntry) =>
   record.stream === entry.stream && entry.revision >= record.fromRevision && entry.revision <= record.headRevision && entry.index < record.logSize;
 
 /**
- * Every leaf whose event is gone must be erased by a recorded deletion ("missing" otherwise), and
- * every stream's state must be the one its recorded deletions left: first_live one past the last
- * deletion's head (0 without one), tombstoned exactly when a tombstone was recorded.
+ * Every leaf whose event is gone must be erased by a deletion the log commits to ("missing"
+ * otherwise), every stored deletion record must be committed to by a leaf, and every stream's state
+ * must be the one its deletions left: first_live one past the last deletion's head (0 without one),
+ * tombstoned exactly when a tombstone was recorded.
  */
-export const checkDeletions = async (store: EventStore, missing: LogEntry[], report: Report): Promise<{ erased: number }> => {
-  const records = await store.log!.deletions();
+export const checkDeletions = async (store: EventStore, missing: LogEntry[], committed: DeletionRecord[], report: Report): Promise<{ erased: number }> => {
+  const leafOf = new Set(committed.map((record) => record.id));
+  for (const record of await store.log!.deletions()) {
+    if (!leafOf.has(record.id)) report('deletion', record.stream, record.headRevision, null, null, `a ${record.kind} deletion record that no leaf of the log commits to`);
+  }
   const byStream = new Map<string, DeletionRecord[]>();
-  for (const record of records) byStream.set(record.stream, [...(byStream.get(record.stream) ?? []), record]);
+  for (const record of committed) byStream.set(record.stream, [...(byStream.get(record.stream) ?? []), record]);
   let erased = 0;
   for (const entry of missing) {
     if ((byStream.get(entry.stream) ?? []).some((record) => covers(record, entry))) erased += 1;

@@ -1,7 +1,7 @@
 import type { DeletionRecord, StreamState } from '@session-ledger/core';
 import type { LogStatements } from './statements.js';
 import { storedChainHash } from './tables.js';
-import { leafAtPosition, logSize } from './tree.js';
+import { appendDeletionLeaf, leafAtPosition, logSize } from './tree.js';
 
 /**
  * Records what a delete erases, in the delete's transaction and before its rows go: the stream's
@@ -14,20 +14,24 @@ export const recordDeletion = (sql: LogStatements, stream: string, state: Stream
   const headRow = head >= from ? (sql.headEvent.get(stream, head) as Parameters<typeof storedChainHash>[0] | undefined) : undefined;
   const span = sql.streamSpan.get(stream) as { first: bigint | null; last: bigint | null };
   const size = logSize(sql);
-  const firstLeaf = span.first === null ? null : leafAtPosition(sql, span.first, size);
-  const lastLeaf = span.last === null ? null : leafAtPosition(sql, span.last, size);
-  const record: DeletionRecord = {
+  return writeDeletion(sql, {
     stream,
     kind: tombstone ? 'tombstone' : 'soft',
     fromRevision: from,
     headRevision: head,
     headHash: headRow ? storedChainHash(headRow) : null,
-    firstLeaf,
-    lastLeaf,
-    logSize: size,
+    firstLeaf: span.first === null ? null : leafAtPosition(sql, span.first, size),
+    lastLeaf: span.last === null ? null : leafAtPosition(sql, span.last, size),
     at: new Date().toISOString(),
-  };
-  const leaf = (index: number | null) => (index === null ? null : BigInt(index));
-  sql.insertDeletion.run(stream, record.kind, from, head, record.headHash, leaf(firstLeaf), leaf(lastLeaf), BigInt(size), record.at);
-  return record;
+  });
+};
+
+/** Stores a deletion record and its leaf (the log's next), in the caller's transaction. */
+export const writeDeletion = (sql: LogStatements, fields: Omit<DeletionRecord, 'id' | 'logSize'>): DeletionRecord => {
+  const index = logSize(sql);
+  const leaf = (at: number | null) => (at === null ? null : BigInt(at));
+  const info = sql.insertDeletion.run(fields.stream, fields.kind, fields.fromRevision, fields.headRevision, fields.headHash, leaf(fields.firstLeaf), leaf(fields.lastLeaf), BigInt(index), fields.at);
+  const id = BigInt(info.lastInsertRowid);
+  appendDeletionLeaf(sql, id, { index, ...fields });
+  return { id: Number(id), ...fields, logSize: index };
 };

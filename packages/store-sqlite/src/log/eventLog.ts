@@ -23,8 +23,13 @@ interface EntryRow {
   hash: Buffer;
   position: bigint | null;
 }
-type EntryTuple = [bigint, bigint, string, bigint, Buffer, bigint | null, string | null, bigint | null, string | null, string | null, string | null, string | null, string | null];
+type EntryTuple = [
+  bigint, bigint, string, bigint, Buffer,
+  bigint | null, string | null, bigint | null, string | null, string | null, string | null, string | null, string | null,
+  bigint | null, bigint | null, 'soft' | 'tombstone' | null, bigint | null, bigint | null, string | null, bigint | null, bigint | null, bigint | null, string | null, string | null,
+];
 interface DeletionRow {
+  id: bigint;
   stream: string;
   kind: 'soft' | 'tombstone';
   from_revision: bigint;
@@ -73,17 +78,27 @@ export const sqliteEventLog = (db: Database.Database, sql: LogStatements): Event
 
   // Rows as arrays (raw): this reads every leaf and event of the log once per verify.
   const entries = (from: number, max: number): LogEntry[] =>
-    (sql.entries.raw(true).all(BigInt(from), BigInt(max)) as EntryTuple[]).map(([index, leafPosition, leafStream, leafRevision, hash, position, stream, revision, id, type, data, metadata, created]) => ({
-      index: Number(index),
-      position: leafPosition,
-      stream: leafStream,
-      revision: leafRevision,
-      leafHash: hash,
-      event: position === null ? null : { position, stream: stream!, revision: revision!, id: id!, type: type!, data: data!, metadata: metadata!, created: created! },
-    }));
+    (sql.entries.raw(true).all(BigInt(from), BigInt(max)) as EntryTuple[]).map((row) => {
+      const [index, leafPosition, leafStream, leafRevision, hash, position, stream, revision, id, type, data, metadata, created, deletion, deletionId] = row;
+      const [, , , , , , , , , , , , , , , kind, fromRevision, headRevision, headHash, firstLeaf, lastLeaf, size, at, deletionStream] = row;
+      return {
+        index: Number(index),
+        position: leafPosition,
+        stream: leafStream,
+        revision: leafRevision,
+        leafHash: hash,
+        event: position === null ? null : { position, stream: stream!, revision: revision!, id: id!, type: type!, data: data!, metadata: metadata!, created: created! },
+        isDeletion: deletion !== null,
+        deletion:
+          deletionId === null
+            ? null
+            : { id: Number(deletionId), stream: deletionStream!, kind: kind!, fromRevision: fromRevision!, headRevision: headRevision!, headHash, firstLeaf: numberOrNull(firstLeaf), lastLeaf: numberOrNull(lastLeaf), logSize: Number(size), at: at! },
+      };
+    });
 
   const deletions = (): DeletionRecord[] =>
     (sql.deletions.all() as DeletionRow[]).map((row) => ({
+      id: Number(row.id),
       stream: row.stream,
       kind: row.kind,
       fromRevision: row.from_revision,

@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
 import { chainHash, HASH, type JsonObject, type JsonValue } from '@session-ledger/core';
 import { logStatements } from './statements.js';
-import { appendLeaf, logSize } from './tree.js';
+import { appendLeaf } from './tree.js';
+import { writeDeletion } from './deletion.js';
 
 /**
  * Schema version 4: the log-level commitment. log_leaves: one row per event ever appended, in
@@ -17,7 +18,8 @@ export const LOG_TABLES = `
     position INTEGER NOT NULL,
     stream TEXT NOT NULL,
     revision INTEGER NOT NULL,
-    hash BLOB NOT NULL
+    hash BLOB NOT NULL,
+    deletion INTEGER
   );
   CREATE TABLE log_nodes (
     level INTEGER NOT NULL,
@@ -74,9 +76,8 @@ export const buildLog = (db: Database.Database): void => {
     after = rows[rows.length - 1]!.position;
   }
   // Deletions made before the log: recorded as of the migration, so that verify accepts the streams' states.
-  const size = BigInt(logSize(sql));
   const deleted = db.prepare('SELECT name, first_live, tombstoned FROM streams WHERE first_live > 0 OR tombstoned = 1').safeIntegers(true);
   for (const stream of deleted.all() as Array<{ name: string; first_live: bigint; tombstoned: bigint }>) {
-    sql.insertDeletion.run(stream.name, stream.tombstoned ? 'tombstone' : 'soft', 0n, stream.first_live - 1n, null, null, null, size, 'before schema version 4');
+    writeDeletion(sql, { stream: stream.name, kind: stream.tombstoned ? 'tombstone' : 'soft', fromRevision: 0n, headRevision: stream.first_live - 1n, headHash: null, firstLeaf: null, lastLeaf: null, at: 'before schema version 4' });
   }
 };

@@ -1,4 +1,4 @@
-import { eventLeafHash, nodeHash, treeRoot, type SubtreeLookup } from '@session-ledger/core';
+import { deletionLeafHash, eventLeafHash, nodeHash, treeRoot, type DeletionLeafFields, type SubtreeLookup } from '@session-ledger/core';
 import type { LogStatements } from './statements.js';
 
 export const logSize = (sql: LogStatements): number => Number(sql.size.get() as bigint);
@@ -36,8 +36,20 @@ export const storedLookup =
  */
 export const appendLeaf = (sql: LogStatements, position: bigint, stream: string, revision: bigint, chainHash: string, created: string): number => {
   const index = logSize(sql);
-  sql.insertLeaf.run(BigInt(index), position, stream, revision, eventLeafHash({ index, stream, revision, hash: chainHash, created }));
-  if ((index + 1) % TILE !== 0) return index;
+  sql.insertLeaf.run(BigInt(index), position, stream, revision, eventLeafHash({ index, stream, revision, hash: chainHash, created }), null);
+  completeSubtrees(sql, index);
+  return index;
+};
+
+/** Appends a deletion's leaf (its position: the previous leaf's, so positions never decrease). */
+export const appendDeletionLeaf = (sql: LogStatements, id: bigint, fields: DeletionLeafFields): void => {
+  const position = fields.index === 0 ? 0n : (sql.leafPosition.get(BigInt(fields.index - 1)) as bigint);
+  sql.insertLeaf.run(BigInt(fields.index), position, fields.stream, fields.headRevision, deletionLeafHash(fields), id);
+  completeSubtrees(sql, fields.index);
+};
+
+const completeSubtrees = (sql: LogStatements, index: number): void => {
+  if ((index + 1) % TILE !== 0) return;
   const lookup = storedLookup(sql);
   let level = STORED_FROM;
   let at = (index + 1) / TILE - 1;
@@ -49,19 +61,19 @@ export const appendLeaf = (sql: LogStatements, position: bigint, stream: string,
     at = (at - 1) / 2;
     sql.insertNode.run(BigInt(level), BigInt(at), hash);
   }
-  return index;
 };
 
-/** The leaf holding a position: positions grow with leaf indices, so a binary search. */
+/**
+ * The leaf holding a position: positions never decrease with leaf indices, so a binary search for
+ * the first leaf at or past it (an event's leaf comes before deletion leaves that repeat its position).
+ */
 export const leafAtPosition = (sql: LogStatements, position: bigint, size = logSize(sql)): number | null => {
   let low = 0;
-  let high = size - 1;
-  while (low <= high) {
+  let high = size;
+  while (low < high) {
     const middle = Math.floor((low + high) / 2);
-    const found = sql.leafPosition.get(BigInt(middle)) as bigint;
-    if (found === position) return middle;
-    if (found < position) low = middle + 1;
-    else high = middle - 1;
+    if ((sql.leafPosition.get(BigInt(middle)) as bigint) < position) low = middle + 1;
+    else high = middle;
   }
-  return null;
+  return low < size && (sql.leafPosition.get(BigInt(low)) as bigint) === position ? low : null;
 };
