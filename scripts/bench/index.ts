@@ -8,6 +8,8 @@ import * as retention from './retention.js';
 import * as httpLatency from './httpLatency.js';
 import * as groupCommit from './groupCommit.js';
 import * as auditLog from './auditLog.js';
+import * as search from './search.js';
+import * as catalog from './catalog.js';
 
 /** Every benchmark area, by the name `npm run bench -- --only <area>` takes. Add yours here. */
 export const areas: Record<string, BenchArea> = {
@@ -20,4 +22,6 @@ export const areas: Record<string, BenchArea> = {
   'http-latency': httpLatency,
   'group-commit': groupCommit,
   'audit-log': auditLog,
+  search,
+  catalog,
 };

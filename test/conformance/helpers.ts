@@ -12,7 +12,7 @@ import {
   type SubscriptionItem,
 } from '@session-ledger/core';
 
-export type StoreSetup = () => Promise<{ store: EventStore; cleanup: () => Promise<void> }>;
+export type StoreSetup = () => Promise<{ store: EventStore; cleanup: () => Promise<void>; scavenge?: () => Promise<unknown> }>;
 
 /** How long a test waits for something a live backend must eventually deliver. */
 export const WAIT_MS = 15_000;

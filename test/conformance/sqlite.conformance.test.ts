@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
-import { describeEventStoreConformance } from './eventStoreConformance.js';
+import { describeEventStoreConformance, ERASED } from './eventStoreConformance.js';
 
 describeEventStoreConformance('sqlite', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'ledger-conformance-'));
@@ -14,4 +14,4 @@ describeEventStoreConformance('sqlite', async () => {
       rmSync(dir, { recursive: true, force: true });
     },
   };
-});
+}, ERASED);

@@ -1,2 +1,2 @@
 export { startEsdbTestServer, type EsdbTestServer, type EsdbTestServerOptions } from './server.js';
-export { openEsdbTestStore } from './testStore.js';
+export { openEsdbTestStore, type EsdbTestStore } from './testStore.js';

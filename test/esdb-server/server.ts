@@ -1,14 +1,21 @@
 import { Server, ServerCredentials, type UntypedServiceImplementation } from '@grpc/grpc-js';
-import { createMemoryStore, type EventStore } from '@session-ledger/core';
+import { createMemoryStore, type DeletedEventsInAll, type EventStore } from '@session-ledger/core';
 import { appendHandler, batchAppendHandler } from './append.js';
 import { featuresHandler, gossipHandler } from './cluster.js';
-import { GossipService, ServerFeaturesService, StreamsService } from './pb.js';
+import { GossipService, OperationsService, ServerFeaturesService, StreamsService } from './pb.js';
 import { readHandler } from './read.js';
 import { deleteHandler, tombstoneHandler } from './remove.js';
+import { startScavengeHandler } from './scavenge.js';
 
 export interface EsdbTestServerOptions {
   /** The backing store; a fresh in-memory store by default. */
   store?: EventStore;
+  /**
+   * What `$all` holds after a delete, for the default store: 'until-scavenge' (default), as the
+   * server: a deleted stream's events stay in `$all` reads and catch-up subscriptions until a
+   * scavenge (`scavenge()`, or the Operations.StartScavenge call); 'erased': they leave at once.
+   */
+  deletedEventsInAll?: DeletedEventsInAll;
   host?: string;
   /** 0 (default): a free port. */
   port?: number;
@@ -30,6 +37,8 @@ export interface EsdbTestServer {
   host: string;
   port: number;
   store: EventStore;
+  /** Runs a scavenge (as Operations.StartScavenge does) and returns how many events left `$all`. */
+  scavenge(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -46,7 +55,8 @@ const seedSystemEvents = async (store: EventStore) => {
  * (the in-memory store by default). It is not EventStoreDB; see README.md for what it mimics.
  */
 export const startEsdbTestServer = async (options: EsdbTestServerOptions = {}): Promise<EsdbTestServer> => {
-  const store = options.store ?? createMemoryStore({ name: 'esdb-test-double' });
+  const store = options.store ?? createMemoryStore({ name: 'esdb-test-double', deletedEventsInAll: options.deletedEventsInAll ?? 'until-scavenge' });
+  const scavenge = async () => ('scavenge' in store && typeof store.scavenge === 'function' ? (store.scavenge as () => Promise<number>)() : 0);
   const host = options.host ?? '127.0.0.1';
   const layout = { stride: options.stride ?? 16n };
   if (options.systemEvents ?? true) await seedSystemEvents(store);
@@ -59,6 +69,7 @@ export const startEsdbTestServer = async (options: EsdbTestServerOptions = {}): 
     tombstone: tombstoneHandler(store, layout),
     batchAppend: batchAppendHandler(store, layout),
   } as UntypedServiceImplementation);
+  server.addService(OperationsService, { startScavenge: startScavengeHandler(scavenge) } as UntypedServiceImplementation);
   server.addService(GossipService, { read: gossipHandler(host, () => port) } as UntypedServiceImplementation);
   if (options.serverFeatures) {
     server.addService(ServerFeaturesService, { getSupportedMethods: featuresHandler('24.10.0') } as UntypedServiceImplementation);
@@ -73,6 +84,7 @@ export const startEsdbTestServer = async (options: EsdbTestServerOptions = {}): 
     host,
     port,
     store,
+    scavenge,
     close: () =>
       new Promise<void>((resolve) => {
         server.tryShutdown(() => resolve());

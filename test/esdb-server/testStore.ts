@@ -21,12 +21,17 @@ const deferredSubscription = (open: () => Promise<Subscription>): Subscription =
   };
 };
 
+/** The adapter on a fresh test double, and the double's scavenge (an admin operation on a real server). */
+export interface EsdbTestStore extends EventStore {
+  scavenge(): Promise<number>;
+}
+
 /**
  * A fresh test double and the adapter connected to it, returned at once (as the memory and SQLite
  * factories return theirs) and usable at once: calls wait for the server to listen. Closing the
  * store stops its server.
  */
-export const openEsdbTestStore = (options: EsdbTestServerOptions = {}): EventStore => {
+export const openEsdbTestStore = (options: EsdbTestServerOptions = {}): EsdbTestStore => {
   const ready = startEsdbTestServer(options).then((server) => ({ server, store: openEventStoreDbStore(server.url) }));
   const store = async () => (await ready).store;
   return {
@@ -40,6 +45,7 @@ export const openEsdbTestStore = (options: EsdbTestServerOptions = {}): EventSto
     subscribeToAll: (...args) => deferredSubscription(async () => (await store()).subscribeToAll(...args)),
     readCheckpoint: async (...args) => (await store()).readCheckpoint(...args),
     storeCheckpoint: async (...args) => (await store()).storeCheckpoint(...args),
+    scavenge: async () => (await ready).server.scavenge(),
     close: async () => {
       const { server, store: inner } = await ready;
       await inner.close();

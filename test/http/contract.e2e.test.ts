@@ -39,6 +39,7 @@ const examples = (state: { turnId?: string; tipId?: string }): Array<Example | (
   () => ({ operationId: 'postSessionsIdTurnsTurnEnd', path: `/sessions/contract-1/turns/${state.turnId}/end`, body: { outcome: 'completed' }, status: 200 }),
   { operationId: 'getSessionsId', path: '/sessions/contract-1', query: 'view=active', status: 200 },
   { operationId: 'getSessionsIdTranscript', path: '/sessions/contract-1/transcript', status: 200 },
+  { operationId: 'getSearch', path: '/search', query: 'q=hello&limit=5&role=user&since=7d', status: 200 },
   { operationId: 'getSessionsIdEvents', path: '/sessions/contract-1/events', query: 'type=message.appended', status: 200 },
   { operationId: 'postSessionsIdCompact', path: '/sessions/contract-1/compact', body: { through: 'm-1', summary: 'said hello' }, status: 200 },
   { operationId: 'getSessionsIdExport', path: '/sessions/contract-1/export', query: 'format=markdown&only=user', status: 200 },

@@ -18,7 +18,7 @@ describe('HTTP service: safe by default', () => {
   afterAll(async () => service?.stop());
 
   const json = { 'content-type': 'application/json' };
-  const sessionCount = () => runCli(['sessions', 'list', '--json'], { env }).json().length as number;
+  const sessionCount = () => runCli(['sessions', 'list', '--json', '--limit', '200'], { env }).json().sessions.length as number;
   const problemOf = (response: { headers: Record<string, unknown>; json: () => any }) => ({
     contentType: response.headers['content-type'],
     code: response.json().code,

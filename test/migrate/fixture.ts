@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chainHash, createLedger, hashOf, newId, readAllPages, type EventStore, type JsonObject, type RecordedEvent } from '@session-ledger/core';
+import { chainHash, createLedger, hashOf, newId, readAllPages, readLivePages, type EventStore, type JsonObject, type RecordedEvent } from '@session-ledger/core';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
 
 export const tempDir = () => {
@@ -57,6 +57,13 @@ export const LIVE_STREAMS = ['session-a', 'session-b', 'memory-default', 'sessio
 export const allEvents = async (store: EventStore): Promise<RecordedEvent[]> => {
   const out: RecordedEvent[] = [];
   for await (const page of readAllPages(store, 'start', 100)) out.push(...page);
+  return out;
+};
+
+/** The events of $all still their stream's (EventStoreDB's $all also holds deleted streams' events until a scavenge). */
+export const liveEvents = async (store: EventStore): Promise<RecordedEvent[]> => {
+  const out: RecordedEvent[] = [];
+  for await (const page of readLivePages(store)) out.push(...page);
   return out;
 };
 

@@ -122,6 +122,13 @@ describe('every package packs and installs outside the monorepo', { timeout: 120
     expect([appended.status, appended.stdout.trim()]).toEqual([0, '0']);
   });
 
+  it('ships the session browser: the installed @session-ledger/web finds its page and assets', () => {
+    const keys = ['index.html', 'assets/app.js', 'assets/style.css'];
+    writeFileSync(join(app, 'web-assets.mjs'), `import { webAsset } from '@session-ledger/web';\nfor (const key of ${JSON.stringify(keys)}) console.log(webAsset(key)?.type ?? 'missing');\n`);
+    const result = run('web-assets.mjs');
+    expect([result.code, result.stdout.trim().split('\n')]).toEqual([0, ['text/html; charset=utf-8', 'text/javascript; charset=utf-8', 'text/css; charset=utf-8']]);
+  });
+
   it('in a clone, npm install links the command too: npx session-ledger works in the repository', () => {
     const help = spawnSync('npx', ['--offline', '--no-install', 'session-ledger', '--help'], { cwd: REPO, encoding: 'utf8', timeout: 60_000 });
     expect(help.stdout).toMatch(/^Usage: session-ledger /);

@@ -164,6 +164,9 @@ describe('sessions export | delete | prune | import (CLI)', { timeout: 180_000 }
     const { dir, file, env } = await seeded();
     const existing = join(dir, 'existing.md');
     writeFileSync(existing, 'keep');
+    // The ledger was written without the read models: the first command to open it builds the catalog
+    // (derived tables, not stored data). After that, bad input must change nothing.
+    expect(runCli(['projections', 'status'], { env }).code).toBe(0);
     const before = readFileSync(file);
     const cases: Array<[string[], number]> = [
       [['sessions', 'export', 'root', '--format', 'pdf', '--out', join(dir, 'a')], 2],

@@ -3,13 +3,13 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLedger, readWholeStream, type EventStore } from '@session-ledger/core';
 import { AUDIT_STREAM } from '@session-ledger/retention';
-import { appendMessage, loadConversation } from '@session-ledger/sessions';
+import { appendMessage, listConversations, loadConversation } from '@session-ledger/sessions';
 import { deleteSession, exportAndDelete, importJsonl } from '@session-ledger/retention';
-import { openEsdbTestStore } from '../esdb-server/index.js';
+import { openEsdbTestStore, type EsdbTestStore } from '../esdb-server/index.js';
 import { buildConversation, COVERED, scratchDir, wrapStore, writerOn } from './helpers.js';
 
 /** EventStoreDB through the real client (a gRPC test double): one tombstone per stream, no listStreams or streamState. */
-const opened: EventStore[] = [];
+const opened: EsdbTestStore[] = [];
 const esdb = () => {
   const store = openEsdbTestStore();
   opened.push(store);
@@ -38,6 +38,21 @@ describe('verified deletion on EventStoreDB', () => {
     await expect(importJsonl(createLedger(other), file)).rejects.toMatchObject({ type: 'duplicate' });
     await expect(importJsonl(ledger, file)).rejects.toMatchObject({ type: 'stream_deleted' });
     expect(readFileSync(file, 'utf8').split('\n')[0]).toContain('"kind":"manifest"');
+  });
+
+  // The server keeps the tombstoned streams' events in $all until a scavenge: the audit and the list account for them.
+  it('after the verified deletion, and again after a scavenge: verify passes and the list leaves the conversation out', async () => {
+    const { context, store, ledger, now } = writerOn(esdb());
+    await buildConversation(context);
+    await exportAndDelete(ledger, 'root', { format: 'jsonl', out: join(scratchDir(), 'root.jsonl'), now: now() });
+    const listed = async () => (await listConversations(store, { now: now() })).map((row) => row.rootId);
+    expect(await listed()).toEqual(['br']);
+    const before = await ledger.verify();
+    expect(before.broken).toBeNull();
+    expect(before.deletedInAll).toBeGreaterThan(0);
+    expect(await opened[0]!.scavenge()).toBe(before.deletedInAll);
+    expect(await listed()).toEqual(['br']);
+    expect(await ledger.verify()).toEqual({ ...before, deletedInAll: undefined });
   });
 
   it('a stream that moves after others were tombstoned: partial_deletion names deleted and kept; deleting again finishes', async () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { sessionStream } from '@session-ledger/events';
-import { appendMessage, beginTurn, compressSession, endSession, loadConversation, startSession } from '@session-ledger/sessions';
+import { appendMessage, beginTurn, compressSession, endSession, listConversations, loadConversation, startSession } from '@session-ledger/sessions';
 import { STORES, writerOn } from './stores.js';
 
-describe.each(STORES)('deleted and ended sessions (%s)', (_name, open) => {
+describe.each(STORES)('deleted and ended sessions (%s)', (name, open) => {
   it('an append to a tombstoned session raises session_deleted and never recreates it', async () => {
     const { context, store } = writerOn(open());
     await startSession(context, { id: 's' });
@@ -18,6 +18,22 @@ describe.each(STORES)('deleted and ended sessions (%s)', (_name, open) => {
     await expect(startSession(context, { id: 's' })).rejects.toMatchObject({ type: 'session_deleted' });
     await expect(loadConversation(store, 's')).rejects.toMatchObject({ type: 'session_deleted' });
     await expect(store.readStream(sessionStream('s'))).rejects.toMatchObject({ type: 'stream_deleted' });
+  });
+
+  // EventStoreDB keeps the deleted events in $all until a scavenge; the list and the audit must not show them as live.
+  it('a tombstoned or soft-deleted session leaves sessions list, and the audit verifies the rest', async () => {
+    const { context, store, ledger } = writerOn(open());
+    for (const id of ['kept', 'hard', 'soft']) {
+      await startSession(context, { id });
+      await appendMessage(context, id, { id: 'm1', role: 'user', content: `in ${id}` });
+    }
+    await store.tombstoneStream(sessionStream('hard'));
+    await store.deleteStream(sessionStream('soft'));
+
+    expect((await listConversations(store, { now: context.now() })).map((row) => row.rootId)).toEqual(['kept']);
+    const report = await ledger.verify();
+    expect(report).toMatchObject({ streams: 1, events: 2, broken: null });
+    expect(report.deletedInAll ?? 0).toBe(name === 'eventstoredb' ? 4 : 0);
   });
 
   it('an unknown session is not_found, and a bad id is invalid_input', async () => {

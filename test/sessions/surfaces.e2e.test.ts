@@ -39,7 +39,7 @@ describe('resume by any id through the CLI (seed 002 reproduction)', () => {
     const resumed = runCli(['sessions', 'resume', root], { env });
     expect(resumed.code).toBe(0);
     for (const text of texts) expect(resumed.stdout).toContain(text);
-    const list = cli('sessions', 'list');
+    const list = cli('sessions', 'list').sessions;
     expect(list.filter((row: { rootId: string }) => row.rootId === root)).toEqual([
       expect.objectContaining({ rootId: root, tipId: compressed.sessionId, messages: 3, live: false }),
     ]);

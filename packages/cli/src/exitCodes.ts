@@ -25,6 +25,7 @@ export const EXIT_CODES: Record<ErrorType, number> = {
   not_found: 3,
   turn_not_found: 3,
   store_unavailable: 4,
+  read_model_faulted: 4,
 };
 
 export const EXIT_OK = 0;

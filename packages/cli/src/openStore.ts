@@ -1,12 +1,16 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { mkdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { createMemoryStore, invalidInput, traced, type EventStore } from '@session-ledger/core';
+import { attachReadModels, DEFAULT_READ_MODELS, inlineReadModels, readModelsOf, withSubscribedReadModels, type Progress } from '@session-ledger/read-models';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
 
 export interface OpenOptions {
   /** The command writes: a missing SQLite file may be created. Read-only commands never create one. */
   write: boolean;
+  /** Told how a read model's catch-up or rebuild advances (a progress bar on a terminal). */
+  onProgress?: Progress;
 }
 
 type Opener = (rest: string, url: URL | null, options: OpenOptions) => Promise<EventStore>;
@@ -19,7 +23,16 @@ const sqliteOpener: Opener = async (rest, _url, options) => {
   if (durability !== 'normal' && durability !== 'full') throw invalidInput(`Unknown durability: ${durability} (normal or full)`);
   const file = resolve(path);
   if (options.write) mkdirSync(join(file, '..'), { recursive: true });
-  return openSqliteStore(file, { durability: durability.toLowerCase() as 'normal' | 'full', create: options.write });
+  // The read models (the session catalog) are kept inline: in the append's own transaction.
+  const { hook, readModels } = inlineReadModels(DEFAULT_READ_MODELS, { onProgress: options.onProgress });
+  const store = openSqliteStore(file, { durability: durability.toLowerCase() as 'normal' | 'full', create: options.write, onCommit: hook });
+  return attachReadModels(store, readModels);
+};
+
+/** Where the read models of a server store live: a local SQLite file per store URL, beside the default ledger. */
+const localReadModelsFile = (url: string, env: NodeJS.ProcessEnv = process.env): string => {
+  const home = env.SESSION_LEDGER_HOME ?? join(homedir(), '.session-ledger');
+  return join(home, 'read-models', `${createHash('sha256').update(url).digest('hex').slice(0, 16)}.sqlite`);
 };
 
 /** EventStoreDB/KurrentDB: the whole URL goes to the client as its connection string (TLS options included). */
@@ -28,13 +41,14 @@ const eventStoreDbOpener =
   async (rest) => {
     // Loaded on demand: the gRPC client costs a noticeable part of every command's start-up.
     const { openEventStoreDbStore } = await import('@session-ledger/store-eventstoredb');
-    return openEventStoreDbStore(`${scheme}:${rest}`);
+    const url = `${scheme}:${rest}`;
+    return withSubscribedReadModels(await openEventStoreDbStore(url), localReadModelsFile(url));
   };
 
 /** Store URL schemes. An adapter package adds its scheme here. */
 const OPENERS: Record<string, Opener> = {
   sqlite: sqliteOpener,
-  memory: async () => createMemoryStore(),
+  memory: async () => withSubscribedReadModels(createMemoryStore(), ':memory:'),
   esdb: eventStoreDbOpener('esdb'),
   'esdb+discover': eventStoreDbOpener('esdb+discover'),
   kurrentdb: eventStoreDbOpener('kurrentdb'),
@@ -61,5 +75,6 @@ export const openStore = async (url: string, options: OpenOptions): Promise<Even
     parsed = null;
   }
   // Every surface (CLI, HTTP, migrate) opens its stores here, so every store call is traced.
-  return traced(await opener(url.slice(colon + 1), parsed, options));
+  const store = await opener(url.slice(colon + 1), parsed, options);
+  return attachReadModels(traced(store), readModelsOf(store));
 };

@@ -1,11 +1,37 @@
-import { invalidInput, parseExpected, type ExpectedRevision, type JsonValue } from '@session-ledger/core';
+import { readFileSync } from 'node:fs';
+import { illFormedMessage, illFormedPath, invalidInput, parseExpected, type ExpectedRevision, type JsonValue } from '@session-ledger/core';
+
+/** JSON text whose strings must all be well-formed: a "\ud800" escape would be stored as U+FFFD. */
+export const parseWellFormedJson = (what: string, text: string, field?: string): JsonValue => {
+  let value: JsonValue;
+  try {
+    value = JSON.parse(text) as JsonValue;
+  } catch (error) {
+    throw invalidInput(`${what} is not valid JSON: ${(error as Error).message}`, field);
+  }
+  const illFormed = illFormedPath(value, '$');
+  if (illFormed !== null) throw invalidInput(illFormedMessage(`${what} (at ${illFormed})`), field);
+  return value;
+};
 
 /** Option parsers: each turns a string into a value or raises invalid_input (exit 2) with a one-line reason. */
-export const parseJsonOption = (name: string, text: string): JsonValue => {
+export const parseJsonOption = (name: string, text: string): JsonValue => parseWellFormedJson(`--${name}`, text, name);
+
+/**
+ * A file (or `-`, standard input) that must be UTF-8: invalid bytes are refused, not decoded to U+FFFD,
+ * so what is stored is what the file says.
+ */
+export const readUtf8File = (what: string, path: string, field?: string): string => {
+  let bytes: Buffer;
   try {
-    return JSON.parse(text) as JsonValue;
+    bytes = readFileSync(path === '-' ? 0 : path);
   } catch (error) {
-    throw invalidInput(`--${name} is not valid JSON: ${(error as Error).message}`, name);
+    throw invalidInput(`Cannot read ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, field);
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw invalidInput(`Refused: ${what} ${path} is not valid UTF-8; nothing was stored`, field);
   }
 };
 

@@ -2,6 +2,7 @@ import type { EventData, ExpectedRevision } from './envelope.js';
 import { formatExpected } from './envelope.js';
 import { invalidInput, streamDeleted, wrongExpectedVersion } from './errors.js';
 import { isUuid } from './ids.js';
+import { illFormedMessage, illFormedPath } from './wellFormed.js';
 
 /** What an adapter knows about a stream when it decides an append. */
 export interface StreamState {
@@ -24,6 +25,9 @@ export const validateEvents = (events: EventData[]): void => {
   for (const event of events) {
     if (!isUuid(event.id)) throw invalidInput(`Event id is not a UUID: ${event.id}`, 'id');
     if (typeof event.type !== 'string' || event.type.length === 0) throw invalidInput('Event type is empty', 'type');
+    // Every store keeps UTF-8: a lone surrogate would be stored as U+FFFD under a hash over the original.
+    const illFormed = illFormedPath(event.type, 'type') ?? illFormedPath(event.data, 'data') ?? illFormedPath(event.metadata ?? {}, 'metadata');
+    if (illFormed !== null) throw invalidInput(illFormedMessage(`the ${illFormed} of a ${JSON.stringify(event.type)} event (${event.id})`), illFormed.split(/[.[ ]/)[0]!);
   }
 };
 

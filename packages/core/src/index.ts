@@ -11,6 +11,8 @@ export * from './readWindow.js';
 export * from './memoryStore.js';
 export * from './chain.js';
 export * from './ledger.js';
+export * from './liveEvents.js';
+export * from './wellFormed.js';
 export * from './durableSubscriber.js';
 export * from './retry.js';
 export * from './jsonSafe.js';

@@ -27,8 +27,26 @@ const emptyStream = (): MemoryStream => ({ lastRevision: -1n, firstLive: 0n, tom
 
 const copy = <T>(value: T): T => structuredClone(value);
 
+/**
+ * What `$all` holds after a delete. 'erased' (default, as SQLite): the deleted events leave `$all`
+ * at once. 'until-scavenge' (as an EventStoreDB server): they stay in `$all` reads and catch-up
+ * subscriptions to `$all` until `scavenge()`; stream reads hide them at once either way.
+ */
+export type DeletedEventsInAll = 'erased' | 'until-scavenge';
+
+export interface MemoryStoreOptions {
+  name?: string;
+  deletedEventsInAll?: DeletedEventsInAll;
+}
+
+export interface MemoryStore extends EventStore {
+  /** Removes deleted streams' events from `$all` (a no-op when they are erased at once); returns how many. */
+  scavenge(): Promise<number>;
+}
+
 /** The in-memory store: the reference adapter, for tests and for `memory:` URLs. */
-export const createMemoryStore = (options: { name?: string } = {}): EventStore => {
+export const createMemoryStore = (options: MemoryStoreOptions = {}): MemoryStore => {
+  const keepInAll = options.deletedEventsInAll === 'until-scavenge';
   const streams = new Map<string, MemoryStream>();
   let all: RecordedEvent[] = [];
   let lastPosition = 0n;
@@ -44,7 +62,7 @@ export const createMemoryStore = (options: { name?: string } = {}): EventStore =
   };
 
   const erase = (name: string, upTo: bigint) => {
-    all = all.filter((event) => !(event.streamName === name && event.revision <= upTo));
+    if (!keepInAll) all = all.filter((event) => !(event.streamName === name && event.revision <= upTo));
     const stream = streams.get(name);
     if (stream) {
       stream.events = stream.events.filter((event) => event.revision > upTo);
@@ -64,7 +82,13 @@ export const createMemoryStore = (options: { name?: string } = {}): EventStore =
     return { position: null };
   };
 
-  const store: EventStore = {
+  /** An event of `$all` whose stream still shows it: not tombstoned, at or after the first live revision. */
+  const isLive = (event: RecordedEvent) => {
+    const stream = streams.get(event.streamName);
+    return stream !== undefined && !stream.tombstoned && event.revision >= stream.firstLive;
+  };
+
+  const store: MemoryStore = {
     name: options.name ?? 'memory',
     async appendToStream(name: string, events: EventData[], opts = {}) {
       validateEvents(events);
@@ -174,6 +198,11 @@ export const createMemoryStore = (options: { name?: string } = {}): EventStore =
           firstLive: stream.firstLive,
           tombstoned: stream.tombstoned,
         }));
+    },
+    async scavenge() {
+      const before = all.length;
+      all = all.filter(isLive);
+      return before - all.length;
     },
     async close() {
       closed = true;

@@ -75,6 +75,14 @@ export interface EventStore {
   streamState?(stream: string): Promise<StreamState | null>;
   /** Optional: the log-level Merkle commitment over every event (see log/port.ts); SQLite keeps it. */
   readonly log?: EventLog;
+  /**
+   * Optional, synchronous and cheap: true only when the store knows without a read that `stream`'s
+   * last revision is still `revision`: nothing appended to, deleted or tombstoned it since, in this
+   * process or any other. false when it moved or the store cannot tell. The command handler uses it
+   * to skip the catch-up read of a cached state (decider/stateCache.ts); the append stays
+   * conditional on that revision, so a stream that moves after the answer is still refused.
+   */
+  unchangedSince?(stream: string, revision: bigint): boolean;
   close(): Promise<void>;
 }
 

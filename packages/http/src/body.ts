@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { invalidInput } from '@session-ledger/core';
+import { illFormedMessage, illFormedPath, invalidInput } from '@session-ledger/core';
 import { httpProblem } from './problem.js';
 
 export const BODY_LIMIT = 16 * 1024 * 1024;
@@ -25,7 +25,7 @@ const readBytes = (req: IncomingMessage): Promise<Buffer> =>
       chunks.length = 0;
       reject(tooLarge());
     });
-    req.once('end', () => resolve(Buffer.concat(chunks)));
+    req.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
     req.once('error', reject);
   });
 
@@ -58,12 +58,15 @@ const depthExceeds = (text: string, max: number): boolean => {
   return false;
 };
 
+/** One decoder for every body: `decode` without `stream` starts afresh each call. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 const hasBody = (req: IncomingMessage): boolean =>
   req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
 
 /**
  * Reads a JSON body: absent is null; a body needs Content-Type application/json (415), at most 16 MiB
- * (413), valid UTF-8 and JSON no deeper than MAX_JSON_DEPTH (400).
+ * (413), valid UTF-8 and JSON no deeper than MAX_JSON_DEPTH whose strings are well-formed UTF-16 (400).
  */
 export const readJsonBody = async (req: IncomingMessage): Promise<unknown> => {
   if (!hasBody(req)) {
@@ -76,14 +79,19 @@ export const readJsonBody = async (req: IncomingMessage): Promise<unknown> => {
   if (bytes.length === 0) return null;
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    text = UTF8.decode(bytes);
   } catch {
     throw invalidInput('The request body is not valid UTF-8');
   }
   if (depthExceeds(text, MAX_JSON_DEPTH)) throw invalidInput(`The request body nests JSON deeper than ${MAX_JSON_DEPTH} levels`);
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch (error) {
     throw invalidInput(`The request body is not valid JSON: ${(error as Error).message}`);
   }
+  // Valid UTF-8 can still escape a lone surrogate ("\ud800"): refused for every route, before any handler runs.
+  const illFormed = illFormedPath(body, '$');
+  if (illFormed !== null) throw invalidInput(illFormedMessage(`the request body (at ${illFormed})`), illFormed);
+  return body;
 };

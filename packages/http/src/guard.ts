@@ -23,16 +23,29 @@ export const createGuard = (options: GuardOptions) => {
   const extra = (options.allowedHosts ?? []).map((host) => host.toLowerCase());
   const cors = new Set(options.corsOrigins ?? []);
 
+  const anyHost = extra.includes('*');
+
+  const allowedFor = (port: number, localAddress: string | undefined): Set<string> => {
+    const names = [...LOOPBACK_NAMES, ...extra];
+    if (options.host) names.push(authority(options.host, port).replace(/:\d+$/, ''));
+    if (localAddress) names.push(authority(localAddress, port).replace(/:\d+$/, ''));
+    return new Set(names.flatMap((name) => (/:\d+$/.test(name) && !name.endsWith(']') ? [name] : [`${name}:${port}`, ...(port === 80 ? [name] : [])])));
+  };
+  /**
+   * The allowed Host values per local address and port, built once each instead of per request
+   * (benchmark row "group commit: HTTP appends, 32 keep-alive clients": 2% of the server's CPU).
+   */
+  const allowedByLocal = new Map<string, Set<string>>();
+
   const hostAllowed = (req: IncomingMessage): boolean => {
     const given = req.headers.host?.toLowerCase();
     if (given === undefined) return false;
-    if (extra.includes('*')) return true;
+    if (anyHost) return true;
     const port = req.socket.localPort ?? 0;
-    const names = [...LOOPBACK_NAMES, ...extra];
-    if (options.host) names.push(authority(options.host, port).replace(/:\d+$/, ''));
-    if (req.socket.localAddress) names.push(authority(req.socket.localAddress, port).replace(/:\d+$/, ''));
-    const allowed = names.flatMap((name) => (/:\d+$/.test(name) && !name.endsWith(']') ? [name] : [`${name}:${port}`, ...(port === 80 ? [name] : [])]));
-    return allowed.includes(given);
+    const local = `${req.socket.localAddress ?? ''} ${port}`;
+    let allowed = allowedByLocal.get(local);
+    if (!allowed) allowedByLocal.set(local, (allowed = allowedFor(port, req.socket.localAddress)));
+    return allowed.has(given);
   };
 
   const corsAllows = (origin: string): boolean => cors.has('*') || cors.has(origin);

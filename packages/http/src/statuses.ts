@@ -26,4 +26,5 @@ export const HTTP_STATUSES: Record<ErrorType, number> = {
   store_unavailable: 503,
   /** The store keeps no log commitment (EventStoreDB): the server cannot do this. */
   log_unsupported: 501,
+  read_model_faulted: 503,
 };

@@ -1,5 +1,9 @@
 export type { HermesMessage, HermesSchema, HermesSession, HermesSnapshot, RowState } from './model.js';
 export { readSnapshot } from './source/readSnapshot.js';
+export { openHermesSource, type OpenHermesSource } from './source/openHermesSource.js';
+export { snapshotSource } from './source/snapshotSource.js';
+export { lineageUnits } from './source/lineageUnits.js';
+export type { HermesSource, OrphanRows } from './source/hermesSource.js';
 export { openSource, type OpenSourceOptions } from './source/openSource.js';
 export { describeSchema } from './source/schema.js';
 export { activeHistory, displayHistory, displayKey } from './plan/displayHistory.js';

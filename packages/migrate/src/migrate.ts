@@ -1,4 +1,4 @@
-import { streamNames, type EventStore, type StreamInfo } from '@session-ledger/core';
+import { liveEventFilter, liveStreamNames, type EventStore, type StreamInfo } from '@session-ledger/core';
 import { copyRun, runsOf } from './copyRun.js';
 import { carryDeletion, isDeleted } from './deletions.js';
 import { mismatchLog } from './mismatches.js';
@@ -36,12 +36,14 @@ export const migrateStores = async (options: MigrationOptions): Promise<Migratio
   const resumedAfter = await to.readCheckpoint(names.position);
   let position = resumedAfter;
   let cursor: bigint | 'start' = resumedAfter === null ? 'start' : resumedAfter + 1n;
+  // EventStoreDB keeps deleted streams' events in $all until a scavenge: they are not copied as live.
+  const live = liveEventFilter(from);
   let eventsRead = 0;
   let eventsCopied = 0;
   let complete = false;
   for (let pages = 0; options.maxPages === undefined || pages < options.maxPages; pages += 1) {
     const page = await from.readAll({ fromPosition: cursor, maxCount: pageSize });
-    for (const run of runsOf(page)) eventsCopied += await copyRun(context, run.stream, run.events);
+    for (const run of runsOf(await live.keep(page))) eventsCopied += await copyRun(context, run.stream, run.events);
     eventsRead += page.length;
     const last = page[page.length - 1];
     if (last) {
@@ -61,6 +63,7 @@ export const migrateStores = async (options: MigrationOptions): Promise<Migratio
     position,
     eventsRead,
     eventsCopied,
+    eventsOfDeletedStreams: live.deleted(),
     complete,
     streams: 0,
     softDeleted: 0,
@@ -83,8 +86,8 @@ export const migrateStores = async (options: MigrationOptions): Promise<Migratio
     onProgress?.({ phase: 'deletions', done: index + 1, total: deleted.length });
   }
 
-  const live = infos ? infos.filter((info) => !isDeleted(info)).map((info) => info.name) : await streamNames(from);
-  const all = [...live, ...deleted.map((info) => info.name)];
+  const liveNames = infos ? infos.filter((info) => !isDeleted(info)).map((info) => info.name) : (await liveStreamNames(from)).names;
+  const all = [...liveNames, ...deleted.map((info) => info.name)];
   summary.streams = all.length;
   for (const [index, stream] of all.entries()) {
     if (await verifyStream(from, to, stream, mismatches)) summary.verified += 1;

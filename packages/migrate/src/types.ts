@@ -39,6 +39,11 @@ export interface MigrationSummary {
   eventsRead: number;
   /** Events of this run that the target holds after it (written now, or found already there by id). */
   eventsCopied: number;
+  /**
+   * Events read from the source's $all whose stream is deleted (EventStoreDB keeps them there until
+   * a scavenge): not copied, as the source's streams no longer show them. Always 0 from SQLite.
+   */
+  eventsOfDeletedStreams: number;
   /** False when maxPages stopped the copy before the end of $all (verification then did not run). */
   complete: boolean;
   streams: number;

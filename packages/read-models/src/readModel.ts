@@ -12,6 +12,13 @@ export interface ReadModel {
   readonly name: string;
   /** Bump when the tables or the fold change: a file holding another version is rebuilt from $all. */
   readonly version: number;
+  /**
+   * How the embedded store keeps it: `inline` (default) folds each append's events in the append's
+   * own savepoint; `deferred` leaves appends alone and the next read folds in what was written since
+   * (still read-your-writes, at no cost to the append). Deletions erase in the deleting transaction
+   * either way.
+   */
+  readonly upkeep?: 'inline' | 'deferred';
   /** Creates the model's tables (IF NOT EXISTS). */
   create(db: Database.Database): void;
   /** Drops the model's tables; a rebuild is drop, create, then apply every event of $all. */

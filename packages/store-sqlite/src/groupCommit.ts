@@ -3,6 +3,7 @@ import { mapSqliteError } from './errors.js';
 
 interface Queued {
   work: () => unknown;
+  committed: ((value: never) => void) | undefined;
   resolve: (value: never) => void;
   reject: (error: unknown) => void;
 }
@@ -14,8 +15,9 @@ export interface GroupCommit {
    * Queues `work` (plain statements, no transaction of its own) for the next shared transaction,
    * where it runs under its own SAVEPOINT; resolves with its result once that transaction
    * has committed, or rejects with its own error (only its savepoint is rolled back).
+   * `committed` runs synchronously after the COMMIT, before any other write can start.
    */
-  submit<T>(work: () => T): Promise<T>;
+  submit<T>(work: () => T, committed?: (value: T) => void): Promise<T>;
   /** Commits whatever is queued now: before a delete or close, so writes keep their call order. */
   flush(): void;
 }
@@ -63,7 +65,10 @@ export const groupCommit = (db: Database.Database, onCommit?: (appends: number) 
     }
     outcomes.forEach((outcome, index) => {
       const item = group[index]!;
-      if (outcome.ok) item.resolve(outcome.value as never);
+      if (outcome.ok) {
+        item.committed?.(outcome.value as never);
+        item.resolve(outcome.value as never);
+      }
       else item.reject(mapSqliteError(outcome.error));
     });
     onCommit?.(group.length); // after the callers are settled: a throwing hook cannot strand them
@@ -75,9 +80,9 @@ export const groupCommit = (db: Database.Database, onCommit?: (appends: number) 
   };
 
   return {
-    submit: <T>(work: () => T) =>
+    submit: <T>(work: () => T, committed?: (value: T) => void) =>
       new Promise<T>((resolve, reject) => {
-        queue.push({ work, resolve: resolve as (value: never) => void, reject });
+        queue.push({ work, committed: committed as ((value: never) => void) | undefined, resolve: resolve as (value: never) => void, reject });
         if (!scheduled) {
           scheduled = true;
           setImmediate(scheduledFlush);

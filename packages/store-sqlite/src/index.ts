@@ -1,2 +1,2 @@
-export { openSqliteStore, type SqliteStoreOptions, type Durability } from './sqliteStore.js';
+export { openSqliteStore, type SqliteStoreOptions, type Durability, type CommitHook } from './sqliteStore.js';
 export { SCHEMA_VERSION } from './schema.js';

@@ -17,6 +17,7 @@ import {
   type ExpectedRevision,
   type ReadAllOptions,
   type ReadStreamOptions,
+  type RecordedEvent,
   type StreamState,
 } from '@session-ledger/core';
 import { mapped } from './errors.js';
@@ -24,6 +25,7 @@ import { toRecorded } from './rows.js';
 import { assertLedgerFile, migrate } from './schema.js';
 import { enableWal } from './wal.js';
 import { groupCommit } from './groupCommit.js';
+import { headTracker } from './headTracker.js';
 import { prepareStatements, type EventRow, type StreamRow } from './statements.js';
 import { recordDeletion } from './log/deletion.js';
 import { sqliteEventLog } from './log/eventLog.js';
@@ -46,6 +48,22 @@ export interface SqliteStoreOptions {
    * seam: appends submitted in one turn of the event loop share one transaction).
    */
   onGroupCommit?: (appends: number) => void;
+  /**
+   * Read models kept inline (e.g. @session-ledger/read-models): called inside the append's own
+   * savepoint after its events are inserted, and inside a delete's transaction, so what they write
+   * commits or rolls back with the events. The store knows nothing of what they keep.
+   */
+  onCommit?: CommitHook;
+}
+
+/** A hook running in the store's write transactions (see SqliteStoreOptions.onCommit). */
+export interface CommitHook {
+  /** Once, when the file is open and migrated. */
+  init(db: Database.Database): void;
+  /** The events one append inserted, in position order. */
+  appended(db: Database.Database, events: RecordedEvent[]): void;
+  /** A stream was deleted or tombstoned (its events are gone). */
+  erased(db: Database.Database, stream: string): void;
 }
 
 /** An event as the row stores it: its JSON serialised when the append is called. */
@@ -88,12 +106,14 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     db.pragma('cache_size = -65536');
     db.pragma('foreign_keys = ON');
     migrate(db);
+    options.onCommit?.init(db);
   } catch (error) {
     opened?.close(); // a refused file is not held open
     throw storeUnavailable(`Cannot open ledger at ${path}: ${(error as Error).message}`, (error as { code?: string }).code);
   }
   const sql = prepareStatements(db);
   const logSql = logStatements(db);
+  const hook = options.onCommit;
   const changes = changeNotifier();
   const pollMs = options.pollMs ?? 25;
   const dataVersion = () => db.pragma('data_version', { simple: true }) as number;
@@ -129,20 +149,24 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     const created = new Date().toISOString();
     let position = 0n;
     let revision = decision.firstRevision;
+    const recorded: RecordedEvent[] = [];
     for (const row of rows) {
       const info = sql.insertEvent.run(name, revision, row.id, row.type, row.data, row.metadata, created);
       position = BigInt(info.lastInsertRowid);
       // The log leaf, in the append's own savepoint: a refused append leaves none.
       const hash = row.hash ?? storedChainHash({ stream: name, revision, id: row.id, type: row.type, data: row.data, metadata: row.metadata });
       appendLeaf(logSql, position, name, revision, hash, created);
+      if (hook) recorded.push(toRecorded({ ...row, stream: name, revision, position, created }));
       revision += 1n;
     }
     const last = revision - 1n;
     if (!state) sql.upsertStream.run(name, last, 0n, 0n); // later appends leave the row alone (see statements.ts)
+    if (hook && recorded.length > 0) hook.appended(db, recorded);
     return { nextExpectedRevision: last, position, written: rows.length > 0 };
   };
 
   const group = groupCommit(db, options.onGroupCommit);
+  const heads = headTracker(db);
 
   const remove = db.transaction((name: string, expected: ExpectedRevision, tombstone: boolean) => {
     const state = streamState(name);
@@ -152,6 +176,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     sql.eraseStream.run(name);
     sql.eraseStreamIds.run(name);
     sql.upsertStream.run(name, last, last + 1n, tombstone ? 1n : 0n);
+    hook?.erased(db, name);
     return { position: null, deletion };
   });
 
@@ -192,7 +217,10 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
       // The events as they are now (the caller may reuse its objects before the group commits),
       // decided and written inside the next group's transaction, answered after its COMMIT.
       const rows = events.map(toText);
-      const result = await group.submit(() => append(name, rows, expected));
+      const result = await group.submit(
+        () => append(name, rows, expected),
+        (done) => done.written && heads.wrote(name, done.nextExpectedRevision),
+      );
       return result.written ? afterWrite(result) : result;
     },
     async readStream(name: string, opts: ReadStreamOptions = {}) {
@@ -215,10 +243,12 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     },
     async deleteStream(name, opts = {}) {
       group.flush(); // appends called before the delete are written before it
+      heads.forget(name);
       return afterWrite(mapped(() => remove.immediate(name, opts.expectedRevision ?? 'any', false)));
     },
     async tombstoneStream(name, opts = {}) {
       group.flush();
+      heads.forget(name);
       const result = afterWrite(mapped(() => remove.immediate(name, opts.expectedRevision ?? 'any', true)));
       // Erasure: secure_delete zeroes the freed pages; a checkpoint moves them out of the WAL.
       mapped(() => db.pragma('wal_checkpoint(TRUNCATE)'));
@@ -263,6 +293,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     async storeCheckpoint(name, position) {
       mapped(() => sql.storeCheckpoint.run(name, position));
     },
+    unchangedSince: (name, revision) => heads.unchangedSince(name, revision),
     async streamState(name) {
       return withRetry(async () => mapped(() => streamState(name) ?? null));
     },

@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ExpectedRevision } from '@session-ledger/core';
 import type { ConformanceContext } from '../context.js';
-import { expectLedgerError, idsOf, makeEvents, readAllOf, readOrError, uniquePrefix, uniqueStream } from '../helpers.js';
+import { eventsIn, expectLedgerError, idsOf, iteratorOf, makeEvents, pullUntil, readAllOf, readOrError, uniquePrefix, uniqueStream } from '../helpers.js';
 
-export const deleteSection = ({ store }: ConformanceContext): void => {
+export const deleteSection = ({ store, capabilities, scavenge }: ConformanceContext): void => {
+  const keptUntilScavenge = capabilities.deletedEventsInAll === 'until-scavenge';
+  /** What `$all` shows right after a delete: the deleted events too on a backend that keeps them until a scavenge. */
+  const inAllAfterDelete = (deleted: Array<{ id: string }>, rest: Array<{ id: string }>) =>
+    keptUntilScavenge ? [...idsOf(deleted), ...idsOf(rest)] : idsOf(rest);
+
   const threeEvents = async (stream = uniqueStream()) => {
     const batch = makeEvents(3);
     await store().appendToStream(stream, batch, { expectedRevision: 'no_stream' });
@@ -59,18 +64,42 @@ export const deleteSection = ({ store }: ConformanceContext): void => {
       expect(idsOf(await store().readStream(stream))).toEqual(idsOf([...next, ...last]));
     });
 
-    it('removes the deleted events from readAll, and only those', async () => {
+    it(
+      keptUntilScavenge
+        ? 'keeps the deleted events in readAll until a scavenge, which removes them and only them'
+        : 'removes the deleted events from readAll at once, and only those',
+      async () => {
+        const prefix = uniquePrefix();
+        const { stream, batch } = await threeEvents(`${prefix}gone`);
+        const kept = makeEvents(1);
+        await store().appendToStream(`${prefix}kept`, kept);
+        const first = (await store().readStream(stream, { maxCount: 1 }))[0]!.position;
+        await store().deleteStream(stream);
+        const after = makeEvents(1);
+        await store().appendToStream(stream, after);
+        expect(idsOf(await readAllOf(store(), prefix, first))).toEqual(inAllAfterDelete(batch, [...kept, ...after]));
+        if (!capabilities.scavenge) return;
+        await scavenge();
+        expect(idsOf(await readAllOf(store(), prefix, first))).toEqual(idsOf([...kept, ...after]));
+        expect(idsOf(await store().readStream(stream))).toEqual(idsOf(after));
+        expect((await store().appendToStream(stream, makeEvents(1), { expectedRevision: 3n })).nextExpectedRevision).toBe(4n);
+      },
+    );
+
+    it(`${keptUntilScavenge ? 'delivers' : 'does not deliver'} the deleted events to a catch-up subscription to $all`, async () => {
       const prefix = uniquePrefix();
+      const from = (await store().appendToStream(uniqueStream('marker'), makeEvents(1, 'marker'))).position;
       const { stream, batch } = await threeEvents(`${prefix}gone`);
+      await store().tombstoneStream(stream);
       const kept = makeEvents(1);
       await store().appendToStream(`${prefix}kept`, kept);
-      const first = (await store().readStream(stream, { maxCount: 1 }))[0]!.position;
-      await store().deleteStream(stream);
-      const after = makeEvents(1);
-      await store().appendToStream(stream, after);
-      const ids = idsOf(await readAllOf(store(), prefix, first));
-      for (const event of batch) expect(ids).not.toContain(event.id);
-      expect(ids).toEqual([...idsOf(kept), ...idsOf(after)]);
+      const subscription = store().subscribeToAll({ fromPosition: from, filter: { streamNamePrefixes: [prefix] } });
+      try {
+        const items = await pullUntil(iteratorOf(subscription), (got) => got.some((item) => item.kind === 'caught_up'));
+        expect(idsOf(eventsIn(items))).toEqual(inAllAfterDelete(batch, kept));
+      } finally {
+        await subscription.close();
+      }
     });
   });
 
@@ -93,15 +122,25 @@ export const deleteSection = ({ store }: ConformanceContext): void => {
       await expectLedgerError(store().readStream(stream), 'stream_deleted', { stream });
     });
 
-    it('removes the stream’s events from readAll', async () => {
-      const prefix = uniquePrefix();
-      const { stream } = await threeEvents(`${prefix}gone`);
-      const first = (await store().readStream(stream, { maxCount: 1 }))[0]!.position;
-      const kept = makeEvents(2);
-      await store().appendToStream(`${prefix}kept`, kept);
-      await store().tombstoneStream(stream);
-      expect(idsOf(await readAllOf(store(), prefix, first))).toEqual(idsOf(kept));
-    });
+    it(
+      keptUntilScavenge
+        ? 'keeps the stream’s events in readAll until a scavenge; the stream stays deleted after it'
+        : 'removes the stream’s events from readAll at once',
+      async () => {
+        const prefix = uniquePrefix();
+        const { stream, batch } = await threeEvents(`${prefix}gone`);
+        const first = (await store().readStream(stream, { maxCount: 1 }))[0]!.position;
+        const kept = makeEvents(2);
+        await store().appendToStream(`${prefix}kept`, kept);
+        await store().tombstoneStream(stream);
+        expect(idsOf(await readAllOf(store(), prefix, first))).toEqual(inAllAfterDelete(batch, kept));
+        if (!capabilities.scavenge) return;
+        await scavenge();
+        expect(idsOf(await readAllOf(store(), prefix, first))).toEqual(idsOf(kept));
+        await expectLedgerError(store().readStream(stream), 'stream_deleted', { stream });
+        await expectLedgerError(store().appendToStream(stream, makeEvents(1)), 'stream_deleted', { stream });
+      },
+    );
 
     it('can tombstone a soft-deleted stream, which then stays deleted', async () => {
       const { stream } = await threeEvents();

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { action } from '../action.js';
 import { withLedger } from '../context.js';
 import { EXIT_CODES } from '../exitCodes.js';
-import { emit } from '../output.js';
+import { emit, note } from '../output.js';
 import { progressFor } from '../progress.js';
 import { invalidInput, verifyLog } from '@session-ledger/core';
 import { logVerifyOptions, printLogReport, registerDigest, registerProve, type LogVerifyOptions } from './auditLog.js';
@@ -42,6 +42,7 @@ export const registerAudit = (program: Command): void => {
         return EXIT_CODES.chain_broken;
       }
       emit(context.io, context.json, { ok: true, ...report }, () => `ok: ${report.streams} streams, ${report.events} events verified`);
+      if (report.deletedInAll) note(context.io, context.json, `${report.deletedInAll} events of deleted streams are still in $all until a scavenge (accounted for, not checked)`);
     },
   );
   registerDigest(audit);

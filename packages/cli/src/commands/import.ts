@@ -45,12 +45,13 @@ export const registerImport = (program: Command): void => {
       const progress = progressFor(context, 'importing', 'rows');
       let started = false;
       const { report, verify } = await withStore(context, Boolean(options.dryRun), async (store) => {
+        // One snapshot for the import and its check, read one lineage unit at a time: a Hermes still
+        // writing adds no false difference, and memory holds one unit, not the file.
+        const source = H.openHermesSource(path, { busyTimeoutMs });
         try {
-          // One snapshot for the import and its check: a Hermes still writing adds no false difference.
-          const snapshot = H.readSnapshot(path, { busyTimeoutMs });
           const imported: ImportReport = await H.importHermes(store, {
             path,
-            snapshot,
+            source,
             memoriesDir: options.memories,
             profile: options.profile,
             dryRun: options.dryRun,
@@ -61,9 +62,10 @@ export const registerImport = (program: Command): void => {
             },
           });
           progress.stop();
-          const checked: VerifyReport | undefined = options.verify ? await H.verifyHermes(store, path, { snapshot }) : undefined;
+          const checked: VerifyReport | undefined = options.verify ? await H.verifyHermes(store, path, { source }) : undefined;
           return { report: imported, verify: checked };
         } finally {
+          source.close();
           progress.stop();
         }
       });

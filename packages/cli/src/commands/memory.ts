@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { invalidInput, type EventStore } from '@session-ledger/core';
 import {
@@ -22,7 +21,7 @@ import {
 import { action } from '../action.js';
 import { withLedger, type CommandContext } from '../context.js';
 import { emit, field, note } from '../output.js';
-import { parseCountOption } from '../parse.js';
+import { parseCountOption, parseWellFormedJson, readUtf8File } from '../parse.js';
 
 interface WriteFlags {
   profile?: string;
@@ -153,19 +152,8 @@ export const registerMemory = (program: Command): void => {
     async (context, flags: WriteFlags & { file?: string }) =>
       commit(context, flags, () => {
         const path = required('file', flags.file);
-        let text: string;
-        try {
-          text = readFileSync(path === '-' ? 0 : path, 'utf8');
-        } catch (error) {
-          throw invalidInput(`Cannot read the batch file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'file');
-        }
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch (error) {
-          throw invalidInput(`Malformed batch: ${path} is not valid JSON: ${(error as Error).message}`, 'file');
-        }
-        return parseBatch(json);
+        const text = readUtf8File('the batch file', path, 'file');
+        return parseBatch(parseWellFormedJson(`the batch file ${path}`, text, 'file'));
       }),
   );
 

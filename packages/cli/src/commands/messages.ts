@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type * as Sessions from '@session-ledger/sessions';
 import { action } from '../action.js';
 import { withLedger } from '../context.js';
+import { resolveId } from './catalog.js';
 import { emit, note } from '../output.js';
 import { contentOf, toolCallsOf } from './sessionInput.js';
 
@@ -36,16 +37,16 @@ export const registerMessages = (program: Command): void => {
       const role = (await input()).parseRole('--role', options.role);
       const toolCalls = toolCallsOf(options.toolCalls);
       const content = contentOf(options);
-      const result = await withLedger(context, { write: true }, (ledger) =>
+      const result = await withLedger(context, { write: true }, async (ledger, store) =>
         S.appendMessage(
           { ledger, now: context.now },
-          session,
+          await resolveId(store, session),
           { id: options.id, role, content, toolCalls, toolCallId: options.toolCallId, toolName: options.toolName },
           { turnId: options.turn },
         ),
       );
       emit(context.io, context.json, result, () => result.messageId);
-      note(context.io, context.json, `appended to ${session}@${result.revision}`);
+      note(context.io, context.json, `appended to ${result.sessionId}@${result.revision}`);
     },
   );
 
@@ -58,7 +59,7 @@ export const registerMessages = (program: Command): void => {
     async (context, session: string, message: string, options: { content?: string; contentFile?: string }) => {
       const S = await load();
       const content = contentOf(options);
-      const result = await withLedger(context, { write: true }, (ledger) => S.rewriteMessage({ ledger, now: context.now }, session, message, content));
+      const result = await withLedger(context, { write: true }, async (ledger, store) => S.rewriteMessage({ ledger, now: context.now }, await resolveId(store, session), message, content));
       emit(context.io, context.json, result, () => '');
       note(context.io, context.json, `rewrote ${message} in ${session}@${result.revision}`);
     },

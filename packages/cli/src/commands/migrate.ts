@@ -42,6 +42,7 @@ const phasedProgress = (context: CommandContext) => {
 const formatSummary = (summary: MigrationSummary): string => {
   const lines = [
     `copied ${summary.eventsCopied} of ${summary.eventsRead} events read${summary.resumedAfter === null ? '' : ` (resumed after position ${summary.resumedAfter})`}`,
+    ...(summary.eventsOfDeletedStreams > 0 ? [`${summary.eventsOfDeletedStreams} events of deleted streams still in the source's $all (until a scavenge) not copied`] : []),
     summary.complete
       ? `${summary.streams} streams: ${summary.verified} verified (${summary.tombstoned} tombstoned and ${summary.softDeleted} soft-deleted carried)`
       : 'stopped before the end of the source; run again to resume',

@@ -3,6 +3,7 @@ import { invalidInput } from '@session-ledger/core';
 import type * as Retention from '@session-ledger/retention';
 import { action } from '../action.js';
 import { withLedger, type CommandContext } from '../context.js';
+import { resolveId } from './catalog.js';
 import { askYes, cancelled, idList, mustAsk } from '../confirm.js';
 import { emit, note } from '../output.js';
 import { progressFor } from '../progress.js';
@@ -56,8 +57,8 @@ const runExport = async (context: CommandContext, id: string, flags: ExportFlags
   let result: Retention.ExportResult & { bytes?: Buffer };
   try {
     result = flags.deleteAfterVerified
-      ? await withLedger(context, { write: true }, (ledger) => R.exportAndDelete(ledger, id, { ...options, out: flags.out!, onProgress, recheck }))
-      : await withLedger(context, { write: false }, (_ledger, store) => R.exportSession(store, id, { ...options, out: flags.out, onProgress }));
+      ? await withLedger(context, { write: true }, async (ledger, store) => R.exportAndDelete(ledger, await resolveId(store, id), { ...options, out: flags.out!, onProgress, recheck }))
+      : await withLedger(context, { write: false }, async (_ledger, store) => R.exportSession(store, await resolveId(store, id), { ...options, out: flags.out, onProgress }));
   } finally {
     progress.stop();
   }
@@ -116,7 +117,7 @@ export const registerRetention = (program: Command): void => {
         const what = lineage === 'tip' ? 'the tip segment of' : 'every segment and delegated child of';
         if (!(await askYes(context, `Delete ${what} ${ids.length} session(s) (${idList(ids)})? Nothing is exported first.`))) return cancelled(context);
       }
-      const result = await withLedger(context, { write: true }, (ledger) => R.deleteSessions(ledger, ids, { lineage, now: context.now() }));
+      const result = await withLedger(context, { write: true }, async (ledger, store) => R.deleteSessions(ledger, await Promise.all(ids.map((id) => resolveId(store, id))), { lineage, now: context.now() }));
       reportBulk(context, result, 'deleted');
       reportRefusals(context, result);
       return result.deleted.length === ids.length ? 0 : 1; // any id not deleted

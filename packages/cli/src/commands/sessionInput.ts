@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { invalidInput, isJsonObject, type JsonObject } from '@session-ledger/core';
-import { parseJsonOption } from '../parse.js';
+import { parseJsonOption, readUtf8File } from '../parse.js';
 
 /** --content TEXT, or --content-file PATH (- for standard input); exactly one. */
 export const contentOf = (options: { content?: string; contentFile?: string }): string => {
@@ -8,11 +7,7 @@ export const contentOf = (options: { content?: string; contentFile?: string }): 
     throw invalidInput('Give exactly one of --content TEXT and --content-file PATH|-');
   }
   if (options.content !== undefined) return options.content;
-  try {
-    return readFileSync(options.contentFile === '-' ? 0 : options.contentFile!, 'utf8');
-  } catch (error) {
-    throw invalidInput(`Cannot read --content-file ${options.contentFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
+  return readUtf8File('--content-file', options.contentFile!);
 };
 
 /** --tool-calls JSON: an array of objects. */

@@ -1,10 +1,12 @@
 import type { Command } from 'commander';
 import { invalidInput, toJson } from '@session-ledger/core';
+import type { CatalogRow, CatalogStats } from '@session-ledger/read-models';
 import type * as Sessions from '@session-ledger/sessions';
 import { action } from '../action.js';
 import { withLedger } from '../context.js';
 import { emit, field, note } from '../output.js';
 import { oneOf } from './sessionInput.js';
+import { listPage, resolveId, stats, type ListFlags } from './catalog.js';
 
 /** Loaded on demand, so that other commands start fast. */
 const load = (): Promise<typeof Sessions> => import('@session-ledger/sessions');
@@ -18,7 +20,7 @@ const writer = (ledger: Parameters<Parameters<typeof withLedger>[2]>[0], now: ()
  * shift the rest: root, tip, segments, messages, last activity (or -), state (live, ended or idle),
  * title (or -; its tabs and newlines escaped).
  */
-const listRow = (row: Awaited<ReturnType<typeof Sessions.listConversations>>[number]): string =>
+const listRow = (row: CatalogRow): string =>
   [
     row.rootId,
     row.tipId,
@@ -28,6 +30,16 @@ const listRow = (row: Awaited<ReturnType<typeof Sessions.listConversations>>[num
     row.live ? 'live' : row.ended ? 'ended' : 'idle',
     row.title ? field(row.title) : '-',
   ].join('\t');
+
+/** `sessions stats` in plain text: totals, then one line per source and per model. */
+const statsText = (totals: CatalogStats): string =>
+  [
+    `sessions\t${totals.sessions}`,
+    `messages\t${totals.messages}`,
+    ...totals.bySource.map((row) => `source\t${row.source === null ? '-' : field(row.source)}\t${row.sessions} sessions\t${row.messages} msg`),
+    ...totals.byModel.map((row) => `model\t${row.model === null ? '-' : field(row.model)}\t${row.sessions} sessions\t${row.messages} msg`),
+    `store\t${totals.storeBytes === null ? '-' : `${totals.storeBytes} bytes`}`,
+  ].join('\n');
 
 /** `sessions`: start, show and resume by any id, list, compact, compress, end. */
 export const registerSessions = (program: Command): void => {
@@ -48,14 +60,15 @@ export const registerSessions = (program: Command): void => {
       const S = await load();
       const link = oneOf('link', options.link, LINKS);
       if (link && !options.parent) throw invalidInput('--link needs --parent');
-      const result = await withLedger(context, { write: true }, async (ledger) => {
+      const result = await withLedger(context, { write: true }, async (ledger, store) => {
+        const parent = options.parent === undefined ? undefined : await resolveId(store, options.parent);
         if (link === 'compression') {
-          const child = await S.compressSession(writer(ledger, context.now), options.parent!, { summary: options.summary ?? '', childId: options.id });
+          const child = await S.compressSession(writer(ledger, context.now), parent!, { summary: options.summary ?? '', childId: options.id });
           return { sessionId: child.sessionId, rootId: child.rootId, revision: child.revision, created: child.written };
         }
         return S.startSession(writer(ledger, context.now), {
           id: options.id,
-          parentId: options.parent,
+          parentId: parent,
           link: (link ?? (options.parent ? 'delegation' : undefined)) as 'delegation' | 'branch' | undefined,
           model: options.model,
           source: options.source,
@@ -75,7 +88,7 @@ export const registerSessions = (program: Command): void => {
     async (context, id: string, options: { view: string }) => {
       const S = await load();
       const view = S.checkViewName(options.view);
-      const loaded = await withLedger(context, { write: false }, (_ledger, store) => S.loadConversation(store, id, { view }));
+      const loaded = await withLedger(context, { write: false }, async (_ledger, store) => S.loadConversation(store, await resolveId(store, id), { view }));
       emit(context.io, context.json, S.viewToJson(loaded), () =>
         view === 'display' ? S.renderTranscript(loaded as never) : toJson(S.viewToJson(loaded), 2),
       );
@@ -86,15 +99,30 @@ export const registerSessions = (program: Command): void => {
     sessions.command('resume <id>').description('the display transcript as text, from any id of the conversation'),
     async (context, id: string) => {
       const S = await load();
-      const loaded = await withLedger(context, { write: false }, (_ledger, store) => S.loadConversation(store, id, { view: 'display' }));
+      const loaded = await withLedger(context, { write: false }, async (_ledger, store) => S.loadConversation(store, await resolveId(store, id), { view: 'display' }));
       emit(context.io, context.json, S.viewToJson(loaded), () => S.renderTranscript(loaded));
     },
   );
 
-  action(sessions.command('list').description('one row per logical conversation'), async (context) => {
-    const S = await load();
-    const rows = await withLedger(context, { write: false }, (_ledger, store) => S.listConversations(store, { now: context.now() }));
-    emit(context.io, context.json, rows, () => rows.map(listRow).join('\n'));
+  action(
+    sessions
+      .command('list')
+      .description('one row per logical conversation, newest activity first, a page at a time (from the catalog read model)')
+      .option('--limit <n>', 'rows per page, 1..200', '50')
+      .option('--cursor <cursor>', 'the next page: the cursor the previous page printed')
+      .option('--source <source>', 'only conversations from this source')
+      .option('--live', 'only conversations a live turn holds now')
+      .option('--since <time>', 'only conversations active since an ISO time or a duration back from now (7d, 12h)'),
+    async (context, flags: ListFlags) => {
+      const page = await withLedger(context, { write: false }, (_ledger, store) => listPage(context, store, flags));
+      emit(context.io, context.json, page, () => page.sessions.map(listRow).join('\n'));
+      if (page.nextCursor !== null) note(context.io, context.json, `more: session-ledger sessions list --cursor ${page.nextCursor}`);
+    },
+  );
+
+  action(sessions.command('stats').description('conversations and messages, by source and by model, and the store size'), async (context) => {
+    const totals = await withLedger(context, { write: false }, (_ledger, store) => stats(store));
+    emit(context.io, context.json, totals, () => statsText(totals));
   });
 
   action(
@@ -105,8 +133,8 @@ export const registerSessions = (program: Command): void => {
       .requiredOption('--summary <text>', 'what replaces them in the model context'),
     async (context, session: string, options: { through: string; summary: string }) => {
       const S = await load();
-      const result = await withLedger(context, { write: true }, (ledger) =>
-        S.compactHistory(writer(ledger, context.now), session, { throughMessageId: options.through, summary: options.summary }),
+      const result = await withLedger(context, { write: true }, async (ledger, store) =>
+        S.compactHistory(writer(ledger, context.now), await resolveId(store, session), { throughMessageId: options.through, summary: options.summary }),
       );
       emit(context.io, context.json, result, () => result.summaryId);
       note(context.io, context.json, `compacted through ${options.through}; the summary's id is on stdout`);
@@ -120,7 +148,7 @@ export const registerSessions = (program: Command): void => {
       .requiredOption('--summary <text>', 'what replaces the history in the child context'),
     async (context, session: string, options: { summary: string }) => {
       const S = await load();
-      const result = await withLedger(context, { write: true }, (ledger) => S.compressSession(writer(ledger, context.now), session, { summary: options.summary }));
+      const result = await withLedger(context, { write: true }, async (ledger, store) => S.compressSession(writer(ledger, context.now), await resolveId(store, session), { summary: options.summary }));
       emit(context.io, context.json, { sessionId: result.sessionId, rootId: result.rootId, parentId: result.parentId, revision: result.revision }, () => result.sessionId);
       note(context.io, context.json, `write to ${result.sessionId}; resume the whole conversation with: session-ledger sessions resume ${result.rootId}`);
     },
@@ -130,7 +158,7 @@ export const registerSessions = (program: Command): void => {
     sessions.command('end <session>').description('end the session').option('--reason <reason>', 'why it ended, e.g. user_exit (shown in exports)'),
     async (context, session: string, options: { reason?: string }) => {
       const S = await load();
-      const result = await withLedger(context, { write: true }, (ledger) => S.endSession(writer(ledger, context.now), session, { reason: options.reason }));
+      const result = await withLedger(context, { write: true }, async (ledger, store) => S.endSession(writer(ledger, context.now), await resolveId(store, session), { reason: options.reason }));
       emit(context.io, context.json, result, () => '');
       note(context.io, context.json, `ended ${session}`);
     },

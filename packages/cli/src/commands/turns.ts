@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type * as Sessions from '@session-ledger/sessions';
 import { action } from '../action.js';
 import { withLedger } from '../context.js';
+import { resolveId } from './catalog.js';
 import { emit, note } from '../output.js';
 
 /** Loaded on demand, so that other commands start fast. */
@@ -22,8 +23,8 @@ export const registerTurns = (program: Command): void => {
     async (context, session: string, options: { owner?: string; ttl: string }) => {
       const S = await load();
       const ttlMs = (await input()).parseDuration('--ttl', options.ttl);
-      const result = await withLedger(context, { write: true }, (ledger) =>
-        S.beginTurn({ ledger, now: context.now }, session, { ttlMs, owner: options.owner }),
+      const result = await withLedger(context, { write: true }, async (ledger, store) =>
+        S.beginTurn({ ledger, now: context.now }, await resolveId(store, session), { ttlMs, owner: options.owner }),
       );
       emit(context.io, context.json, result, () => result.turnId);
       note(context.io, context.json, `lease until ${result.leaseExpiresAt}`);
@@ -35,7 +36,7 @@ export const registerTurns = (program: Command): void => {
     async (context, session: string, turn: string, options: { ttl: string }) => {
       const S = await load();
       const ttlMs = (await input()).parseDuration('--ttl', options.ttl);
-      const result = await withLedger(context, { write: true }, (ledger) => S.renewLease({ ledger, now: context.now }, session, turn, { ttlMs }));
+      const result = await withLedger(context, { write: true }, async (ledger, store) => S.renewLease({ ledger, now: context.now }, await resolveId(store, session), turn, { ttlMs }));
       emit(context.io, context.json, result, () => result.leaseExpiresAt);
     },
   );
@@ -45,7 +46,7 @@ export const registerTurns = (program: Command): void => {
     async (context, session: string, turn: string, options: { outcome: string }) => {
       const S = await load();
       const outcome = (await input()).parseOutcome('--outcome', options.outcome);
-      const result = await withLedger(context, { write: true }, (ledger) => S.endTurn({ ledger, now: context.now }, session, turn, { outcome }));
+      const result = await withLedger(context, { write: true }, async (ledger, store) => S.endTurn({ ledger, now: context.now }, await resolveId(store, session), turn, { outcome }));
       emit(context.io, context.json, result, () => '');
       note(context.io, context.json, `ended ${turn}`);
     },

@@ -25,13 +25,22 @@ const CAPACITY = 512;
 /**
  * The write path's one cache: per stream, the state a decider folded and the revision it holds.
  * Invalidation rule: an entry is true of its stream AT its revision, forever (events never change).
- * It is used without a read only for an append conditional on exactly that revision, which the
- * store refuses if the stream moved; every other use first reads the events after it. An entry is
+ * It is used without a read for an append conditional on exactly that revision, which the store
+ * refuses if the stream moved, and when the store says cheaply that the stream has not moved since
+ * (`EventStore.unchangedSince`); every other use first reads the events after it. An entry is
  * dropped on any refused or replayed append, and when a read finds the stream changed under it
  * (a soft delete: the next revision is missing), the state is folded again from the start.
  */
 export const stateCache = (store: EventStore) => {
   const entries = new Map<string, Entry>();
+  const unchanged = store.unchangedSince?.bind(store);
+
+  /**
+   * Whether a cached view is the stream's current state without a read: the store says nothing
+   * moved the stream since the view's revision (benchmark rows "group commit: 32 concurrent writers
+   * in process" and "HTTP appends, 32 keep-alive clients": the catch-up read was ~16% of a write).
+   */
+  const current = (stream: string, view: StreamView<unknown>): boolean => view.revision >= 0n && unchanged !== undefined && unchanged(stream, view.revision);
 
   const get = <State>(decider: Decider<never, State, unknown>, stream: string): StreamView<State> | undefined => {
     const entry = entries.get(stream);
@@ -79,6 +88,7 @@ export const stateCache = (store: EventStore) => {
   /** The current state of a stream: the cached entry caught up, or a fold from the start. */
   const load = async <State>(decider: Decider<never, State, unknown>, stream: string): Promise<StreamView<State>> => {
     const known = get(decider, stream);
+    if (known && current(stream, known)) return known;
     if (known && known.revision >= 0n) {
       const after = await readFrom(stream, known.revision + 1n);
       if (after !== null && (after.length === 0 || after[0]!.revision === known.revision + 1n)) {
@@ -94,5 +104,5 @@ export const stateCache = (store: EventStore) => {
     return view;
   };
 
-  return { get, set, advance, load, forget: (stream: string) => void entries.delete(stream) };
+  return { get, set, advance, load, current, forget: (stream: string) => void entries.delete(stream) };
 };

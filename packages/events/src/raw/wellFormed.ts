@@ -1,11 +1,8 @@
-import { invalidInput } from '@session-ledger/core';
+import { hasLoneSurrogate, invalidInput } from '@session-ledger/core';
 
 /** C0 and C1 control characters (tab and newline included: none belongs in a name). */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-/** A high surrogate not followed by a low one, or a low one not preceded by a high one (ill-formed UTF-16). */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-export const hasLoneSurrogate = (text: string): boolean => LONE_SURROGATE.test(text);
+export { hasLoneSurrogate };
 
 /** A name (stream, type, event id): refused with one line when it holds a control character or a lone surrogate. */
 export const checkName = (field: string, text: string): void => {

@@ -50,9 +50,13 @@ export const repeatable = (schema: z.ZodType): Set<string> => {
   return new Set(Object.entries(shape).filter(([, field]) => unwrap(field as z.ZodType).def.type === 'array').map(([key]) => key));
 };
 
+/** repeatable() of each query schema, worked out once (the schemas are module constants). */
+const repeatableOf = new WeakMap<z.ZodType, Set<string>>();
+
 /** A query as an object for its schema: repeatable parameters as arrays; any other given twice is refused. */
 export const queryObject = (schema: z.ZodType, search: URLSearchParams): Record<string, string | string[]> => {
-  const arrays = repeatable(schema);
+  let arrays = repeatableOf.get(schema);
+  if (!arrays) repeatableOf.set(schema, (arrays = repeatable(schema)));
   const object: Record<string, string | string[]> = {};
   for (const key of new Set(search.keys())) {
     const values = search.getAll(key);

@@ -6,12 +6,13 @@ import { auditRoutes } from './audit.js';
 import { eventRoutes } from './events.js';
 import { memoryRoutes } from './memory.js';
 import { retentionRoutes } from './retention.js';
+import { searchRoutes } from './search.js';
 import { sessionRoutes } from './sessions.js';
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
 
 /** Every route group, one file each. A new group adds one line here. */
-const GROUPS: Route[][] = [eventRoutes, auditRoutes, sessionRoutes, retentionRoutes, memoryRoutes];
+const GROUPS: Route[][] = [eventRoutes, auditRoutes, sessionRoutes, retentionRoutes, memoryRoutes, searchRoutes];
 
 let document: unknown;
 

@@ -6,7 +6,6 @@ import {
   conversationEtag,
   endSession,
   endTurn,
-  listConversations,
   loadConversation,
   renderTranscript,
   renewLease,
@@ -15,6 +14,8 @@ import {
   viewToJson,
 } from '@session-ledger/sessions';
 import { z } from 'zod';
+import { catalogPage, parseSince, readModelsOf, resolveSession } from '@session-ledger/read-models';
+import { catalogPageBody, catalogQuery } from '../contract/catalog.js';
 import * as R from '../contract/responses.js';
 import { SSE_HEADERS, SSE_QUERY, SSE_RESPONSE } from '../sse.js';
 import { route, type RequestContext, type Route } from '../types.js';
@@ -46,21 +47,29 @@ export const sessionRoutes: Route[] = [
     method: 'GET',
     path: '/sessions',
     tag: 'sessions',
-    summary: 'One row per logical conversation',
-    responses: { 200: { description: 'the conversations', schema: R.conversations } },
-    handler: async ({ store, now }) => ({ body: await listConversations(store, { now: now() }) }),
+    summary: 'One row per logical conversation, newest activity first, a page at a time',
+    description: 'From the catalog read model. The cursor is a keyset on (lastActivity, rootId): stable while writers append.',
+    query: catalogQuery,
+    responses: { 200: { description: 'a page of conversations and the cursor of the next (null: the last page)', schema: catalogPageBody }, 400: { description: 'a bad limit, cursor, live or since' } },
+    handler: async ({ store, now, query }) => {
+      const at = now();
+      const db = await readModelsOf(store).ready('catalog');
+      const since = query.since === undefined ? undefined : parseSince('since', query.since, at);
+      return { body: catalogPage(db, { limit: query.limit, cursor: query.cursor ?? null, source: query.source, live: query.live === undefined ? undefined : query.live === 'true', since, now: at }) };
+    },
   }),
   route({
     method: 'GET',
     path: '/sessions/:id',
     tag: 'sessions',
-    summary: 'The conversation, by any of its ids',
-    description: 'The ETag names the revision of every segment; If-None-Match answers 304.',
+    summary: 'The conversation, by any of its ids, a unique id prefix (4+ characters) or its exact title',
+    description: 'The ETag names the revision of every segment; If-None-Match answers 304. An id prefix or title matching several sessions is 409 ambiguous, naming the candidates.',
     headers: { 'If-None-Match': { description: 'the ETag of a view seen before: 304 while nothing changed' } },
     query: z.strictObject({ view: z.enum(VIEWS).optional().describe('display (default), active or raw') }),
-    responses: { 200: { description: 'the view', schema: R.conversation }, 304: { description: 'unchanged since the ETag' }, 404: { description: 'unknown id' }, ...GONE },
+    responses: { 200: { description: 'the view', schema: R.conversation }, 304: { description: 'unchanged since the ETag' }, 404: { description: 'unknown id' }, 409: { description: 'an ambiguous prefix or title' }, ...GONE },
     handler: async ({ store, params, query, req }) => {
-      const loaded = await loadConversation(store, params.id!, { view: query.view ?? 'display' });
+      const id = resolveSession(await readModelsOf(store).ready('catalog'), params.id!);
+      const loaded = await loadConversation(store, id, { view: query.view ?? 'display' });
       const etag = conversationEtag(loaded.segments);
       if (req.headers['if-none-match'] === etag) return { status: 304, headers: { etag } };
       return { body: viewToJson(loaded), headers: { etag } };
@@ -73,7 +82,7 @@ export const sessionRoutes: Route[] = [
     summary: 'The display transcript as text',
     responses: { 200: { description: 'the transcript', contentType: 'text/plain' }, 404: { description: 'unknown id' }, ...GONE },
     handler: async ({ store, params, res }) => {
-      const loaded = await loadConversation(store, params.id!, { view: 'display' });
+      const loaded = await loadConversation(store, resolveSession(await readModelsOf(store).ready('catalog'), params.id!), { view: 'display' });
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', etag: conversationEtag(loaded.segments) });
       res.end(renderTranscript(loaded));
       return null;

@@ -1,8 +1,8 @@
-import { isLedgerError, readWholeStream, type EventStore } from '@session-ledger/core';
+import { hashOf, isLedgerError, readWholeStream, type ChainHead, type EventStore } from '@session-ledger/core';
 
 export type StreamIds =
   | { kind: 'absent' }
-  | { kind: 'present'; ids: string[]; lastRevision: bigint }
+  | { kind: 'present'; ids: string[]; lastRevision: bigint; head: ChainHead }
   | { kind: 'deleted' };
 
 /** The ids a stream already holds, in revision order. */
@@ -10,7 +10,8 @@ export const readIds = async (store: EventStore, stream: string): Promise<Stream
   try {
     const events = await readWholeStream(store, stream);
     if (events.length === 0) return { kind: 'absent' };
-    return { kind: 'present', ids: events.map((event) => event.id), lastRevision: events[events.length - 1]!.revision };
+    const last = events[events.length - 1]!;
+    return { kind: 'present', ids: events.map((event) => event.id), lastRevision: last.revision, head: { revision: last.revision, hash: hashOf(last) } };
   } catch (error) {
     if (isLedgerError(error, 'stream_not_found')) return { kind: 'absent' };
     if (isLedgerError(error, 'stream_deleted')) return { kind: 'deleted' };

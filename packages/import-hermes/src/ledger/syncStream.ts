@@ -1,4 +1,4 @@
-import { isLedgerError, type ExpectedRevision, type Ledger } from '@session-ledger/core';
+import { isLedgerError, type ChainHead, type ExpectedRevision, type Ledger, type LedgerAppendResult } from '@session-ledger/core';
 import type { PlannedEvent } from '../mapping/stepEvent.js';
 
 /** A planned event whose id is known up front; it is encoded (and validated) only if it must be written. */
@@ -42,16 +42,20 @@ export const syncStream = async (ledger: Ledger, stream: string, planned: LazyEv
   const rest = planned.slice(ids.length).map((event) => event.build());
   if (options.dryRun) return { kind: 'synced', existing: ids.length, written: rest };
   let expected: ExpectedRevision = held.kind === 'present' ? held.lastRevision : 'no_stream';
+  // The chain head each append continues: from the read above, then from the previous append, so the
+  // ledger never reads back what this import just wrote.
+  let head: ChainHead | null = held.kind === 'present' ? held.head : null;
   const written: PlannedEvent[] = [];
   for (let start = 0; start < rest.length; start += options.batchSize) {
     const batch = rest.slice(start, start + options.batchSize);
     try {
       const result = await ledger.append(
         stream,
-        batch.map(({ id, type, data, metadata }) => ({ id, type, data, metadata })),
-        { expectedRevision: expected },
+        batch,
+        { expectedRevision: expected, head },
       );
       expected = result.nextExpectedRevision;
+      head = (result as LedgerAppendResult).head;
     } catch (error) {
       if (!isLedgerError(error, 'wrong_expected_version') && !isLedgerError(error, 'stream_deleted')) throw error;
       return { kind: 'conflict', existing: ids.length, written, reason: `another writer changed the session during the import: ${error.message}` };

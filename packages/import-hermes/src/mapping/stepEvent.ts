@@ -89,12 +89,13 @@ export const stepId = (stream: string, step: PlanStep): string | null => {
 };
 
 /**
- * The ledger event for one plan step, or null when the step writes nothing. Ids hash the step's
+ * The ledger event for one plan step, or null when the step writes nothing (`knownId`: its stepId). Ids hash the step's
  * identity (and a message's content), so the same source gives the same ids and a changed row
  * gives a different one.
  */
-export const stepEvent = (stream: string, step: PlanStep, session: HermesSession): PlannedEvent | null => {
-  const id = stepId(stream, step);
+export const stepEvent = (stream: string, step: PlanStep, session: HermesSession, knownId?: string): PlannedEvent | null => {
+  // The caller that already computed the id (the import) passes it: hashing it again is a third of the mapping's cost.
+  const id = knownId ?? stepId(stream, step);
   if (id === null) return null;
   const make = (event: SessionEvent, hermes: JsonObject, rowIds: number[]): PlannedEvent => {
     const encoded = encodeSessionEvent(event);

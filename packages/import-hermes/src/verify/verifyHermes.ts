@@ -5,7 +5,9 @@ import { activeAsHermes, displayAsHermes } from '../compare/hermesShape.js';
 import { createHermesReader, hermesViews } from '../compare/hermesViews.js';
 import type { HermesSnapshot } from '../model.js';
 import { buildImportPlan, type ImportPlan } from '../plan/importPlan.js';
-import { readSnapshot } from '../source/readSnapshot.js';
+import type { HermesSource } from '../source/hermesSource.js';
+import { openHermesSource } from '../source/openHermesSource.js';
+import { snapshotSource } from '../source/snapshotSource.js';
 import { digestSide, firstDifference } from './items.js';
 import { ledgerConversation } from './ledgerSide.js';
 import { sourceConversations } from './sourceSide.js';
@@ -40,6 +42,8 @@ export interface VerifyOptions {
   busyTimeoutMs?: number;
   /** Verify against this snapshot (the one an import used) instead of reading the file again. */
   snapshot?: HermesSnapshot;
+  /** Verify against this open source (the one an import used, still in its read transaction). */
+  source?: HermesSource;
 }
 
 /** The highest schema whose read rules are proven against Hermes' own code (fixtures/hermes). */
@@ -62,14 +66,10 @@ const compareRules = async (store: EventStore, snapshot: HermesSnapshot, plan: I
   return out;
 };
 
-/**
- * For each logical conversation of the source, compares the count and content digest of its display
- * messages (and, apart, of its summaries) with the ledger's display view. Every difference is listed.
- */
-export const verifyHermes = async (store: EventStore, path: string, options: VerifyOptions = {}): Promise<VerifyReport> => {
-  const snapshot = options.snapshot ?? readSnapshot(path, options);
-  const plan = buildImportPlan(snapshot);
-  const source = sourceConversations(snapshot, plan);
+/** One lineage unit: its conversations' rows against the ledger's display view, then Hermes' rules. */
+const verifyUnit = async (store: EventStore, unit: HermesSnapshot, hermesRules: boolean) => {
+  const plan = buildImportPlan(unit);
+  const source = sourceConversations(unit, plan);
   const differences: VerifyDifference[] = [];
   for (const [conversation, side] of source) {
     let ledger;
@@ -94,14 +94,39 @@ export const verifyHermes = async (store: EventStore, path: string, options: Ver
       differences.push({ conversation, kind: 'summaries', source: s.summaries, ledger: l.summaries, detail });
     }
   }
-  const version = snapshot.schema.version;
-  const hermesRules = version === null || version <= HERMES_RULES_SCHEMA;
-  if (hermesRules) {
-    const unusable = new Set(differences.filter((d) => d.kind === 'missing' || d.kind === 'unreadable').map((d) => d.conversation));
-    differences.push(...(await compareRules(store, snapshot, plan, unusable)));
+  const unusable = new Set(differences.filter((d) => d.kind === 'missing' || d.kind === 'unreadable').map((d) => d.conversation));
+  const rules = hermesRules ? await compareRules(store, unit, plan, unusable) : [];
+  const failed = new Set(differences.concat(rules).map((d) => d.conversation));
+  return { conversations: source.size, matched: source.size - [...failed].filter((c) => source.has(c)).length, differences, rules };
+};
+
+/**
+ * For each logical conversation of the source, compares the count and content digest of its display
+ * messages (and, apart, of its summaries) with the ledger's display view, and (schema 21 or older)
+ * what Hermes shows and sends the model with the ledger's views. The source is read one lineage unit
+ * at a time, in one snapshot. Every difference is listed.
+ */
+export const verifyHermes = async (store: EventStore, path: string, options: VerifyOptions = {}): Promise<VerifyReport> => {
+  const given = options.source ?? (options.snapshot ? snapshotSource(options.snapshot) : null);
+  const opened = given === null ? openHermesSource(path, options) : null;
+  const source = given ?? opened!;
+  try {
+    const version = source.schema.version;
+    const hermesRules = version === null || version <= HERMES_RULES_SCHEMA;
+    const report: VerifyReport = { conversations: 0, matched: 0, hermesRules, differences: [] };
+    const rules: VerifyDifference[] = [];
+    for (const unit of source.units()) {
+      const checked = await verifyUnit(store, unit, hermesRules);
+      report.conversations += checked.conversations;
+      report.matched += checked.matched;
+      report.differences.push(...checked.differences);
+      rules.push(...checked.rules);
+    }
+    report.differences.push(...rules);
+    return report;
+  } finally {
+    opened?.close();
   }
-  const failed = new Set(differences.map((d) => d.conversation));
-  return { conversations: source.size, matched: source.size - [...failed].filter((c) => source.has(c)).length, hermesRules, differences };
 };
 
 export const formatVerify = (report: VerifyReport): string =>

@@ -1,4 +1,4 @@
-import { digestOf, isUuid, ledgerError, verifyStreamChain, type JsonObject, type RecordedEvent } from '@session-ledger/core';
+import { digestOf, illFormedPath, isUuid, ledgerError, verifyStreamChain, type JsonObject, type RecordedEvent } from '@session-ledger/core';
 import { SESSION_PREFIX } from '@session-ledger/events';
 import { z } from 'zod';
 import type { Manifest } from '../manifest.js';
@@ -63,6 +63,11 @@ export const parseJsonlExport = (path: string, text: string): ParsedExport => {
     const parsed = eventLine.safeParse(parseLine(path, line, index + 2));
     if (!parsed.success) throw corrupt(path, `line ${index + 2} is not an event (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message})`);
     const event = parsed.data;
+    // Checked for every line before anything is written: a store would refuse it mid-import, after other streams.
+    const illFormed = illFormedPath(event, 'event');
+    if (illFormed !== null) {
+      throw corrupt(path, `line ${index + 2} (${event.stream}@${event.revision}) holds a string that is not well-formed UTF-16 (a lone surrogate) at ${illFormed}; nothing was imported`);
+    }
     exported.push(event as ExportedEvent);
     const recorded: RecordedEvent = {
       streamName: event.stream,

@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { readAllPages, type EventStore, type LedgerError } from '@session-ledger/core';
+import { readLivePages, type EventStore, type LedgerError } from '@session-ledger/core';
 import { decodeSessionEventE, SESSION_PREFIX } from '@session-ledger/events';
 import { sessionListAccumulator, type SessionListRow } from '@session-ledger/projections';
 
@@ -10,10 +10,13 @@ export interface ListOptions {
   onUnreadable?: (error: LedgerError) => void;
 }
 
-/** One row per logical conversation, from one pass over the session events of $all; most recent first. */
+/**
+ * One row per logical conversation, from one pass over the session events of $all; most recent first.
+ * Only live events count: on EventStoreDB `$all` keeps a deleted session's events until a scavenge.
+ */
 export const listConversations = async (store: EventStore, options: ListOptions = {}): Promise<SessionListRow[]> => {
   const accumulator = sessionListAccumulator();
-  for await (const page of readAllPages(store)) {
+  for await (const page of readLivePages(store)) {
     for (const event of page) {
       if (!event.streamName.startsWith(SESSION_PREFIX)) continue;
       const record = decodeSessionEventE(event);

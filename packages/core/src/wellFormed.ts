@@ -1,0 +1,59 @@
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one (ill-formed UTF-16). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** String.prototype.isWellFormed (ES2024, native in every Node >= 20; the ES2023 lib does not declare it). */
+const nativeWellFormed = (String.prototype as { isWellFormed?: (this: string) => boolean }).isWellFormed;
+
+export const hasLoneSurrogate = nativeWellFormed
+  ? (text: string): boolean => !nativeWellFormed.call(text)
+  : (text: string): boolean => LONE_SURROGATE.test(text);
+
+/** Whether any string of a JSON value (key or value) holds a lone surrogate; no paths built. */
+const anyIllFormed = (item: unknown): boolean => {
+  if (typeof item === 'string') return hasLoneSurrogate(item);
+  if (item === null || typeof item !== 'object') return false;
+  if (Array.isArray(item)) {
+    for (const inner of item) if (anyIllFormed(inner)) return true;
+    return false;
+  }
+  for (const key in item) {
+    if (!Object.prototype.hasOwnProperty.call(item, key)) continue;
+    if (hasLoneSurrogate(key) || anyIllFormed((item as Record<string, unknown>)[key])) return true;
+  }
+  return false;
+};
+
+const keyPath = (path: string, key: string) => (/^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`);
+
+/**
+ * Where a JSON value first holds a string (a key or a value) that is not well-formed UTF-16: its
+ * path from `root` (e.g. `data.parts[1].text`), or null when every string is well-formed. Stores keep
+ * UTF-8, where a lone surrogate becomes U+FFFD: what was acknowledged (and hashed) would not be what
+ * is stored, so such a value is refused wherever it enters, never repaired.
+ */
+export const illFormedPath = (value: unknown, root: string): string | null => {
+  if (!anyIllFormed(value)) return null;
+  const walk = (item: unknown, path: string): string | null => {
+    if (typeof item === 'string') return hasLoneSurrogate(item) ? path : null;
+    if (Array.isArray(item)) {
+      for (let index = 0; index < item.length; index += 1) {
+        const found = walk(item[index], `${path}[${index}]`);
+        if (found !== null) return found;
+      }
+      return null;
+    }
+    if (item !== null && typeof item === 'object') {
+      for (const [key, inner] of Object.entries(item)) {
+        if (hasLoneSurrogate(key)) return `${path} (a key)`;
+        const found = walk(inner, keyPath(path, key));
+        if (found !== null) return found;
+      }
+    }
+    return null;
+  };
+  return walk(value, root);
+};
+
+/** The one wording of the refusal, so every surface says the same thing. */
+export const illFormedMessage = (where: string): string =>
+  `Refused: ${where} holds a string that is not well-formed UTF-16 (a lone surrogate); nothing was stored`;

@@ -1,0 +1,88 @@
+import { illFormedMessage, illFormedPath, invalidInput, isLedgerError, ledgerError, type Ledger, type LedgerError } from '@session-ledger/core';
+import { stepEvent, stepId } from './mapping/stepEvent.js';
+import { buildImportPlan, type SessionImport } from './plan/importPlan.js';
+import { countWritten, type ImportReport } from './report.js';
+import { syncStream, type LazyEvent } from './ledger/syncStream.js';
+import type { HermesSource } from './source/hermesSource.js';
+
+export interface SessionsOptions {
+  dryRun?: boolean;
+  batchSize?: number;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * Every event of one session, built before any of it is written. A row holding a string that is not
+ * well-formed UTF-16 (a lone surrogate, e.g. a `\udcff` escape in its JSON) refuses the whole
+ * session, naming it and the row: stores keep UTF-8, so the text would be stored as U+FFFD, and a
+ * repaired row would be a message Hermes never held. The operator fixes the row and imports again.
+ */
+const plannedEvents = (item: SessionImport): LazyEvent[] =>
+  item.steps.flatMap((step) => {
+    const id = stepId(item.stream, step);
+    if (id === null) return [];
+    const event = stepEvent(item.stream, step, item.session, id)!;
+    const illFormed = illFormedPath(event.data, 'data') ?? illFormedPath(event.metadata, 'metadata');
+    if (illFormed !== null) {
+      const rows = event.rowIds.length > 0 ? `message row ${event.rowIds.join(', ')}` : 'its session row';
+      throw invalidInput(`Hermes session ${item.session.id}, ${rows}: ${illFormedMessage(`the ${illFormed} of its ${event.type} event`)} (fix the row, then import again)`);
+    }
+    return [{ id, kind: step.kind, build: () => event }];
+  });
+
+/** A failure mid-run, restated with what was done so it is never left unreported. */
+const interrupted = (error: LedgerError, report: ImportReport, at: string | null, done: number, total: number): LedgerError => {
+  const where = at === null ? `after ${done} of ${total} sessions` : `at session ${at} after ${done} of ${total} sessions`;
+  const progress = `import stopped ${where} (${report.events} events written); run it again to resume`;
+  return ledgerError(error.type, `${error.message}; ${progress}`, error.details as never);
+};
+
+/**
+ * Plans and syncs every session of the source, one lineage unit at a time, into the report. Units
+ * are planned on their own (every lineage rule stays inside a unit), so only one unit is in memory.
+ */
+export const importSessions = async (ledger: Ledger, source: HermesSource, report: ImportReport, options: SessionsOptions): Promise<void> => {
+  const total = source.messageCount;
+  let done = 0;
+  let index = 0;
+  const units = source.units()[Symbol.iterator]();
+  for (;;) {
+    let next;
+    try {
+      next = units.next();
+    } catch (error) {
+      if (isLedgerError(error)) throw interrupted(error, report, null, index, source.sessionCount);
+      throw error;
+    }
+    if (next.done) return;
+    const plan = buildImportPlan(next.value);
+    report.skipped.push(...plan.skipped);
+    for (const item of plan.sessions) {
+      let outcome;
+      try {
+        outcome = await syncStream(ledger, item.stream, plannedEvents(item), {
+          dryRun: options.dryRun ?? false,
+          batchSize: options.batchSize ?? 1000,
+          onBatch: (batch) => options.onProgress?.(done + batch.reduce((n, e) => n + e.rowIds.length, 0), total),
+        });
+      } catch (error) {
+        if (isLedgerError(error, 'invalid_input')) {
+          report.skipped.push({ session: item.session.id, rows: item.rows.length, reason: `cannot be mapped: ${error.message}` });
+          done += item.rows.length;
+          index += 1;
+          continue;
+        }
+        if (isLedgerError(error)) throw interrupted(error, report, item.session.id, index, source.sessionCount);
+        throw error;
+      }
+      countWritten(report, outcome.written);
+      report.unchanged.events += outcome.existing;
+      if (outcome.existing > 0 && outcome.written.length === 0 && outcome.kind === 'synced') report.unchanged.sessions += 1;
+      if (outcome.existing > 0 && outcome.written.length > 0) report.updated += 1;
+      if (outcome.kind === 'conflict') report.skipped.push({ session: item.session.id, rows: item.rows.length, reason: outcome.reason });
+      done += item.rows.length;
+      index += 1;
+      options.onProgress?.(done, total);
+    }
+  }
+};

@@ -1,0 +1,11 @@
+import { ledgerError } from '@session-ledger/core';
+
+declare module '@session-ledger/core' {
+  interface ErrorDetails {
+    /** A read model's projection threw: reads of it fail until `projections rebuild NAME` repairs it. */
+    read_model_faulted: { name: string; error: string };
+  }
+}
+
+export const readModelFaulted = (name: string, error: string) =>
+  ledgerError('read_model_faulted', `Read model ${name} is faulted (${error}); run: session-ledger projections rebuild ${name}`, { name, error });

@@ -1,0 +1,63 @@
+import type { SessionRecord, SessionRecordOf } from '@session-ledger/events';
+import { indexedText, stripControls } from './text.js';
+import type { Statements } from './statements.js';
+
+/**
+ * A segment joins a conversation as the display fold and lineage say: a compression child whose
+ * parent is known belongs to the parent's root (lineage.ts `up`), and becomes the tip when its parent
+ * was the tip (the writer continues the tip only); any other segment is a root of its own.
+ */
+const started = (s: Statements, record: SessionRecordOf<'session.started'>): void => {
+  const { parentId, link, source } = record.data;
+  const parent = link === 'compression' && parentId !== null ? s.segment.get(parentId) : undefined;
+  const revision = Number(record.revision);
+  if (!parent) return void s.addSegment.run(record.sessionId, record.sessionId, null, record.sessionId, source ?? null, revision);
+  s.addSegment.run(record.sessionId, parent.root, parentId, record.sessionId, null, revision);
+  const root = s.segment.get(parent.root);
+  if (root?.tip === parentId) s.moveTip.run(record.sessionId, parent.root);
+};
+
+/** The rules of applyMessageEvent.ts, kept in the tables: a repeated id is ignored (the fold skips it). */
+const appended = (s: Statements, root: string, record: SessionRecordOf<'message.appended'>): void => {
+  const { messageId, role, timestamp } = record.data;
+  // UTC, so `since` compares as text whatever offset the writer used.
+  const added = s.addMessage.run(root, messageId, record.sessionId, record.sessionId, role, new Date(timestamp).toISOString());
+  if (added.changes === 0) return;
+  const { body, tools } = indexedText(record.data);
+  s.addText.run(added.lastInsertRowid, body, tools);
+};
+
+/** In place: the message is found by its current text only (a rewound one stays out). */
+const rewritten = (s: Statements, root: string, record: SessionRecordOf<'message.rewritten'>): void => {
+  const message = s.message.get(root, record.data.messageId);
+  if (!message) return;
+  s.textFrom.run(record.sessionId, message.id);
+  if (message.shown === 1) s.rewriteText.run(stripControls(record.data.content ?? ''), message.id);
+};
+
+const rewound = (s: Statements, root: string, record: SessionRecordOf<'history.rewound'>): void => {
+  for (const messageId of record.data.messageIds) {
+    const message = s.message.get(root, messageId);
+    if (!message || message.shown === 0) continue;
+    s.hide.run(message.id);
+    s.dropText.run(message.id);
+  }
+};
+
+/**
+ * Applies one session event. Like applySessionEvent: events of a segment never started, or at a
+ * revision already folded (a redelivery), are skipped. Compactions change nothing here: the display
+ * history keeps compacted messages.
+ */
+export const applyRecord = (s: Statements, record: SessionRecord): void => {
+  const segment = s.segment.get(record.sessionId);
+  if (record.type === 'session.started') {
+    if (!segment) started(s, record);
+    return;
+  }
+  if (!segment || record.revision <= BigInt(segment.revision)) return;
+  s.folded.run(Number(record.revision), record.sessionId);
+  if (record.type === 'message.appended') appended(s, segment.root, record);
+  else if (record.type === 'message.rewritten') rewritten(s, segment.root, record);
+  else if (record.type === 'history.rewound') rewound(s, segment.root, record);
+};

@@ -1,0 +1,18 @@
+import type { EventStore } from '@session-ledger/core';
+import { readModelsOf } from '../machinery/registry.js';
+import { runSearch, type SearchOptions, type SearchResult } from './runSearch.js';
+import { searchModel } from './searchModel.js';
+
+/** What the CLI and HTTP surfaces search through. */
+export interface SearchHandle {
+  search(options: SearchOptions): SearchResult;
+}
+
+/**
+ * The search model of `store`'s read models (inline runner on SQLite, a local file fed from $all
+ * elsewhere), caught up with everything written before this call: a write is found by the next search.
+ */
+export const openSearch = async (store: EventStore): Promise<SearchHandle> => {
+  const db = await readModelsOf(store).ready(searchModel.name);
+  return { search: (options) => runSearch(db, options) };
+};

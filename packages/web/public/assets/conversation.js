@@ -1,0 +1,102 @@
+import { actionsView } from './actions.js';
+import { getJson } from './api.js';
+import { h, replace, sessionHref, shortId, time } from './dom.js';
+import { followSession } from './feed.js';
+import { VIEWS } from './views.js';
+
+const TABS = [
+  ['display', 'Conversation'],
+  ['active', 'Active (what the model sees)'],
+  ['raw', 'Raw events'],
+];
+
+const liveTurn = (view) => (view.turns ?? []).some((turn) => turn.ended === null && Date.parse(turn.leaseExpiresAt) > Date.now());
+
+const heading = (view, name) => {
+  const root = view.segments[0] ?? {};
+  const tip = view.segments.at(-1) ?? {};
+  return h(
+    'header',
+    { class: 'conversation-head' },
+    h('h1', {}, root.title ?? tip.title ?? `untitled ${shortId(view.rootId)}`, liveTurn(view) ? h('span', { class: 'badge live' }, 'live') : ''),
+    h(
+      'p',
+      { class: 'meta' },
+      'root ', h('code', {}, view.rootId), ' · tip ', h('code', {}, view.tipId),
+      ` · ${view.segments.length} segment(s)`,
+      root.source ? ` · ${root.source}` : '',
+      tip.model ?? root.model ? ` · ${tip.model ?? root.model}` : '',
+      view.lastActivity ? [' · last activity ', time(view.lastActivity)] : '',
+    ),
+    root.parentId && root.link ? h('p', { class: 'meta parent' }, root.link === 'delegation' ? 'Delegated from ' : 'Branched from ', h('a', { href: sessionHref(root.parentId) }, shortId(root.parentId))) : '',
+    h(
+      'nav',
+      { class: 'tabs', 'aria-label': 'Views' },
+      TABS.map(([tab, label]) => h('a', { href: `${sessionHref(view.rootId)}?view=${tab}`, 'aria-current': tab === name ? 'page' : undefined }, label)),
+    ),
+  );
+};
+
+/** `<sl-conversation session-id="ANY ID" view="display|active|raw">`: the conversation, kept current by its SSE feed. */
+class Conversation extends HTMLElement {
+  #abort = new AbortController();
+  #pending = null;
+
+  async connectedCallback() {
+    const id = this.getAttribute('session-id');
+    const name = VIEWS[this.getAttribute('view')] ? this.getAttribute('view') : 'display';
+    replace(this, h('p', { class: 'status' }, 'Loading the conversation…'));
+    const body = h('div', { class: 'messages' });
+    const head = h('div');
+    const load = async () => {
+      const { body: view } = await getJson(`/sessions/${encodeURIComponent(id)}?view=${name}`);
+      replace(head, heading(view, name));
+      replace(body, VIEWS[name](view));
+      this.dataset.revision = view.segments.map((segment) => `${segment.sessionId}@${segment.revision}`).join(' ');
+      return view;
+    };
+    let rootId;
+    try {
+      rootId = (await load()).rootId;
+    } catch (error) {
+      replace(this, h('p', { class: 'error', role: 'alert' }, `Could not open ${id}: ${error.message}`));
+      return;
+    }
+    // From here on the conversation is named by its root: the same whole conversation whatever id opened it.
+    const deleted = () => {
+      this.#abort.abort();
+      replace(body, h('p', { class: 'status' }, 'This conversation was deleted.'));
+    };
+    replace(this, head, actionsView(rootId, deleted), body);
+    this.#scrollToHash();
+    followSession(rootId, () => this.#reloadSoon(load), this.#abort.signal);
+  }
+
+  disconnectedCallback() {
+    this.#abort.abort();
+  }
+
+  /** Several events of one write come together: one reload for them. */
+  #reloadSoon(load) {
+    if (this.#pending) return;
+    this.#pending = setTimeout(async () => {
+      this.#pending = null;
+      try {
+        await load();
+      } catch {
+        // deleted or gone: the page keeps what it showed
+      }
+    }, 100);
+  }
+
+  #scrollToHash() {
+    if (!location.hash) return;
+    const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (!target) return;
+    target.classList.add('target');
+    target.scrollIntoView({ block: 'center' });
+    target.focus({ preventScroll: true });
+  }
+}
+
+customElements.define('sl-conversation', Conversation);

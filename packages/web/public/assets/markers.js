@@ -1,0 +1,24 @@
+import { h, sessionHref, shortId, time } from './dom.js';
+
+const summary = (text) => h('details', { class: 'summary', open: true }, h('summary', {}, 'Summary'), h('div', { class: 'content' }, text));
+
+/** A marker of the display view, where it happened between messages. */
+export const markerView = (marker) => {
+  switch (marker.kind) {
+    case 'compaction':
+      return h('aside', { class: 'marker compaction', role: 'note' }, h('p', {}, `Compaction: ${marker.replaced} earlier message(s) summarized `, time(marker.at)), summary(marker.summary));
+    case 'compression':
+      return h(
+        'aside',
+        { class: 'marker compression', role: 'note' },
+        h('p', {}, 'Compression boundary: continued in ', h('a', { href: sessionHref(marker.childId) }, shortId(marker.childId)), ' ', time(marker.at)),
+        summary(marker.summary),
+      );
+    case 'child':
+      return h('aside', { class: 'marker child', role: 'note' }, h('p', {}, `${marker.link === 'delegation' ? 'Delegated' : 'Branched'} to `, h('a', { href: sessionHref(marker.childId) }, shortId(marker.childId)), ' ', time(marker.at)));
+    case 'ended':
+      return h('aside', { class: 'marker ended', role: 'note' }, h('p', {}, 'Session ended', marker.reason ? `: ${marker.reason}` : '', ' ', time(marker.at)));
+    default:
+      return '';
+  }
+};

@@ -1,0 +1,73 @@
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLI, runCli, tempDir } from '../support/cli.js';
+
+const storeIn = (dir: string) => ({ SESSION_LEDGER_STORE: `sqlite:${join(dir, 'ledger.sqlite')}` });
+const oneLine = (stderr: string) => expect(stderr.trim().split('\n')).toHaveLength(1);
+
+/** Everything stored, as `events all` prints it: what must not change when an input is refused. */
+const everything = (env: Record<string, string>) => runCli(['events', 'all'], { env }).stdout;
+
+describe('CLI: well-formed input only', () => {
+  it('a lone surrogate cannot arrive through argv: Node decodes the bytes as UTF-8, each invalid byte to U+FFFD, which is stored as is and verifies', () => {
+    const dir = tempDir();
+    const env = storeIn(dir);
+    expect(runCli(['sessions', 'start', '--id', 's'], { env }).code).toBe(0);
+    // ED A0 80 is U+D800 encoded as if it were a scalar value (WTF-8/CESU-8): not UTF-8.
+    const shell = spawnSync('/bin/sh', ['-c', `exec "$0" "$1" messages append s --role user --id m1 --content "$(printf 'a\\355\\240\\200b')"`, process.execPath, CLI], {
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+    });
+    expect(shell.status).toBe(0);
+    const shown = runCli(['sessions', 'show', 's', '--json'], { env }).json() as { messages: Array<{ content: string }> };
+    expect(shown.messages[0]!.content).toBe('a\ufffd\ufffd\ufffdb');
+    expect(runCli(['audit', 'verify'], { env }).code).toBe(0);
+  });
+
+  it('a JSON option escaping a lone surrogate (--tool-calls, --data, --metadata): exit 2, one line naming where, nothing stored', () => {
+    const env = storeIn(tempDir());
+    expect(runCli(['sessions', 'start', '--id', 's'], { env }).code).toBe(0);
+    const before = everything(env);
+    const cases: Array<[string[], string]> = [
+      [['messages', 'append', 's', '--role', 'assistant', '--content', 'x', '--tool-calls', '[{"id":"c1","function":{"name":"\\ud800"}}]'], '--tool-calls (at $[0].function.name)'],
+      [['events', 'append', 'orders', '--type', 'placed', '--data', '{"text":"\\udc00"}'], '--data (at $.text)'],
+      [['events', 'append', 'orders', '--type', 'placed', '--data', '{}', '--metadata', '{"note":"a\\ud800"}'], '--metadata (at $.note)'],
+    ];
+    for (const [args, where] of cases) {
+      const result = runCli(args, { env });
+      expect(result.code, args.join(' ')).toBe(2);
+      oneLine(result.stderr);
+      expect(result.stderr).toContain(`${where} holds a string that is not well-formed UTF-16 (a lone surrogate)`);
+    }
+    expect(everything(env)).toBe(before);
+  });
+
+  it('a content file or a memory batch file that is not UTF-8, or a batch escaping a lone surrogate: exit 2, nothing stored', () => {
+    const dir = tempDir();
+    const env = storeIn(dir);
+    expect(runCli(['sessions', 'start', '--id', 's'], { env }).code).toBe(0);
+    const before = everything(env);
+    const latin1 = join(dir, 'latin1.txt');
+    writeFileSync(latin1, Buffer.from([0x63, 0x61, 0x66, 0xe9]));
+    const content = runCli(['messages', 'append', 's', '--role', 'user', '--content-file', latin1], { env });
+    expect(content.code).toBe(2);
+    oneLine(content.stderr);
+    expect(content.stderr).toContain('is not valid UTF-8');
+
+    const escaped = join(dir, 'batch.json');
+    writeFileSync(escaped, '[{"op":"add","target":"user","content":"tea \\ud800"}]');
+    const batch = runCli(['memory', 'apply', '--file', escaped], { env });
+    expect(batch.code).toBe(2);
+    oneLine(batch.stderr);
+    expect(batch.stderr).toContain('(at $[0].content) holds a string that is not well-formed UTF-16');
+
+    const notUtf8 = join(dir, 'batch-latin1.json');
+    writeFileSync(notUtf8, Buffer.concat([Buffer.from('[{"op":"add","target":"user","content":"caf'), Buffer.from([0xe9]), Buffer.from('"}]')]));
+    const bytes = runCli(['memory', 'apply', '--file', notUtf8], { env });
+    expect(bytes.code).toBe(2);
+    expect(bytes.stderr).toContain('is not valid UTF-8');
+    expect(everything(env)).toBe(before);
+  });
+});

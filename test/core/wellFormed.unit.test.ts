@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { hasLoneSurrogate, illFormedPath, validateEvents } from '@session-ledger/core';
+
+const ID = '00000000-0000-4000-8000-000000000001';
+
+describe('well-formed UTF-16 only', () => {
+  it('tells a lone high or low surrogate from a pair', () => {
+    expect(hasLoneSurrogate('a\ud800')).toBe(true);
+    expect(hasLoneSurrogate('\ud800a')).toBe(true);
+    expect(hasLoneSurrogate('a\udc00')).toBe(true);
+    expect(hasLoneSurrogate('\udc00\ud800')).toBe(true);
+    expect(hasLoneSurrogate('\ud834\udd1e')).toBe(false);
+    expect(hasLoneSurrogate('plain \u00e9 \ufffd')).toBe(false);
+  });
+
+  it('names the path of the first ill-formed string, key or value, or null', () => {
+    expect(illFormedPath({ a: [1, { b: 'ok' }, { c: 'x\ud800' }] }, 'data')).toBe('data.a[2].c');
+    expect(illFormedPath({ 'two words': '\udc00' }, '$')).toBe('$["two words"]');
+    expect(illFormedPath({ ['k\udc00']: 1 }, 'metadata')).toBe('metadata (a key)');
+    expect(illFormedPath('\ud800', 'type')).toBe('type');
+    expect(illFormedPath({ a: ['\ud834\udd1e', null, 3, true] }, 'data')).toBeNull();
+  });
+
+  it('every store refuses an event whose type, data or metadata holds one (validateEvents), naming where', () => {
+    const refused = (event: Parameters<typeof validateEvents>[0][number]) => {
+      try {
+        validateEvents([event]);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      throw new Error('not refused');
+    };
+    expect(refused({ id: ID, type: 't\ud800', data: {} })).toContain('the type of a "t\\ud800" event');
+    expect(refused({ id: ID, type: 't', data: { text: ['\udc00'] } })).toContain('the data.text[0] of a "t" event');
+    expect(refused({ id: ID, type: 't', data: {}, metadata: { note: '\ud800' } })).toContain('metadata.note');
+    expect(() => validateEvents([{ id: ID, type: 't', data: { text: '\ud834\udd1e' } }])).not.toThrow();
+  });
+});

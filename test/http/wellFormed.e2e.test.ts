@@ -1,0 +1,56 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../support/cli.js';
+import { errorOf, startServer } from '../support/http.js';
+
+/**
+ * A JSON body is valid UTF-8 even when it escapes a lone surrogate ("\ud800"); JSON.parse then makes
+ * one. Every route refuses such a body with a 400 problem+json before its handler runs, so nothing
+ * is stored (SQLite would keep U+FFFD under a hash over the surrogate).
+ */
+describe('HTTP: bodies with a lone surrogate are 400 on every route, before anything is stored', () => {
+  const env = { SESSION_LEDGER_STORE: `sqlite:${join(tempDir(), 'ledger.sqlite')}` };
+  let service: Awaited<ReturnType<typeof startServer>>;
+  beforeAll(async () => {
+    service = await startServer(env);
+  });
+  afterAll(async () => service?.stop());
+
+  const send = (method: string, path: string, body: string) =>
+    fetch(`${service.url}${path}`, { method, headers: { 'content-type': 'application/json', 'if-match': '*' }, body });
+  const everything = async () => (await fetch(`${service.url}/all`)).text();
+  const refused = async (response: Response, at: string) => {
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+    const error = await errorOf(response);
+    expect(error.type).toBe('invalid_input');
+    expect(error.message.split('\n')).toHaveLength(1);
+    expect(error.message).toContain(`the request body (at ${at}) holds a string that is not well-formed UTF-16 (a lone surrogate)`);
+  };
+
+  it('POST /streams/poison {"type":"x\\ud800"} is 400 and the store is unchanged', async () => {
+    const before = await everything();
+    await refused(await send('POST', '/streams/poison', '{"type":"x\\ud800","data":{}}'), '$.type');
+    expect(await everything()).toBe(before);
+    expect((await fetch(`${service.url}/streams/poison`)).status).toBe(404);
+  });
+
+  it('sessions, messages, rewrites, compaction, turns and memory: the same 400 naming the field', async () => {
+    expect((await send('POST', '/sessions', JSON.stringify({ id: 's', title: 'fine' }))).status).toBe(201);
+    expect((await send('POST', '/sessions/s/messages', JSON.stringify({ id: 'm1', role: 'user', content: 'hello' }))).status).toBe(201);
+    const before = await everything();
+    const cases: Array<[string, string, unknown, string]> = [
+      ['POST', '/sessions', { id: 't', title: 'x\ud800' }, '$.title'],
+      ['POST', '/sessions/s/messages', { role: 'user', content: '\udc00' }, '$.content'],
+      ['POST', '/sessions/s/messages', { role: 'assistant', content: null, toolCalls: [{ id: 'c', function: { name: '\ud800' } }] }, '$.toolCalls[0].function.name'],
+      ['PATCH', '/sessions/s/messages/m1', { content: 'a\ud800' }, '$.content'],
+      ['POST', '/sessions/s/compact', { throughMessageId: 'm1', summary: '\udc00' }, '$.summary'],
+      ['POST', '/sessions/s/compress', { summary: '\udc00' }, '$.summary'],
+      ['POST', '/sessions/s/turns', { owner: '\ud800' }, '$.owner'],
+      ['POST', '/memory/apply', [{ op: 'add', target: 'user', content: 'tea \ud800' }], '$[0].content'],
+      ['POST', '/streams/orders', { type: 'placed', data: { ['k\udc00']: 1 } }, '$.data (a key)'],
+    ];
+    for (const [method, path, body, at] of cases) await refused(await send(method, path, JSON.stringify(body)), at);
+    expect(await everything()).toBe(before);
+  });
+});

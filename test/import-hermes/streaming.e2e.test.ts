@@ -1,0 +1,114 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { CLI, runCli } from '../support/cli.js';
+import { interruptCli, untilCaught } from '../support/kill.js';
+import { buildBulk } from './fixtures/bulk.js';
+import { tempDir } from './fixtures/scenarios.js';
+
+/**
+ * Peak RSS (MiB) the import may reach, whatever the size of the file: a constant, not a share of the
+ * file. Most of it is fixed: Node and the CLI's modules (~70 MiB), the ledger store's 64 MiB page
+ * cache, and the V8 heap's own slack over a live set of under 40 MiB.
+ */
+const PEAK_MIB = 300;
+/** How much more a file four times larger may take: nothing but noise. */
+const PEAK_GROWTH_MIB = 48;
+
+/** Runs the built CLI with a preload that writes the process's peak RSS (process.resourceUsage().maxRSS, KiB) on exit. */
+const runMeasured = (dir: string, args: string[], env: Record<string, string>) => {
+  const out = join(dir, 'maxrss');
+  const preload = join(dir, 'maxrss.cjs');
+  writeFileSync(preload, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(out)}, String(process.resourceUsage().maxRSS)));\n`);
+  const result = spawnSync(process.execPath, ['--require', preload, CLI, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, SESSION_LEDGER_DEBUG: '', ...env },
+    timeout: 600_000,
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr, peakMiB: Number(readFileSync(out, 'utf8')) / 1024 };
+};
+
+/** One number from the ledger file as another process sees it right now (0 while it is not there yet). */
+const countIn = (file: string, sql: string): number => {
+  if (!existsSync(file)) return 0;
+  try {
+    const db = new Database(file, { readonly: true, fileMustExist: true });
+    try {
+      return (db.prepare(sql).get() as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return 0;
+  }
+};
+
+/** Builds a file of `conversations` conversations of 250 rows of about 4 KB, imports and verifies it in a child process. */
+const importMeasured = (conversations: number) => {
+  const dir = tempDir('hermes-big');
+  const path = join(dir, 'state.db');
+  buildBulk(path, { conversations, messages: 250, contentSize: 4000 });
+  const fileMiB = statSync(path).size / 2 ** 20;
+  const ledger = join(dir, 'ledger.sqlite');
+  try {
+    const run = runMeasured(dir, ['import', 'hermes', path, '--verify', '--json'], { SESSION_LEDGER_STORE: `sqlite:${ledger}` });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout) as { messages: number; verify: { conversations: number; matched: number } };
+    // Every third conversation is a chain of two segments whose child's first row is the summary.
+    const chains = Math.ceil(conversations / 3);
+    expect(report).toMatchObject({ messages: conversations * 250 - chains, verify: { conversations, matched: conversations } });
+    return { fileMiB, peakMiB: run.peakMiB };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
+
+/** Kills an import part way (caught with at least 500 events written), then runs it again. */
+const killedThenResumed = async (dirs: string[]) => {
+  const caught = await untilCaught(async () => {
+    const dir = tempDir('hermes-kill');
+    dirs.push(dir);
+    const path = join(dir, 'state.db');
+    buildBulk(path, { conversations: 60, messages: 120, contentSize: 200 });
+    const ledger = join(dir, 'ledger.sqlite');
+    const env = { SESSION_LEDGER_STORE: `sqlite:${ledger}` };
+    const events = () => countIn(ledger, 'SELECT count(*) AS n FROM events');
+    const killed = await interruptCli(['import', 'hermes', path], env, { ready: () => events() > 500 });
+    return killed === null ? null : { killed, ledger, env, path, partial: events() };
+  });
+  expect(caught.killed.signal).toBe('SIGKILL');
+  expect(caught.partial).toBeGreaterThan(500);
+  const rerun = runCli(['import', 'hermes', caught.path, '--verify', '--json'], { env: caught.env });
+  expect(rerun.code).toBe(0);
+  const report = rerun.json() as { events: number; unchanged: { events: number }; verify: { matched: number; conversations: number } };
+  expect(report.verify).toMatchObject({ conversations: 60, matched: 60 });
+  // 80 sessions started, 60 × 120 rows of which 20 are compression summaries taken by a child's start, 20 continuations.
+  const expected = 80 + 60 * 120 - 20 + 20;
+  expect(report.unchanged.events + report.events).toBe(expected);
+  expect(countIn(caught.ledger, 'SELECT count(*) AS n FROM events')).toBe(expected);
+  expect(countIn(caught.ledger, 'SELECT count(DISTINCT stream || char(0) || id) AS n FROM events')).toBe(expected);
+};
+
+describe('import hermes streams the source', () => {
+  it('imports and verifies a 250 MB state.db in the same peak RSS as a 60 MB one: memory bounded by a constant, not by the file', () => {
+    const small = importMeasured(60);
+    const large = importMeasured(240);
+    expect(small.fileMiB).toBeGreaterThan(55);
+    expect(large.fileMiB).toBeGreaterThan(4 * small.fileMiB - 5);
+    // Reading the whole file first (d7c12f1) peaked at 269 and 563 MiB for files of this shape (50 and 200 MB).
+    expect(large.peakMiB - small.peakMiB).toBeLessThan(PEAK_GROWTH_MIB);
+    expect(large.peakMiB).toBeLessThan(PEAK_MIB);
+  }, 900_000);
+
+  it('an import killed with SIGKILL part way is completed by the next run: every row once, and it verifies', async () => {
+    const dirs: string[] = [];
+    try {
+      await killedThenResumed(dirs);
+    } finally {
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
+});

@@ -1,0 +1,85 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { createLedger, isLedgerError, type EventStore } from '@session-ledger/core';
+import { appendMessage, loadConversation, startSession } from '@session-ledger/sessions';
+import { openSqliteStore } from '@session-ledger/store-sqlite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempLedger } from '../store-sqlite/tempLedger.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ONE_WRITE = fileURLToPath(new URL('./fixtures/oneWrite.mjs', import.meta.url));
+
+type Job = { kind: 'message'; session: string; id: string; content: string } | { kind: 'delete'; session: string };
+
+/** One write by another process on the same file, awaited to its end. */
+const inOtherProcess = (file: string, job: Job): Promise<unknown> =>
+  new Promise((resolve, reject) => {
+    execFile(process.execPath, [ONE_WRITE, file, JSON.stringify(job)], { timeout: 60_000 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`oneWrite failed: ${error.message}\n${stderr}`));
+      else resolve(JSON.parse(stdout) as unknown);
+    });
+  });
+
+/** The store, counting the appends it refused as conflicts (a decision made on a stale state). */
+const counting = (store: EventStore) => {
+  const seen = { conflicts: 0 };
+  const wrapped: EventStore = new Proxy(store, {
+    get(target, key) {
+      if (key === 'appendToStream') {
+        return async (...args: Parameters<EventStore['appendToStream']>) => {
+          try {
+            return await target.appendToStream(...args);
+          } catch (error) {
+            if (isLedgerError(error, 'wrong_expected_version')) seen.conflicts += 1;
+            throw error;
+          }
+        };
+      }
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { store: wrapped, seen };
+};
+
+/**
+ * The command handler skips its catch-up read while the store says the stream is unchanged since
+ * its cached state (store.unchangedSince). Another process writing between two commands of this
+ * one must be seen before this one decides: these fail if the skip trusts a stale state.
+ */
+describe('a cached session state and a writer in another process (SQLite)', () => {
+  const temp = tempLedger('stale-cache');
+  beforeAll(() => {
+    execFileSync('npx', ['tsc', '-b', 'packages/sessions', 'packages/store-sqlite'], { cwd: ROOT, stdio: 'inherit' });
+  }, 180_000);
+  afterAll(() => temp.remove());
+
+  it('another process appends between two appends of this one: this one decides on the new state, with no refused append', async () => {
+    const { store, seen } = counting(openSqliteStore(temp.file));
+    const context = { ledger: createLedger(store) };
+    await startSession(context, { id: 'moved' });
+    await appendMessage(context, 'moved', { id: 'mine-1', role: 'user', content: 'first' });
+    await appendMessage(context, 'moved', { id: 'mine-2', role: 'user', content: 'second' }); // warm: decided on the cache
+    expect(await inOtherProcess(temp.file, { kind: 'message', session: 'moved', id: 'theirs', content: 'from elsewhere' })).toEqual({ revision: '3' });
+
+    const mine = await appendMessage(context, 'moved', { id: 'mine-3', role: 'user', content: 'third' });
+    expect(mine).toMatchObject({ revision: 4n, written: true });
+    await expect(appendMessage(context, 'moved', { id: 'theirs', role: 'user', content: 'other content' })).rejects.toMatchObject({ type: 'duplicate' });
+    expect(seen.conflicts).toBe(0);
+    expect((await loadConversation(store, 'moved')).messages.map((message) => message.id)).toEqual(['mine-1', 'mine-2', 'theirs', 'mine-3']);
+    await store.close();
+  });
+
+  it('another process soft-deletes the session between two appends: the retry of a stored message is refused, not acknowledged', async () => {
+    const store = openSqliteStore(temp.file);
+    const context = { ledger: createLedger(store) };
+    await startSession(context, { id: 'gone' });
+    await appendMessage(context, 'gone', { id: 'm', role: 'user', content: 'kept?' });
+    await appendMessage(context, 'gone', { id: 'n', role: 'user', content: 'warm' });
+    expect(await inOtherProcess(temp.file, { kind: 'delete', session: 'gone' })).toEqual({ deleted: true });
+
+    // On the stale cache this would be a retry of a stored message (a no-op answered as stored).
+    await expect(appendMessage(context, 'gone', { id: 'm', role: 'user', content: 'kept?' })).rejects.toMatchObject({ type: 'not_found' });
+    await store.close();
+  });
+});

@@ -1,0 +1,51 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openSqliteStore } from '@session-ledger/store-sqlite';
+import { createLedger } from '@session-ledger/core';
+import { appendMessage, startSession } from '@session-ledger/sessions';
+import { sessionStream } from '@session-ledger/events';
+import { DEFAULT_READ_MODELS, attachReadModels, inlineReadModels, openSearch } from '@session-ledger/read-models';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const openLedgerFile = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sl-search-upkeep-'));
+  dirs.push(dir);
+  const { hook, readModels } = inlineReadModels(DEFAULT_READ_MODELS);
+  const store = attachReadModels(openSqliteStore(join(dir, 'ledger.db'), { onCommit: hook }), readModels);
+  return { store, readModels, writer: { ledger: createLedger(store), now: () => new Date('2026-12-01T10:00:00Z') } };
+};
+
+describe('search kept by the embedded store (deferred upkeep)', () => {
+  it('Given appends after the last search, When searching, Then the new text is found (read your writes) and appends did not move the model', async () => {
+    const { store, readModels, writer } = openLedgerFile();
+    await startSession(writer, { id: 'sess-1', source: 'cli' });
+    await appendMessage(writer, 'sess-1', { role: 'user', content: 'first words about marmalade' });
+    expect((await openSearch(store)).search({ q: 'marmalade' }).hits.map((hit) => hit.rootId)).toEqual(['sess-1']);
+    const before = (await readModels.status()).find((row) => row.name === 'search')!.position;
+    await appendMessage(writer, 'sess-1', { role: 'assistant', content: 'then quinces arrived' });
+    // The append left the search model where it was (no FTS work in the append's transaction) ...
+    expect((await readModels.status()).find((row) => row.name === 'search')!.position).toBe(before);
+    // ... while the catalog, kept inline, moved with it.
+    const catalog = (await readModels.status()).find((row) => row.name === 'catalog')!.position;
+    expect(catalog).toBeGreaterThan(before);
+    // The next search folds the append in before it answers.
+    expect((await openSearch(store)).search({ q: 'quinces' }).hits.map((hit) => hit.messageId)).toHaveLength(1);
+    await store.close();
+  });
+
+  it('Given a searched session, When it is tombstoned, Then search no longer finds it, before any catch-up', async () => {
+    const { store, writer } = openLedgerFile();
+    await startSession(writer, { id: 'gone', source: 'cli' });
+    await appendMessage(writer, 'gone', { role: 'user', content: 'a secret about persimmons' });
+    expect((await openSearch(store)).search({ q: 'persimmons' }).hits).toHaveLength(1);
+    await store.tombstoneStream(sessionStream('gone'));
+    expect((await openSearch(store)).search({ q: 'persimmons' }).hits).toEqual([]);
+    await store.close();
+  });
+});

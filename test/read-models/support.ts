@@ -1,0 +1,45 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach } from 'vitest';
+import type Database from 'better-sqlite3';
+import type { EventStore } from '@session-ledger/core';
+import { catalogPage, catalogReadModel, inlineReadModels, type CatalogRow, type ReadModels } from '@session-ledger/read-models';
+import { openSqliteStore } from '@session-ledger/store-sqlite';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+export const scratchDir = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'read-models-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+};
+
+/** A SQLite ledger with the catalog kept inline; closed after the test. */
+export const catalogStore = (file = join(scratchDir(), 'ledger.sqlite')): { store: EventStore; readModels: ReadModels; file: string } => {
+  const { hook, readModels } = inlineReadModels([catalogReadModel]);
+  const store = openSqliteStore(file, { onCommit: hook });
+  cleanups.push(() => store.close());
+  return { store, readModels, file };
+};
+
+/** Every row of the catalog, walking the pages. */
+export const allRows = (db: Database.Database, now: Date, pageSize = 7): CatalogRow[] => {
+  const rows: CatalogRow[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = catalogPage(db, { limit: pageSize, cursor, now });
+    rows.push(...page.sessions);
+    cursor = page.nextCursor;
+  } while (cursor !== null);
+  return rows;
+};
+
+/** The catalog's tables as plain rows, for comparing two builds of it. */
+export const dump = (db: Database.Database) => ({
+  catalog: db.prepare('SELECT * FROM catalog ORDER BY root_id').all(),
+  segments: db.prepare('SELECT * FROM catalog_segments ORDER BY id').all(),
+});

@@ -1,0 +1,71 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { newId, type EventData, type EventStore } from '@session-ledger/core';
+import { openSqliteStore } from '@session-ledger/store-sqlite';
+import { tempLedger } from './tempLedger.js';
+
+const events = (count: number): EventData[] => Array.from({ length: count }, (_, n) => ({ id: newId(), type: 'written', data: { n } }));
+
+/** store.unchangedSince: true only for the revision this connection committed last, while no other connection committed. */
+describe('SQLite store: unchangedSince', () => {
+  const temps: Array<ReturnType<typeof tempLedger>> = [];
+  const stores: EventStore[] = [];
+  const open = (file?: string) => {
+    if (!file) {
+      const temp = tempLedger('unchanged');
+      temps.push(temp);
+      file = temp.file;
+    }
+    const store = openSqliteStore(file);
+    stores.push(store);
+    return { store, file };
+  };
+  afterEach(async () => {
+    await Promise.all(stores.splice(0).map((store) => store.close()));
+    for (const temp of temps.splice(0)) temp.remove();
+  });
+
+  it('knows the revision of its own last append, and nothing else', async () => {
+    const { store } = open();
+    expect(store.unchangedSince!('s', -1n)).toBe(false);
+    await store.appendToStream('s', events(2), { expectedRevision: 'no_stream' });
+    expect(store.unchangedSince!('s', 1n)).toBe(true);
+    expect(store.unchangedSince!('s', 0n)).toBe(false);
+    expect(store.unchangedSince!('t', 1n)).toBe(false);
+    await Promise.all([store.appendToStream('s', events(1), { expectedRevision: 1n }), store.appendToStream('t', events(1))]);
+    expect([store.unchangedSince!('s', 1n), store.unchangedSince!('s', 2n), store.unchangedSince!('t', 0n)]).toEqual([false, true, true]);
+  });
+
+  it('a refused or replayed append leaves it as it was', async () => {
+    const { store } = open();
+    const written = events(1);
+    await store.appendToStream('s', written, { expectedRevision: 'no_stream' });
+    await expect(store.appendToStream('s', events(1), { expectedRevision: 5n })).rejects.toMatchObject({ type: 'wrong_expected_version' });
+    expect(await store.appendToStream('s', written, { expectedRevision: 'no_stream' })).toMatchObject({ written: false });
+    expect(store.unchangedSince!('s', 0n)).toBe(true);
+  });
+
+  it('is false once another connection on the same file committed (another process or another store)', async () => {
+    const { store, file } = open();
+    await store.appendToStream('s', events(1), { expectedRevision: 'no_stream' });
+    const other = open(file).store;
+    await other.appendToStream('s', events(1), { expectedRevision: 0n });
+    expect(store.unchangedSince!('s', 0n)).toBe(false);
+    expect(store.unchangedSince!('s', 1n)).toBe(false);
+    await store.appendToStream('s', events(1), { expectedRevision: 1n });
+    expect(store.unchangedSince!('s', 2n)).toBe(true);
+  });
+
+  it('is false after a delete or a tombstone through the same store, and after close', async () => {
+    const { store } = open();
+    await store.appendToStream('s', events(1), { expectedRevision: 'no_stream' });
+    await store.appendToStream('t', events(1), { expectedRevision: 'no_stream' });
+    await store.appendToStream('u', events(1), { expectedRevision: 'no_stream' });
+    const append = store.appendToStream('s', events(1), { expectedRevision: 0n }); // queued before the delete
+    await store.deleteStream('s');
+    await append;
+    await store.tombstoneStream('t');
+    expect([store.unchangedSince!('s', 1n), store.unchangedSince!('t', 0n), store.unchangedSince!('u', 0n)]).toEqual([false, false, true]);
+    await store.close();
+    expect(store.unchangedSince!('u', 0n)).toBe(false);
+  });
+});

@@ -1,0 +1,72 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, type Browser } from './browser.js';
+import { tempDir } from '../support/cli.js';
+import { startServer } from '../support/http.js';
+import { apiOf, seedConversation } from './seed.js';
+
+describe('the browser: verified delete', () => {
+  let service: Awaited<ReturnType<typeof startServer>>;
+  let browser: Browser;
+  const status = async (path: string) => (await fetch(`${service.url}${path}`)).status;
+  beforeAll(async () => {
+    service = await startServer({ SESSION_LEDGER_STORE: `sqlite:${join(tempDir(), 'ledger.sqlite')}` });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await service?.stop();
+  });
+
+  it('first shows exactly the segments, revisions and messages it will tombstone, then deletes them with If-Match', async () => {
+    await seedConversation(apiOf(service.url), 'del-root', 'del-tip');
+    const view = (await (await fetch(`${service.url}/sessions/del-tip`)).json()) as { segments: Array<{ sessionId: string; revision: number; messages: number }> };
+    const etag = (await fetch(`${service.url}/sessions/del-tip`)).headers.get('etag');
+    const page = await browser.open(`${service.url}/s/del-tip`);
+    await page.locator('#message-m6').waitFor();
+    const sent: Array<string | undefined> = [];
+    page.on('request', (request) => request.method() === 'DELETE' && sent.push(request.headers()['if-match']));
+    await page.click('button:has-text("Delete…")');
+    const review = page.locator('section.review');
+    await review.waitFor();
+    const rows = await review.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    expect(rows).toEqual(view.segments.map((segment) => [segment.sessionId, String(segment.revision), String(segment.messages)]));
+    expect(rows.map((row) => row[0])).toEqual(['del-root', 'del-tip']);
+    expect(await review.locator('p').first().textContent()).toContain('2 segment stream(s) holding 6 message(s)');
+    expect(await status('/sessions/del-root')).toBe(200);
+    await review.locator('button.danger').click();
+    await page.locator('.actions .status.done').waitFor();
+    expect(await page.locator('.actions .status').textContent()).toBe('Deleted: 2 stream(s) tombstoned (session-del-tip, session-del-root).');
+    expect(sent).toEqual([etag]);
+    expect(await page.locator('.messages').textContent()).toBe('This conversation was deleted.');
+    expect(await page.locator('.actions .buttons button:not([disabled])').count()).toBe(0);
+    expect([await status('/sessions/del-root'), await status('/sessions/del-tip')]).toEqual([410, 410]);
+  });
+
+  it('deletes nothing when the conversation changed after the review, and says so', async () => {
+    const api = apiOf(service.url);
+    await seedConversation(api, 'drift-root', 'drift-tip');
+    const page = await browser.open(`${service.url}/s/drift-root`);
+    await page.locator('#message-m6').waitFor();
+    await page.click('button:has-text("Delete…")');
+    await page.locator('section.review').waitFor();
+    await api('POST', '/sessions/drift-tip/messages', { role: 'user', content: 'one more' });
+    await page.locator('section.review button.danger').click();
+    await page.locator('.actions .status.error').waitFor();
+    expect(await page.locator('.actions .status').textContent()).toContain('changed since it was shown');
+    expect(await status('/sessions/drift-root')).toBe(200);
+  });
+
+  it("shows a live turn's 409 in words and keeps the conversation", async () => {
+    const api = apiOf(service.url);
+    await seedConversation(api, 'busy-root', 'busy-tip');
+    await api('POST', '/sessions/busy-tip/turns', { owner: 'harness', ttl: '10m' });
+    const page = await browser.open(`${service.url}/s/busy-root`);
+    await page.locator('#message-m6').waitFor();
+    await page.click('button:has-text("Delete…")');
+    await page.locator('section.review button.danger').click();
+    await page.locator('.actions .status.error').waitFor();
+    expect(await page.locator('.actions .status').textContent()).toMatch(/^Not deleted: a turn is writing to this conversation right now \(it holds a live lease\)\. Nothing was tombstoned/);
+    expect(await status('/sessions/busy-root')).toBe(200);
+  });
+});

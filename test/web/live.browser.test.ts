@@ -1,0 +1,38 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, trouble, type Browser } from './browser.js';
+import { tempDir } from '../support/cli.js';
+import { startServer } from '../support/http.js';
+import { apiOf, seedConversation } from './seed.js';
+
+describe('the browser: live updates', () => {
+  let service: Awaited<ReturnType<typeof startServer>>;
+  let browser: Browser;
+  beforeAll(async () => {
+    service = await startServer({ SESSION_LEDGER_STORE: `sqlite:${join(tempDir(), 'ledger.sqlite')}` });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await service?.stop();
+  });
+
+  it('shows messages a turn appends while the page is open, through the SSE feed, without a reload', async () => {
+    const api = apiOf(service.url);
+    await seedConversation(api);
+    const page = await browser.open(`${service.url}/s/web-root`);
+    await page.locator('#message-m6').waitFor();
+    await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+    const { turnId } = await api('POST', '/sessions/web-tip/turns', { owner: 'harness' });
+    await page.locator('h1 .badge.live').waitFor();
+    await api('POST', '/sessions/web-tip/messages', { id: 'm7', role: 'user', content: 'Book it.', turnId });
+    await page.locator('#message-m7').waitFor();
+    await api('POST', '/sessions/web-tip/messages', { id: 'm8', role: 'assistant', content: 'Booked: two nights.', turnId });
+    await page.locator('#message-m8').waitFor();
+    expect(await page.locator('#message-m8 .content').textContent()).toBe('Booked: two nights.');
+    await api('POST', `/sessions/web-tip/turns/${String(turnId)}/end`, {});
+    await page.locator('h1 .badge.live').waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+    expect(await trouble(page)).toEqual({ dialogs: [], errors: [], violations: [] });
+  });
+});
