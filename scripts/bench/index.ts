@@ -7,6 +7,7 @@ import * as sessions from './sessions.js';
 import * as retention from './retention.js';
 import * as httpLatency from './httpLatency.js';
 import * as groupCommit from './groupCommit.js';
+import * as auditLog from './auditLog.js';
 import * as search from './search.js';
 import * as catalog from './catalog.js';
 
@@ -20,6 +21,7 @@ export const areas: Record<string, BenchArea> = {
   retention,
   'http-latency': httpLatency,
   'group-commit': groupCommit,
+  'audit-log': auditLog,
   search,
   catalog,
 };

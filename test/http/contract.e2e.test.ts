@@ -28,6 +28,8 @@ const examples = (state: { turnId?: string; tipId?: string }): Array<Example | (
   { operationId: 'getAll', path: '/all', query: 'max=5', status: 200 },
   { operationId: 'getSubscribe', path: '/subscribe', query: 'prefix=contract-', status: 200 },
   { operationId: 'getAuditVerify', path: '/audit/verify', status: 200 },
+  { operationId: 'getAuditDigest', path: '/audit/digest', status: 200 },
+  { operationId: 'getAuditProofStreamRevision', path: '/audit/proof/contract-raw/0', status: 200 },
   { operationId: 'postSessions', path: '/sessions', body: { id: 'contract-1', title: 'contract' }, status: 201 },
   { operationId: 'getSessions', path: '/sessions', status: 200 },
   { operationId: 'postSessionsIdTurns', path: '/sessions/contract-1/turns', body: { ttl: '1d', owner: 'test' }, status: 201 },

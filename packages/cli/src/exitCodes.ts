@@ -16,6 +16,7 @@ export const EXIT_CODES: Record<ErrorType, number> = {
   drift: 1,
   partial_deletion: 1,
   precondition_failed: 1,
+  log_unsupported: 1,
   unauthorized: 1,
   invalid_input: 2,
   import_source_invalid: 2,

@@ -27,3 +27,4 @@ export * from './subscribers/statusStore.js';
 export * from './subscribers/statusWatcher.js';
 export * from './tracing.js';
 export * from './traced.js';
+export * from './log/index.js';

@@ -8,6 +8,7 @@ import type {
 } from './envelope.js';
 import type { Subscription } from './subscription.js';
 import type { StreamState } from './appendRules.js';
+import type { DeletionRecord, EventLog } from './log/port.js';
 
 /** Which events a subscription to $all delivers. Both lists empty or absent: every event. */
 export interface EventFilter {
@@ -28,6 +29,8 @@ export interface SubscribeToAllOptions {
 
 export interface DeleteResult {
   position: bigint | null;
+  /** What the delete erased, as the store's log recorded it (stores with a log commitment). */
+  deletion?: DeletionRecord;
 }
 
 /** A stream as a store keeps it, deleted or not (see EventStore.listStreams). */
@@ -70,6 +73,8 @@ export interface EventStore {
    * continues the numbering, which no read can show). Stores that cannot tell leave it out.
    */
   streamState?(stream: string): Promise<StreamState | null>;
+  /** Optional: the log-level Merkle commitment over every event (see log/port.ts); SQLite keeps it. */
+  readonly log?: EventLog;
   /**
    * Optional, synchronous and cheap: true only when the store knows without a read that `stream`'s
    * last revision is still `revision`: nothing appended to, deleted or tombstoned it since, in this

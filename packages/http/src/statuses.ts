@@ -24,5 +24,7 @@ export const HTTP_STATUSES: Record<ErrorType, number> = {
   session_deleted: 410,
   precondition_failed: 412,
   store_unavailable: 503,
+  /** The store keeps no log commitment (EventStoreDB): the server cannot do this. */
+  log_unsupported: 501,
   read_model_faulted: 503,
 };

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { buildLog, LOG_TABLES } from './log/tables.js';
 
 /** Each migration moves the schema one version up; `PRAGMA user_version` says where a file is. */
 export const MIGRATIONS: ReadonlyArray<string> = [
@@ -41,7 +42,13 @@ export const MIGRATIONS: ReadonlyArray<string> = [
    CREATE TRIGGER events_id_recorded AFTER INSERT ON events BEGIN
      INSERT INTO event_ids (stream, id, revision) VALUES (new.stream, new.id, new.revision);
    END;`,
+  // 4: the log-level commitment (log/tables.ts): a Merkle tree over every event in commit order,
+  // built from the events a file already holds, in position order (FILLS, run after the SQL).
+  LOG_TABLES,
 ];
+
+/** Steps that must compute (hash) after a migration's SQL, by the version it brings a file to. */
+const FILLS: Readonly<Record<number, (db: Database.Database) => void>> = { 4: buildLog };
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
@@ -72,7 +79,10 @@ export const migrate = (db: Database.Database): void => {
       const tables = db.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'`).get() as { n: number };
       if (tables.n > 0) throw new Error('not a session-ledger store: the file holds other tables');
     }
-    for (let next = version; next < SCHEMA_VERSION; next += 1) db.exec(MIGRATIONS[next]!);
+    for (let next = version; next < SCHEMA_VERSION; next += 1) {
+      db.exec(MIGRATIONS[next]!);
+      FILLS[next + 1]?.(db);
+    }
     if (version < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }).immediate();
 };

@@ -5,6 +5,7 @@ import {
   changeNotifier,
   checkDeleteExpected,
   decideAppend,
+  HASH,
   matchesFilter,
   storeUnavailable,
   streamDeleted,
@@ -26,6 +27,11 @@ import { enableWal } from './wal.js';
 import { groupCommit } from './groupCommit.js';
 import { headTracker } from './headTracker.js';
 import { prepareStatements, type EventRow, type StreamRow } from './statements.js';
+import { recordDeletion } from './log/deletion.js';
+import { sqliteEventLog } from './log/eventLog.js';
+import { logStatements } from './log/statements.js';
+import { storedChainHash } from './log/tables.js';
+import { appendLeaf } from './log/tree.js';
 
 export type Durability = 'normal' | 'full';
 
@@ -66,13 +72,19 @@ interface EventText {
   type: string;
   data: string;
   metadata: string;
+  /** The chain hash the ledger computed (metadata.hash), which the log leaf commits to. */
+  hash: string | undefined;
 }
-const toText = (event: EventData): EventText => ({
-  id: event.id,
-  type: event.type,
-  data: JSON.stringify(event.data),
-  metadata: JSON.stringify(event.metadata ?? {}),
-});
+const toText = (event: EventData): EventText => {
+  const hash = event.metadata?.[HASH];
+  return {
+    id: event.id,
+    type: event.type,
+    data: JSON.stringify(event.data),
+    metadata: JSON.stringify(event.metadata ?? {}),
+    hash: typeof hash === 'string' ? hash : undefined,
+  };
+};
 
 const MAX = BigInt(Number.MAX_SAFE_INTEGER);
 const limitOf = (maxCount: number | undefined) => (maxCount === undefined ? MAX : BigInt(maxCount));
@@ -100,6 +112,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     throw storeUnavailable(`Cannot open ledger at ${path}: ${(error as Error).message}`, (error as { code?: string }).code);
   }
   const sql = prepareStatements(db);
+  const logSql = logStatements(db);
   const hook = options.onCommit;
   const changes = changeNotifier();
   const pollMs = options.pollMs ?? 25;
@@ -140,6 +153,9 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     for (const row of rows) {
       const info = sql.insertEvent.run(name, revision, row.id, row.type, row.data, row.metadata, created);
       position = BigInt(info.lastInsertRowid);
+      // The log leaf, in the append's own savepoint: a refused append leaves none.
+      const hash = row.hash ?? storedChainHash({ stream: name, revision, id: row.id, type: row.type, data: row.data, metadata: row.metadata });
+      appendLeaf(logSql, position, name, revision, hash, created);
       if (hook) recorded.push(toRecorded({ ...row, stream: name, revision, position, created }));
       revision += 1n;
     }
@@ -156,11 +172,12 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     const state = streamState(name);
     checkDeleteExpected(name, state, expected);
     const last = state?.lastRevision ?? -1n;
+    const deletion = recordDeletion(logSql, name, state, tombstone);
     sql.eraseStream.run(name);
     sql.eraseStreamIds.run(name);
     sql.upsertStream.run(name, last, last + 1n, tombstone ? 1n : 0n);
     hook?.erased(db, name);
-    return { position: null };
+    return { position: null, deletion };
   });
 
   /** One snapshot: the stream's state and its rows (a transaction function made once, not per read). */
@@ -290,6 +307,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
         })),
       );
     },
+    log: sqliteEventLog(db, logSql),
     async close() {
       if (!db.open) return;
       group.flush(); // appends already called are committed and answered before the file closes

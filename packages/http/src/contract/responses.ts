@@ -46,6 +46,20 @@ export const conversations = z.array(z.looseObject({ rootId: z.string(), tipId: 
 export const deleted = z.looseObject({ requestedId: z.string(), rootId: z.string(), deleted: z.array(z.string()) });
 export const verifyReport = z.looseObject({ ok: z.boolean() });
 
+const hash = z.string().regex(/^[0-9a-f]{64}$/);
+export const logDigest = z.object({ size: whole, root: hash, at: z.string() });
+export const inclusionProof = z.object({
+  stream: z.string(),
+  revision: whole,
+  position: whole,
+  index: whole,
+  leafHash: hash,
+  leafInput: z.string().nullable().describe('null when the event was erased: its leaf hash still proves'),
+  size: whole,
+  root: hash,
+  path: z.array(hash),
+});
+
 export const memoryBatch = z.looseObject({ revision: whole, receipts: z.array(z.looseObject({ op: z.string() })) });
 export const memoryEntries = z.array(z.object({ id: z.string(), target: z.enum(['memory', 'user']), content: z.string() }));
 export const providerStatus = z.looseObject({ name: z.string(), state: z.string() });

@@ -1,20 +1,32 @@
-import { z } from 'zod';
+import { invalidInput, parseDigest, verifyLog } from '@session-ledger/core';
 import * as R from '../contract/responses.js';
 import { route, type Route } from '../types.js';
+import { auditLogRoutes, verifyQuery } from './auditLog.js';
 
 export const auditRoutes: Route[] = [
   route({
     method: 'GET',
     path: '/audit/verify',
     tag: 'audit',
-    summary: 'Verify the hash chain',
-    query: z.strictObject({ stream: z.string().min(1).optional().describe('one stream (default: every stream)') }),
-    responses: { 200: { description: 'every link holds', schema: R.verifyReport }, 409: { description: 'a broken link: the report names the first', schema: R.verifyReport } },
-    handler: async ({ ledger, query }) => {
+    summary: 'Verify the whole log (every break listed), or one stream\'s hash chain',
+    query: verifyQuery,
+    responses: {
+      200: { description: 'everything holds', schema: R.verifyReport },
+      400: { description: 'the digest is not a digest, or a stream with a digest' },
+      409: { description: 'breaks: the report lists them (up to maxBreaks), or names the first broken link of a chain', schema: R.verifyReport },
+    },
+    handler: async ({ ledger, store, query }) => {
+      if (query.stream !== undefined && (query.digest ?? query.maxBreaks) !== undefined) throw invalidInput('digest and maxBreaks check the whole log: drop stream', 'stream');
+      const digest = query.digest === undefined ? undefined : parseDigest(query.digest);
+      if (query.stream === undefined && (store.log || digest)) {
+        const report = await verifyLog(store, { digest, maxBreaks: query.maxBreaks });
+        return { status: report.ok ? 200 : 409, body: report };
+      }
       const report = await ledger.verify({ stream: query.stream });
       return { status: report.broken ? 409 : 200, body: { ok: report.broken === null, ...report } };
     },
   }),
+  ...auditLogRoutes,
   route({
     method: 'GET',
     path: '/health',

@@ -1,0 +1,86 @@
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { invalidInput, logUnsupported, parseDigest, signDigest, type EventStore, type LogVerifyReport, type SignedDigest, type VerifyLogOptions } from '@session-ledger/core';
+import { action } from '../action.js';
+import { withLedger, type CommandContext } from '../context.js';
+import { EXIT_REFUSED } from '../exitCodes.js';
+import { emit, field } from '../output.js';
+import { parseBigIntOption, parseCountOption } from '../parse.js';
+
+const readText = (name: string, path: string): string => {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw invalidInput(`--${name} ${path} cannot be read: ${(error as Error).message}`, name);
+  }
+};
+
+const logOf = (store: EventStore) => {
+  if (!store.log) throw logUnsupported(store.name);
+  return store.log;
+};
+
+/** `audit digest`: the log's size and root now, optionally signed; an auditor keeps it elsewhere. */
+export const registerDigest = (audit: Command): void => {
+  action(
+    audit.command('digest').description('the log digest {size, root, at} to keep elsewhere').option('--sign <keyfile>', 'sign it with this Ed25519 private key (PEM)'),
+    async (context, options: { sign?: string }) => {
+      const key = options.sign === undefined ? undefined : readText('sign', options.sign);
+      const digest = await withLedger(context, { write: false }, async (_ledger, store) => logOf(store).digest());
+      const stamped: SignedDigest = { ...digest, at: context.now().toISOString() };
+      const out = key === undefined ? stamped : signDigest(stamped, key);
+      emit(context.io, context.json, out, () => [`size ${out.size}`, `root ${out.root}`, `at ${out.at}`, ...(out.signature ? [`signature ${out.signature.value}`] : [])].join('\n'));
+    },
+  );
+};
+
+/** `audit prove`: an inclusion proof of stream@revision, checkable offline (docs/audit.md). */
+export const registerProve = (audit: Command): void => {
+  action(
+    audit
+      .command('prove')
+      .description('an inclusion proof of one event in the log')
+      .argument('<stream>')
+      .argument('<revision>')
+      .option('--size <n>', 'in the tree of this many leaves (the size of a digest you kept; default: now)'),
+    async (context, stream: string, revisionText: string, options: { size?: string }) => {
+      const revision = parseBigIntOption('revision', revisionText);
+      const size = options.size === undefined ? undefined : parseCountOption('size', options.size);
+      const proof = await withLedger(context, { write: false }, async (_ledger, store) => logOf(store).proof(stream, revision, size));
+      emit(context.io, context.json, proof, () =>
+        [`leaf ${proof.index} of ${proof.size}`, `leaf hash ${proof.leafHash}`, `leaf input ${proof.leafInput === null ? '(erased)' : field(proof.leafInput)}`, `root ${proof.root}`, ...proof.path.map((hash) => `path ${hash}`)].join('\n'),
+      );
+    },
+  );
+};
+
+const render = (report: LogVerifyReport): string => {
+  const erased = report.erased > 0 ? `, ${report.erased} erased by a recorded deletion` : '';
+  return `ok: log of ${report.size} leaves verified (${report.events} events${erased}), root ${report.root}`;
+};
+
+export interface LogVerifyOptions {
+  digest?: string;
+  publicKey?: string;
+  maxBreaks?: string;
+}
+
+/** The options of `audit verify` over the whole log, read before the store opens (bad input: exit 2, nothing opened). */
+export const logVerifyOptions = (options: LogVerifyOptions): VerifyLogOptions => {
+  const digest = options.digest === undefined ? undefined : parseDigest(readText('digest', options.digest));
+  const publicKey = options.publicKey === undefined ? undefined : readText('public-key', options.publicKey);
+  if (publicKey !== undefined && digest === undefined) throw invalidInput('--public-key checks the signature of a --digest: give both', 'public-key');
+  const maxBreaks = options.maxBreaks === undefined ? 100 : parseCountOption('max-breaks', options.maxBreaks);
+  return { digest, publicKey, maxBreaks };
+};
+
+/** Prints a whole-log report: the summary (or the JSON report) on stdout, every listed break on stderr; exit 1 when any. */
+export const printLogReport = (context: CommandContext, report: LogVerifyReport): number | void => {
+  emit(context.io, context.json, report, () => (report.ok ? render(report) : ''));
+  if (report.ok) return;
+  // On stderr with --json too (the chain-only verify did so): a script sees what broke either way.
+  for (const item of report.breaks) context.io.err(`session-ledger: ${item.kind}${item.position === null ? '' : ` at position ${item.position}`}: ${item.message}`);
+  const more = report.breakCount - report.breaks.length;
+  context.io.err(`session-ledger: ${report.breakCount} break${report.breakCount === 1 ? '' : 's'} in the log${more > 0 ? ` (${more} not listed: --max-breaks)` : ''}`);
+  return EXIT_REFUSED;
+};

@@ -1,0 +1,70 @@
+import * as crypto from 'node:crypto';
+import { createHash } from 'node:crypto';
+
+/** What one event commits to in the log (see docs/audit.md, "Leaf input"). */
+export interface LeafFields {
+  /** The leaf's place in the log: commit order, 0-based. */
+  index: number;
+  stream: string;
+  revision: bigint;
+  /** The event's chain hash (metadata.hash, recomputed from its content by verify). */
+  hash: string;
+  /** The time the store committed it, as stored. */
+  created: string;
+}
+
+/**
+ * The leaf input: the UTF-8 bytes of a JSON object with five keys in sorted order, integers as
+ * decimal strings, no white space. Python writes the same bytes with
+ * json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode().
+ */
+export const leafInput = (leaf: LeafFields): string =>
+  JSON.stringify({ created: leaf.created, hash: leaf.hash, index: String(leaf.index), revision: leaf.revision.toString(), stream: leaf.stream });
+
+const LEAF = Buffer.from([0]);
+const NODE = Buffer.from([1]);
+
+/** One-shot hashing where Node has it (>= 20.12): no Hash object per leaf and node (verify makes two per event). */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string | Buffer, encoding: 'buffer') => Buffer }).hash;
+
+/** RFC 9162 §2.1.1: SHA-256(0x00 || input). A string input is hashed as its UTF-8 bytes, after a NUL (the byte 0x00). */
+export const leafHash = (input: string | Buffer): Buffer => {
+  if (oneShot && typeof input === 'string') return oneShot('sha256', `\u0000${input}`, 'buffer');
+  return createHash('sha256').update(LEAF).update(input).digest();
+};
+
+/** RFC 9162 §2.1.1: SHA-256(0x01 || left || right). */
+export const nodeHash = (left: Buffer, right: Buffer): Buffer => {
+  if (oneShot) return oneShot('sha256', Buffer.concat([NODE, left, right]), 'buffer');
+  return createHash('sha256').update(NODE).update(left).update(right).digest();
+};
+
+/** The root of the empty tree: SHA-256 of nothing. */
+export const emptyRoot = (): Buffer => createHash('sha256').digest();
+
+export const eventLeafHash = (leaf: LeafFields): Buffer => leafHash(leafInput(leaf));
+
+/** What a deletion leaf commits to: the deletion record's own fields (docs/audit.md, "Deletion leaves"). */
+export interface DeletionLeafFields {
+  index: number;
+  stream: string;
+  kind: 'soft' | 'tombstone';
+  fromRevision: bigint;
+  headRevision: bigint;
+  headHash: string | null;
+  at: string;
+}
+
+/** A deletion's leaf input: seven keys in sorted order, integers as decimal strings, like an event's. */
+export const deletionLeafInput = (leaf: DeletionLeafFields): string =>
+  JSON.stringify({
+    at: leaf.at,
+    deletion: leaf.kind,
+    from: leaf.fromRevision.toString(),
+    head: leaf.headRevision.toString(),
+    headHash: leaf.headHash,
+    index: String(leaf.index),
+    stream: leaf.stream,
+  });
+
+export const deletionLeafHash = (leaf: DeletionLeafFields): Buffer => leafHash(deletionLeafInput(leaf));

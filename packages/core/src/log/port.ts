@@ -1,0 +1,87 @@
+/**
+ * The log-level commitment as a store keeps it: every event is a leaf of one RFC 9162 Merkle tree
+ * in commit order, written in the transaction of its append. Stores that keep it expose this group
+ * of operations as `EventStore.log`; the ledger, the CLI and the HTTP service use only these.
+ * Leaf indices and sizes are numbers (exact up to 2^53 leaves); hashes are lowercase hex.
+ */
+export interface LogDigest {
+  size: number;
+  root: string;
+}
+
+/** A stored event's columns as stored (JSON text unparsed: verify parses, and names what fails). */
+export interface StoredEventText {
+  position: bigint;
+  stream: string;
+  revision: bigint;
+  id: string;
+  type: string;
+  data: string;
+  metadata: string;
+  created: string;
+}
+
+/**
+ * One leaf: an event's, with the event now stored at its position if any; or a deletion's (every
+ * delete is itself a leaf, so a digest fixes which deletions happened before it), with its record
+ * if it is still stored.
+ */
+export interface LogEntry {
+  index: number;
+  /** An event leaf's position; a deletion leaf's is the position of the leaf before it. */
+  position: bigint;
+  stream: string;
+  revision: bigint;
+  /** The 32 bytes as stored (verify compares and folds them; hex only when it reports one). */
+  leafHash: Buffer;
+  event: StoredEventText | null;
+  /** A deletion leaf: true, with its record (null when the record is gone). */
+  isDeletion: boolean;
+  deletion: DeletionRecord | null;
+}
+
+/** What a delete erased, recorded in the delete's own transaction. */
+export interface DeletionRecord {
+  /** The record's id in the store; its leaf in the log commits to the fields below. */
+  id: number;
+  stream: string;
+  kind: 'soft' | 'tombstone';
+  /** The erased revisions: fromRevision..headRevision (none when head < from). */
+  fromRevision: bigint;
+  headRevision: bigint;
+  /** The chain hash of the head event, when it was stored. */
+  headHash: string | null;
+  /** The first and last leaf of the erased events (other streams' leaves may lie between). */
+  firstLeaf: number | null;
+  lastLeaf: number | null;
+  /** The log's size when the delete committed (every erased leaf is below it): its own leaf's index. */
+  logSize: number;
+  at: string;
+}
+
+export interface InclusionProof {
+  stream: string;
+  revision: bigint;
+  position: bigint;
+  index: number;
+  leafHash: string;
+  /** The leaf input (docs/audit.md); null when the event was erased (its leaf hash still proves). */
+  leafInput: string | null;
+  size: number;
+  root: string;
+  path: string[];
+}
+
+export interface EventLog {
+  digest(): Promise<LogDigest>;
+  /**
+   * Inclusion proof of stream@revision in the tree of `size` leaves (default: the current tree; an
+   * auditor asks at the size of a digest it kept); not_found when no leaf below it holds the event.
+   */
+  proof(stream: string, revision: bigint, size?: number): Promise<InclusionProof>;
+  /** Leaves from index `from`, at most `max`, with the events now at their positions. */
+  entries(from: number, max: number): Promise<LogEntry[]>;
+  /** Stored events that no leaf holds (inserted behind the store's back). */
+  strays(): Promise<StoredEventText[]>;
+  deletions(): Promise<DeletionRecord[]>;
+}

@@ -1,0 +1,181 @@
+import { chainHash, HASH, PREV_HASH } from '../chain.js';
+import type { JsonObject, JsonValue } from '../json.js';
+import type { EventStore } from '../port.js';
+import { invalidInput } from '../errors.js';
+import { at, type BreakKind, type LogBreak } from './breaks.js';
+import { deletionLeafHash, eventLeafHash } from './leaf.js';
+import { compactRange } from './merkle.js';
+import type { DeletionRecord, LogDigest, LogEntry, StoredEventText } from './port.js';
+import { digestSignedBy, type SignedDigest } from './digest.js';
+import { checkDeletions } from './verifyDeletions.js';
+import { logUnsupported } from './errors.js';
+
+export interface VerifyLogOptions {
+  /** A digest saved earlier: the log must extend it. */
+  digest?: LogDigest | SignedDigest;
+  /** A PEM Ed25519 public key: the digest must carry its signature. */
+  publicKey?: string;
+  /** Breaks listed at most (all are counted). Default 100. */
+  maxBreaks?: number;
+  onProgress?: (done: number) => void;
+}
+
+export interface LogVerifyReport {
+  ok: boolean;
+  /** The log verified: its size and root as stored. */
+  size: number;
+  root: string;
+  /** Leaves whose events are stored and checked. */
+  events: number;
+  /** Leaves whose events were erased by a recorded deletion. */
+  erased: number;
+  breakCount: number;
+  breaks: LogBreak[];
+  /** The first break, or null: the field the chain-only verify reported, kept for its readers. */
+  broken: LogBreak | null;
+}
+
+const PAGE = 5000;
+
+/** The chain hash an event's content gives, and its stored hash and prevHash; or why it cannot be read. */
+const rehash = (event: StoredEventText) => {
+  let data: JsonValue;
+  let metadata: JsonObject;
+  try {
+    data = JSON.parse(event.data) as JsonValue;
+    metadata = JSON.parse(event.metadata) as JsonObject;
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+  if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) return { error: 'metadata is not an object' };
+  const { [HASH]: stored, ...rest } = metadata;
+  const hash = chainHash({ stream: event.stream, revision: event.revision, id: event.id, type: event.type, data, metadata: rest });
+  return { hash, stored, prev: rest[PREV_HASH] ?? null };
+};
+
+/**
+ * Verifies the whole log: every stored event against its chain hash, its stream's chain and its
+ * leaf (which commits to its place, stream, revision, chain hash and created); the stored tree
+ * against its leaves; every missing event against the recorded deletions; every stream's state
+ * against them; and, given a saved digest, that the log extends it. Every break is counted, the
+ * first `maxBreaks` are listed; nothing stops it early.
+ */
+export const verifyLog = async (store: EventStore, options: VerifyLogOptions = {}): Promise<LogVerifyReport> => {
+  const log = store.log;
+  if (!log) throw logUnsupported(store.name);
+  const maxBreaks = options.maxBreaks ?? 100;
+  const breaks: LogBreak[] = [];
+  let breakCount = 0;
+  const report = (kind: BreakKind, stream: string | null, revision: bigint | null, position: bigint | null, leaf: number | null, what: string) => {
+    breakCount += 1;
+    if (breaks.length < maxBreaks) breaks.push({ kind, stream, revision, position, leaf, message: `${at(stream, revision)}: ${what}` });
+  };
+
+  if (options.publicKey !== undefined) {
+    if (!options.digest) throw invalidInput('A public key checks a saved digest: give the digest too', 'digest');
+    if (!('at' in options.digest) || !digestSignedBy(options.digest, options.publicKey)) {
+      report('signature', null, null, null, null, 'the saved digest is not signed by the given public key (or was altered since)');
+    }
+  }
+  const stored = await log.digest();
+  const range = compactRange();
+  let savedRoot: string | null = options.digest?.size === 0 ? range.root().toString('hex') : null;
+  const heads = new Map<string, { revision: bigint; hash: string }>();
+  const missing: LogEntry[] = [];
+  let lastPosition = -1n;
+  let firstLeafBreak: LogBreak | null = null;
+  let checked = 0;
+
+  const committed: DeletionRecord[] = [];
+  const checkDeletionLeaf = (entry: LogEntry) => {
+    const record = entry.deletion;
+    if (!record) {
+      report('missing', entry.stream, null, null, entry.index, `the deletion record leaf ${entry.index} commits to is gone`);
+      return;
+    }
+    const leaf = deletionLeafHash({ index: entry.index, ...record });
+    if (!leaf.equals(entry.leafHash) || record.logSize !== entry.index) {
+      report('leaf', record.stream, record.headRevision, null, entry.index, `the deletion record (${record.kind} through revision ${record.headRevision}) does not hash to its leaf ${entry.index}`);
+      return;
+    }
+    committed.push(record);
+  };
+
+  const checkEntry = (entry: LogEntry) => {
+    const { event } = entry;
+    const count = breakCount;
+    if (entry.isDeletion) {
+      checkDeletionLeaf(entry);
+      return;
+    }
+    if (!event) {
+      missing.push(entry);
+      return;
+    }
+    if (event.stream !== entry.stream || event.revision !== entry.revision) {
+      report('position', entry.stream, entry.revision, entry.position, entry.index, `position ${entry.position} holds ${at(event.stream, event.revision)}, the log says this event`);
+      return;
+    }
+    if (event.position <= lastPosition) report('position', entry.stream, entry.revision, entry.position, entry.index, `position ${event.position} does not follow ${lastPosition}`);
+    lastPosition = event.position;
+    checked += 1;
+    const result = rehash(event);
+    if ('error' in result) {
+      report('json', entry.stream, entry.revision, entry.position, entry.index, `stored JSON does not parse: ${result.error}`);
+      return;
+    }
+    if (result.stored !== result.hash) report('hash', entry.stream, entry.revision, entry.position, entry.index, `content hashes to ${result.hash}, stored hash is ${String(result.stored)}`);
+    const head = heads.get(entry.stream);
+    const expectedPrev = head && head.revision === entry.revision - 1n ? head.hash : entry.revision === 0n ? null : undefined;
+    if (expectedPrev !== undefined && result.prev !== expectedPrev) report('prev', entry.stream, entry.revision, entry.position, entry.index, `prevHash ${String(result.prev)} is not the predecessor's ${String(expectedPrev)}`);
+    // The next link is checked against the hash as stored: a changed event is one break, not two.
+    heads.set(entry.stream, { revision: entry.revision, hash: typeof result.stored === 'string' ? result.stored : result.hash });
+    const leaf = eventLeafHash({ index: entry.index, stream: entry.stream, revision: entry.revision, hash: result.hash, created: event.created });
+    if (!leaf.equals(entry.leafHash)) {
+      report('leaf', entry.stream, entry.revision, entry.position, entry.index, `the event (content, created or place) hashes to leaf ${leaf.toString('hex')}, the log holds ${entry.leafHash.toString('hex')}`);
+    }
+    if (breakCount > count && !firstLeafBreak) firstLeafBreak = { kind: 'leaf', stream: entry.stream, revision: entry.revision, position: entry.position, leaf: entry.index, message: '' };
+  };
+
+  for (let from = 0; from < stored.size; ) {
+    const page = await log.entries(from, Math.min(PAGE, stored.size - from));
+    if (page.length === 0) break;
+    for (const entry of page) {
+      if (entry.index !== range.size()) {
+        report('root', entry.stream, entry.revision, entry.position, entry.index, `leaf ${entry.index} follows leaf ${range.size() - 1}: leaves are missing from the log`);
+      }
+      if (options.digest && range.size() === options.digest.size) savedRoot = range.root().toString('hex');
+      checkEntry(entry);
+      range.push(entry.leafHash);
+    }
+    from = page[page.length - 1]!.index + 1;
+    options.onProgress?.(from);
+  }
+  if (options.digest && range.size() === options.digest.size) savedRoot = range.root().toString('hex');
+
+  const root = range.root().toString('hex');
+  if (range.size() !== stored.size || root !== stored.root) {
+    report('root', null, null, null, null, `the stored tree's root ${stored.root} (size ${stored.size}) is not the root of its leaves, ${root} (size ${range.size()})`);
+  }
+  for (const stray of await log.strays()) report('stray', stray.stream, stray.revision, stray.position, null, `stored at position ${stray.position} but in no leaf of the log`);
+  // Deletes committed while this ran (their leaves lie past the size verified): checked leaf by leaf.
+  const end = await log.digest();
+  const later = (await log.deletions()).filter((record) => record.logSize >= stored.size && record.logSize < end.size);
+  for (const record of later) {
+    const [entry] = await log.entries(record.logSize, 1);
+    const leaf = entry?.isDeletion && entry.deletion?.id === record.id ? deletionLeafHash({ index: entry.index, ...record }) : null;
+    if (leaf && leaf.equals(entry!.leafHash)) committed.push(record);
+  }
+  const deletions = await checkDeletions(store, missing, committed, report);
+
+  if (options.digest) {
+    const saved = options.digest;
+    if (saved.size > stored.size) report('digest', null, null, null, null, `the log has ${stored.size} leaves, fewer than the saved digest's ${saved.size}`);
+    else if (savedRoot !== saved.root) {
+      const first = firstLeafBreak as LogBreak | null;
+      const where = first && first.leaf! < saved.size ? ` first divergent: position ${first.position}, ${at(first.stream, first.revision)} (leaf ${first.leaf})` : ' (the leaves before it were rewritten with the log)';
+      report('digest', first?.stream ?? null, first?.revision ?? null, first?.position ?? null, first?.leaf ?? null, `the log does not extend the saved digest of size ${saved.size}: its root there is ${savedRoot}, the digest says ${saved.root};${where}`);
+    }
+  }
+  return { ok: breakCount === 0, size: stored.size, root: stored.root, events: checked, erased: deletions.erased, breakCount, breaks, broken: breaks[0] ?? null };
+};

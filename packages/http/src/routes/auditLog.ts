@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { invalidInput, logUnsupported, type EventStore } from '@session-ledger/core';
+import * as R from '../contract/responses.js';
+import { route, type Route } from '../types.js';
+
+const logOf = (store: EventStore) => {
+  if (!store.log) throw logUnsupported(store.name);
+  return store.log;
+};
+
+/** The log commitment's digest and inclusion proofs (GET /audit/verify is in audit.ts). */
+export const auditLogRoutes: Route[] = [
+  route({
+    method: 'GET',
+    path: '/audit/digest',
+    tag: 'audit',
+    summary: "The log's digest {size, root, at}, for an auditor to keep elsewhere",
+    responses: { 200: { description: 'the digest', schema: R.logDigest }, 501: { description: 'the store keeps no log commitment (EventStoreDB)' } },
+    handler: async ({ store, now }) => ({ body: { ...(await logOf(store).digest()), at: now().toISOString() } }),
+  }),
+  route({
+    method: 'GET',
+    path: '/audit/proof/:stream/:revision',
+    tag: 'audit',
+    summary: 'An inclusion proof of one event in the log (RFC 9162), checkable offline (docs/audit.md)',
+    query: z.strictObject({
+      size: z
+        .string()
+        .regex(/^[0-9]{1,15}$/, 'must be a whole number')
+        .transform(Number)
+        .optional()
+        .describe('in the tree of this many leaves (the size of a digest kept earlier; default: the current tree)'),
+    }),
+    responses: {
+      200: { description: 'the proof', schema: R.inclusionProof },
+      400: { description: 'the revision is not a whole number' },
+      404: { description: 'no leaf of the log holds stream@revision' },
+      501: { description: 'the store keeps no log commitment (EventStoreDB)' },
+    },
+    handler: async ({ store, params, query }) => {
+      const text = params.revision!;
+      if (!/^[0-9]{1,19}$/.test(text) || BigInt(text) >= 2n ** 63n) throw invalidInput(`The revision must be a whole number below 2^63: ${text}`, 'revision');
+      return { body: await logOf(store).proof(params.stream!, BigInt(text), query.size) };
+    },
+  }),
+];
+
+/** GET /audit/verify's query: one stream's chain, or the whole log against an optional saved digest. */
+export const verifyQuery = z.strictObject({
+  stream: z.string().min(1).optional().describe("one stream's hash chain only (default: the whole log)"),
+  digest: z.string().min(1).optional().describe('a digest saved from GET /audit/digest, as its JSON text (URL-encoded): the log must extend it'),
+  maxBreaks: z
+    .string()
+    .regex(/^[0-9]{1,5}$/, 'must be a whole number up to 10000')
+    .transform(Number)
+    .optional()
+    .describe('list at most this many breaks (default 100; all are counted)'),
+});

@@ -1,0 +1,79 @@
+import { deletionLeafHash, eventLeafHash, nodeHash, treeRoot, type DeletionLeafFields, type SubtreeLookup } from '@session-ledger/core';
+import type { LogStatements } from './statements.js';
+
+export const logSize = (sql: LogStatements): number => Number(sql.size.get() as bigint);
+
+/**
+ * Subtrees of 2^STORED_FROM leaves and up are stored (log_nodes); smaller ones are computed from
+ * their at most 16 leaves (one range read) when a root or a proof needs them, as Trillian's tiles
+ * do. An append then writes its leaf row only, and one node row every 16th append (amortised 1/8):
+ * the log costs an append one row, not two.
+ */
+export const STORED_FROM = 4;
+const TILE = 2 ** STORED_FROM;
+
+/** The root of the subtree of 2^level leaves at `index`, from its leaves. */
+const fromLeaves = (sql: LogStatements, level: number, index: number): Buffer => {
+  const width = 2 ** level;
+  const leaves = sql.leafRange.all(BigInt(index * width), BigInt(width)) as Buffer[];
+  if (leaves.length !== width) throw new Error(`the log has no subtree ${level}/${index}`);
+  return treeRoot(leaves);
+};
+
+export const storedLookup =
+  (sql: LogStatements): SubtreeLookup =>
+  (level, index) => {
+    if (level > 0 && level < STORED_FROM) return fromLeaves(sql, level, index);
+    const hash = (level === 0 ? sql.leafHash.get(BigInt(index)) : sql.nodeHash.get(BigInt(level), BigInt(index))) as Buffer | undefined;
+    if (!hash) throw new Error(`the log has no subtree ${level}/${index}`);
+    return hash;
+  };
+
+/**
+ * Appends one event's leaf. A leaf that completes a tile of 16 also stores the tile's root, and the
+ * root of every larger subtree that completes with it (a tile at an odd index completes a pair,
+ * whose node at an odd index completes the next, and so on).
+ */
+export const appendLeaf = (sql: LogStatements, position: bigint, stream: string, revision: bigint, chainHash: string, created: string): number => {
+  const index = logSize(sql);
+  sql.insertLeaf.run(BigInt(index), position, stream, revision, eventLeafHash({ index, stream, revision, hash: chainHash, created }), null);
+  completeSubtrees(sql, index);
+  return index;
+};
+
+/** Appends a deletion's leaf (its position: the previous leaf's, so positions never decrease). */
+export const appendDeletionLeaf = (sql: LogStatements, id: bigint, fields: DeletionLeafFields): void => {
+  const position = fields.index === 0 ? 0n : (sql.leafPosition.get(BigInt(fields.index - 1)) as bigint);
+  sql.insertLeaf.run(BigInt(fields.index), position, fields.stream, fields.headRevision, deletionLeafHash(fields), id);
+  completeSubtrees(sql, fields.index);
+};
+
+const completeSubtrees = (sql: LogStatements, index: number): void => {
+  if ((index + 1) % TILE !== 0) return;
+  const lookup = storedLookup(sql);
+  let level = STORED_FROM;
+  let at = (index + 1) / TILE - 1;
+  let hash = fromLeaves(sql, level, at);
+  sql.insertNode.run(BigInt(level), BigInt(at), hash);
+  while (at % 2 === 1) {
+    hash = nodeHash(lookup(level, at - 1), hash);
+    level += 1;
+    at = (at - 1) / 2;
+    sql.insertNode.run(BigInt(level), BigInt(at), hash);
+  }
+};
+
+/**
+ * The leaf holding a position: positions never decrease with leaf indices, so a binary search for
+ * the first leaf at or past it (an event's leaf comes before deletion leaves that repeat its position).
+ */
+export const leafAtPosition = (sql: LogStatements, position: bigint, size = logSize(sql)): number | null => {
+  let low = 0;
+  let high = size;
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    if ((sql.leafPosition.get(BigInt(middle)) as bigint) < position) low = middle + 1;
+    else high = middle;
+  }
+  return low < size && (sql.leafPosition.get(BigInt(low)) as bigint) === position ? low : null;
+};

@@ -1,0 +1,98 @@
+import { createLedger, newId, verifyLog, type NewEvent } from '@session-ledger/core';
+import { openSqliteStore } from '@session-ledger/store-sqlite';
+import { loadavg } from 'node:os';
+import { compared, compareRates, scratch } from './measure.js';
+import { openPlain } from './plainSqlite.js';
+import type { BenchRow } from './types.js';
+
+/**
+ * Issue 13: the log commitment's costs. Single appends (each its own transaction, now with a leaf
+ * and its subtrees) against the plain single-insert ceiling; `audit verify` of a large ledger
+ * against the plain read-and-parse ceiling of the same rows; the digest and one inclusion proof.
+ * AUDIT_BENCH_EVENTS sets the ledger's size (default 1,000,000).
+ */
+const SINGLE = 1000;
+const EVENTS = Number(process.env.AUDIT_BENCH_EVENTS ?? 1_000_000);
+const BATCH = 1000;
+const STREAMS = 100;
+const TEXT = 'The assistant replied with a short paragraph about the weather and asked a question. '.repeat(3);
+const event = (n: number): NewEvent => ({ id: newId(), type: 'turn.appended', data: { role: 'assistant', n, text: TEXT } });
+
+const singleAppendRow = async (): Promise<BenchRow> => {
+  const dir = scratch('audit-append');
+  const rates = await compareRates(
+    SINGLE,
+    {
+      prepare: () => ({ ledger: createLedger(openSqliteStore(dir.file(`${newId()}.sqlite`))), payload: Array.from({ length: SINGLE }, (_, n) => event(n)) }),
+      work: async ({ ledger, payload }) => {
+        let expectedRevision: bigint | 'no_stream' = 'no_stream';
+        for (const item of payload) expectedRevision = (await ledger.append('session-bench', [item], { expectedRevision })).nextExpectedRevision;
+      },
+      cleanup: ({ ledger }) => ledger.store.close(),
+    },
+    {
+      prepare: () => ({ plain: openPlain(dir.file(`${newId()}.plain`), 'NORMAL'), payload: Array.from({ length: SINGLE }, (_, n) => event(n)) }),
+      work: ({ plain, payload }) => payload.forEach((item, at) => plain.insertBatch('session-bench', at, [item])),
+      cleanup: ({ plain }) => plain.close(),
+    },
+  );
+  dir.remove();
+  return compared(
+    'sqlite single-event appends with the log commitment: ledger, exact revision, synchronous=NORMAL',
+    'events/s',
+    rates.subject,
+    'plain better-sqlite3 insert, one transaction each, synchronous=NORMAL',
+    rates.baseline,
+  );
+};
+
+const msOf = async (runs: number, work: (run: number) => Promise<unknown>): Promise<number> => {
+  const times: number[] = [];
+  for (let run = 0; run < runs; run += 1) {
+    const start = process.hrtime.bigint();
+    await work(run);
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
+};
+
+const largeLedgerRows = async (): Promise<BenchRow[]> => {
+  const dir = scratch('audit-verify');
+  const file = dir.file('ledger.sqlite');
+  const plain = openPlain(dir.file('plain.sqlite'), 'NORMAL');
+  const writer = createLedger(openSqliteStore(file));
+  for (let at = 0; at < EVENTS; at += BATCH) {
+    const batch = Array.from({ length: Math.min(BATCH, EVENTS - at) }, (_, n) => event(at + n));
+    const stream = `session-${(at / BATCH) % STREAMS}`;
+    await writer.append(stream, batch);
+    plain.insertBatch(stream, at, batch.map((item) => ({ ...item, data: { ...(item.data as object), prevHash: 'x'.repeat(64), hash: 'x'.repeat(64) } })));
+  }
+  await writer.store.close();
+  const store = openSqliteStore(file);
+  const load = loadavg()[0]!.toFixed(2);
+  const rates = await compareRates(
+    EVENTS,
+    {
+      prepare: () => undefined,
+      work: async () => {
+        const report = await verifyLog(store);
+        if (!report.ok || report.events !== EVENTS) throw new Error(`verify: ${report.breakCount} breaks, ${report.events} events`);
+      },
+    },
+    { prepare: () => undefined, work: () => void plain.readAll(1000) },
+    1,
+  );
+  const digestMs = await msOf(21, () => store.log!.digest());
+  const proofMs = await msOf(201, (run) => store.log!.proof(`session-${run % STREAMS}`, BigInt((run * 7919) % (EVENTS / STREAMS))));
+  await store.close();
+  plain.close();
+  dir.remove();
+  const size = EVENTS.toLocaleString('en-US');
+  return [
+    compared(`audit verify of ${size} events (whole log, SQLite; load ${load})`, 'events/s', rates.subject, `plain better-sqlite3 read and JSON.parse of the same ${size} rows`, rates.baseline),
+    { name: `audit digest on the ${size}-event ledger (median of 21)`, unit: 'ms', value: Math.round(digestMs * 100) / 100, baseline: null, ratio: null },
+    { name: `inclusion proof on the ${size}-event ledger (median of 201)`, unit: 'ms', value: Math.round(proofMs * 100) / 100, baseline: null, ratio: null },
+  ];
+};
+
+export const rows = async (): Promise<BenchRow[]> => [await singleAppendRow(), ...(await largeLedgerRows())];

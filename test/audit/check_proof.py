@@ -1,0 +1,63 @@
+"""Checks a session-ledger inclusion proof against a digest, without Node (Python 3, stdlib only).
+Usage: python3 check_proof.py PROOF.json DIGEST.json
+  PROOF.json from `session-ledger audit prove STREAM REVISION --size SIZE --json`,
+  DIGEST.json from `session-ledger audit digest --json` (SIZE: its size). Exit 0: proven; 1: not."""
+import hashlib
+import json
+import sys
+
+
+def leaf_hash(data):
+    return hashlib.sha256(b"\x00" + data).digest()
+
+
+def node_hash(left, right):
+    return hashlib.sha256(b"\x01" + left + right).digest()
+
+
+def root_from_path(index, size, leaf, path):
+    """RFC 9162 section 2.1.3.2: the root the audit path leads to, or None."""
+    if index >= size:
+        return None
+    fn, sn, r = index, size - 1, leaf
+    for p in path:
+        if sn == 0:
+            return None
+        if fn % 2 == 1 or fn == sn:
+            r = node_hash(p, r)
+            while fn % 2 == 0 and fn != 0:
+                fn, sn = fn >> 1, sn >> 1
+        else:
+            r = node_hash(r, p)
+        fn, sn = fn >> 1, sn >> 1
+    return r if sn == 0 else None
+
+
+def problem(proof, digest):
+    leaf = bytes.fromhex(proof["leafHash"])
+    if proof["leafInput"] is not None:  # null: the event was erased, its leaf hash still proves
+        fields = json.loads(proof["leafInput"])
+        named = {"index": str(proof["index"]), "stream": proof["stream"], "revision": str(proof["revision"])}
+        if any(fields.get(key) != value for key, value in named.items()):
+            return "the leaf input names another event"
+        canonical = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+        if canonical != proof["leafInput"].encode() or leaf_hash(canonical) != leaf:
+            return "the leaf input is not canonical or does not hash to the leaf hash"
+    if proof["size"] != digest["size"]:
+        return "the proof is for a tree of %d leaves, the digest of %d" % (proof["size"], digest["size"])
+    root = root_from_path(proof["index"], proof["size"], leaf, [bytes.fromhex(h) for h in proof["path"]])
+    if root is None or root.hex() != digest["root"]:
+        return "the audit path does not lead to the digest's root"
+    return None
+
+
+if __name__ == "__main__":
+    with open(sys.argv[1], encoding="utf-8") as file:
+        proof = json.load(file)
+    with open(sys.argv[2], encoding="utf-8") as file:
+        digest = json.load(file)
+    why = problem(proof, digest)
+    if why:
+        print("NOT PROVEN: " + why)
+        sys.exit(1)
+    print("ok: %s@%d is leaf %d of the log of %d leaves, root %s" % (proof["stream"], proof["revision"], proof["index"], digest["size"], digest["root"]))

@@ -1,0 +1,91 @@
+import Database from 'better-sqlite3';
+import { generateKeyPairSync } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openSqliteStore } from '@session-ledger/store-sqlite';
+import { runCli, tempDir } from '../support/cli.js';
+import { buildConversation, writerOn } from '../retention/helpers.js';
+
+const seeded = () => {
+  const dir = tempDir('audit13-');
+  const env = { SESSION_LEDGER_STORE: `sqlite:${join(dir, 'ledger.sqlite')}` };
+  for (const n of [0, 1, 2]) {
+    for (const stream of ['chat', 'notes']) expect(runCli(['events', 'append', stream, '--type', 'said', '--data', JSON.stringify({ n })], { env }).code).toBe(0);
+  }
+  return { dir, env, file: join(dir, 'ledger.sqlite') };
+};
+
+const edit = (file: string, sql: string) => {
+  const db = new Database(file);
+  db.exec(sql);
+  db.close();
+};
+
+describe('audit digest | verify | prove (CLI)', { timeout: 120_000 }, () => {
+  it('digest, sign, and verify against it: the right key passes, another key and an edited digest do not', () => {
+    const { dir, env } = seeded();
+    const keys = generateKeyPairSync('ed25519');
+    writeFileSync(join(dir, 'key.pem'), keys.privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    writeFileSync(join(dir, 'pub.pem'), keys.publicKey.export({ type: 'spki', format: 'pem' }));
+    writeFileSync(join(dir, 'other.pem'), generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }));
+    const digest = runCli(['audit', 'digest', '--json', '--sign', join(dir, 'key.pem')], { env });
+    expect(digest.code).toBe(0);
+    expect(digest.json()).toMatchObject({ size: 6, root: expect.stringMatching(/^[0-9a-f]{64}$/), at: expect.any(String), signature: { algorithm: 'ed25519' } });
+    writeFileSync(join(dir, 'digest.json'), digest.stdout);
+    runCli(['events', 'append', 'chat', '--type', 'said', '--data', '{"n":3}'], { env });
+    const good = runCli(['audit', 'verify', '--digest', join(dir, 'digest.json'), '--public-key', join(dir, 'pub.pem'), '--json'], { env });
+    expect(good.code).toBe(0);
+    expect(good.json()).toMatchObject({ ok: true, size: 7, breaks: [] });
+    const wrongKey = runCli(['audit', 'verify', '--digest', join(dir, 'digest.json'), '--public-key', join(dir, 'other.pem')], { env });
+    expect(wrongKey.code).toBe(1);
+    expect(wrongKey.stderr).toContain('not signed by the given public key');
+    writeFileSync(join(dir, 'edited.json'), JSON.stringify({ ...digest.json(), root: 'f'.repeat(64) }));
+    const edited = runCli(['audit', 'verify', '--digest', join(dir, 'edited.json'), '--public-key', join(dir, 'pub.pem')], { env });
+    expect(edited.code).toBe(1);
+    expect(edited.stderr).toContain('does not extend the saved digest of size 6');
+    expect(runCli(['audit', 'verify', '--digest', join(dir, 'pub.pem')], { env })).toMatchObject({ code: 2 });
+    expect(runCli(['audit', 'verify', '--public-key', join(dir, 'pub.pem')], { env })).toMatchObject({ code: 2 });
+    expect(runCli(['audit', 'verify', '--stream', 'chat', '--digest', join(dir, 'digest.json')], { env })).toMatchObject({ code: 2 });
+    expect(runCli(['audit', 'digest', '--sign', join(dir, 'pub.pem')], { env })).toMatchObject({ code: 2 });
+  });
+
+  it('verify lists every break with position and stream@revision; invalid stored JSON is a break (exit 1), never an internal error', () => {
+    const { env, file } = seeded();
+    edit(file, `UPDATE events SET data = '{"n":' || char(1) || '}' WHERE stream = 'chat' AND revision = 1;
+      DELETE FROM events WHERE stream = 'notes' AND revision = 2;`);
+    const verify = runCli(['audit', 'verify'], { env });
+    expect(verify.code).toBe(1);
+    const lines = verify.stderr.trim().split('\n');
+    expect(lines[0]).toMatch(/^session-ledger: json at position 3: chat@1: stored JSON does not parse/);
+    expect(lines[1]).toMatch(/^session-ledger: missing at position 6: notes@2: /);
+    expect(lines[2]).toBe('session-ledger: 2 breaks in the log');
+    const json = runCli(['audit', 'verify', '--json', '--max-breaks', '1'], { env });
+    expect(json.code).toBe(1);
+    expect(json.json()).toMatchObject({ ok: false, breakCount: 2, breaks: [{ kind: 'json', stream: 'chat', revision: 1, position: 3 }] });
+  });
+
+  it('prove prints an inclusion proof; a leaf the log lacks is not found (exit 3); bad revision exit 2', () => {
+    const { env } = seeded();
+    const proof = runCli(['audit', 'prove', 'notes', '1', '--json'], { env });
+    expect(proof.code).toBe(0);
+    expect(proof.json()).toMatchObject({ stream: 'notes', revision: 1, index: 3, size: 6, path: expect.any(Array) });
+    expect(runCli(['audit', 'prove', 'notes', '9'], { env }).code).toBe(3);
+    expect(runCli(['audit', 'prove', 'notes', 'x'], { env }).code).toBe(2);
+  });
+
+  it('verify after a retention deletion says the events were erased by a recorded deletion and exits 0', async () => {
+    const dir = tempDir('audit13-retention-');
+    const file = join(dir, 'ledger.sqlite');
+    const env = { SESSION_LEDGER_STORE: `sqlite:${file}` };
+    const store = openSqliteStore(file);
+    await buildConversation(writerOn(store, new Date(Date.now() - 40 * 86_400_000).toISOString()).context);
+    await store.close();
+    expect(runCli(['sessions', 'delete', 'root', '--yes'], { env }).code).toBe(0);
+    const verify = runCli(['audit', 'verify'], { env });
+    expect(verify.code).toBe(0);
+    expect(verify.stdout).toMatch(/ok: log of \d+ leaves verified \(\d+ events, \d+ erased by a recorded deletion\)/);
+    const json = runCli(['audit', 'verify', '--json'], { env }).json();
+    expect(json.erased).toBeGreaterThan(0);
+  });
+});

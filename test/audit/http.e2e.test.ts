@@ -1,0 +1,62 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { leafHash, verifyInclusion } from '@session-ledger/core';
+import { tempDir } from '../support/cli.js';
+import { bodyOf, errorOf, startServer } from '../support/http.js';
+
+const hash = z.string().regex(/^[0-9a-f]{64}$/);
+const digestBody = z.object({ size: z.number(), root: hash, at: z.string() });
+const proofBody = z.object({ index: z.number(), size: z.number(), leafHash: hash, leafInput: z.string().nullable(), root: hash, path: z.array(hash) });
+const reportBody = z.object({ ok: z.boolean(), size: z.number(), breakCount: z.number(), breaks: z.array(z.object({ kind: z.string(), stream: z.string().nullable(), revision: z.number().nullable(), message: z.string() })) });
+
+describe('GET /audit/digest, /audit/proof/:stream/:revision, /audit/verify?digest=', { timeout: 120_000 }, () => {
+  const dir = tempDir('audit13-http-');
+  const file = join(dir, 'ledger.sqlite');
+  let service: Awaited<ReturnType<typeof startServer>>;
+  const get = (path: string) => fetch(`${service.url}${path}`);
+  beforeAll(async () => {
+    service = await startServer({ SESSION_LEDGER_STORE: `sqlite:${file}` });
+    for (const n of [0, 1, 2, 3, 4]) {
+      const response = await fetch(`${service.url}/streams/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'said', data: { n } }) });
+      expect(response.status).toBe(201);
+    }
+  });
+  afterAll(async () => service?.stop());
+
+  it('a proof from the server verifies against its digest', async () => {
+    const digest = await bodyOf(await get('/audit/digest'), digestBody);
+    expect(digest.size).toBe(5);
+    const proof = await bodyOf(await get('/audit/proof/chat/3'), proofBody);
+    expect(proof).toMatchObject({ index: 3, size: 5, root: digest.root });
+    const leaf = Buffer.from(proof.leafHash, 'hex');
+    expect(leafHash(proof.leafInput!).equals(leaf)).toBe(true);
+    expect(verifyInclusion(proof.index, proof.size, leaf, proof.path.map((item) => Buffer.from(item, 'hex')), Buffer.from(digest.root, 'hex'))).toBe(true);
+  });
+
+  it('verify extends a saved digest (200), names a tampered event (409), and refuses a digest that is none (400)', async () => {
+    const digest = await (await get('/audit/digest')).text();
+    const ok = await get(`/audit/verify?digest=${encodeURIComponent(digest)}`);
+    expect(ok.status).toBe(200);
+    expect(await bodyOf(ok, reportBody)).toMatchObject({ ok: true, size: 5, breakCount: 0 });
+    expect((await get(`/audit/verify?digest=${encodeURIComponent('{"size":1}')}`)).status).toBe(400);
+    expect((await get(`/audit/verify?digest=nope`)).status).toBe(400);
+    expect((await get(`/audit/verify?stream=chat&digest=${encodeURIComponent(digest)}`)).status).toBe(400);
+    const db = new Database(file);
+    db.prepare(`UPDATE events SET created = 'yesterday' WHERE stream = 'chat' AND revision = 2`).run();
+    db.close();
+    const broken = await get(`/audit/verify?digest=${encodeURIComponent(digest)}&maxBreaks=5`);
+    expect(broken.status).toBe(409);
+    expect((await bodyOf(broken, reportBody)).breaks).toEqual([expect.objectContaining({ kind: 'leaf', stream: 'chat', revision: 2 })]);
+  });
+
+  it('a proof of a revision that is not a number is 400; of a leaf the log lacks, 404', async () => {
+    const bad = await get('/audit/proof/chat/x');
+    expect(bad.status).toBe(400);
+    expect((await errorOf(bad)).type).toBe('invalid_input');
+    const missing = await get('/audit/proof/chat/99');
+    expect(missing.status).toBe(404);
+    expect((await errorOf(missing)).type).toBe('not_found');
+  });
+});

@@ -1,0 +1,191 @@
+import Database from 'better-sqlite3';
+import { generateKeyPairSync } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  createLedger,
+  leafHash,
+  newId,
+  signDigest,
+  treeRoot,
+  verifyInclusion,
+  verifyLog,
+  digestSignedBy,
+  type InclusionProof,
+  type SignedDigest,
+} from '@session-ledger/core';
+import { openSqliteStore } from '@session-ledger/store-sqlite';
+import { buildLog, LOG_TABLES } from '../../packages/store-sqlite/src/log/tables.js';
+import { MIGRATIONS } from '../../packages/store-sqlite/src/schema.js';
+import { tempLedger } from '../store-sqlite/tempLedger.js';
+import { editData, rechain, tamper, writeLedger } from './tamperFixture.js';
+
+const proves = (proof: InclusionProof) => {
+  const leaf = Buffer.from(proof.leafHash, 'hex');
+  const input = proof.leafInput === null || leafHash(proof.leafInput).equals(leaf);
+  return input && verifyInclusion(proof.index, proof.size, leaf, proof.path.map((hash) => Buffer.from(hash, 'hex')), Buffer.from(proof.root, 'hex'));
+};
+
+describe('the log commitment of the SQLite store', () => {
+  let temp: ReturnType<typeof tempLedger>;
+  beforeEach(() => {
+    temp = tempLedger('log13');
+  });
+  afterEach(() => temp.remove());
+
+  it('every append extends the log in the same transaction; a refused append leaves no leaf', async () => {
+    const store = openSqliteStore(temp.file);
+    const ledger = createLedger(store);
+    await ledger.append('s', [{ id: newId(), type: 't', data: { n: 0 } }]);
+    const results = await Promise.allSettled([
+      store.appendToStream('s', [{ id: newId(), type: 't', data: {} }], { expectedRevision: 5n }),
+      ledger.append('s', [{ id: newId(), type: 't', data: { n: 1 } }], { expectedRevision: 0n }),
+    ]);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'fulfilled']);
+    expect((await store.log!.digest()).size).toBe(2);
+    expect((await verifyLog(store)).ok).toBe(true);
+    await store.close();
+  });
+
+  it('proofs verify for every event, and still after a tombstone (the erased leaf too); verify says erased by a recorded deletion', async () => {
+    await writeLedger(temp.file);
+    const store = openSqliteStore(temp.file);
+    const before = await store.log!.proof('session-b', 3n);
+    expect(proves(before)).toBe(true);
+    expect(before.leafInput).toContain('"stream":"session-b"');
+    const tombstoned = await store.tombstoneStream('session-b');
+    expect(tombstoned.deletion).toMatchObject({ stream: 'session-b', kind: 'tombstone', headRevision: 9n, firstLeaf: 1, lastLeaf: 19 });
+    await store.deleteStream('session-c');
+    const after = await store.log!.proof('session-b', 3n);
+    expect(after).toMatchObject({ index: before.index, leafHash: before.leafHash, leafInput: null, size: 25 });
+    expect(proves(after)).toBe(true);
+    expect(proves(await store.log!.proof('session-a', 9n))).toBe(true);
+    const report = await verifyLog(store);
+    expect(report).toMatchObject({ ok: true, events: 10, erased: 13, breakCount: 0 });
+    const deletions = await store.log!.deletions();
+    expect(deletions.map(({ stream, kind, fromRevision, headRevision, logSize }) => ({ stream, kind, fromRevision, headRevision, logSize }))).toEqual([
+      { stream: 'session-b', kind: 'tombstone', fromRevision: 0n, headRevision: 9n, logSize: 23 },
+      { stream: 'session-c', kind: 'soft', fromRevision: 0n, headRevision: 2n, logSize: 24 },
+    ]);
+    expect(deletions[0]).toMatchObject({ firstLeaf: 1, lastLeaf: 19 });
+    await store.close();
+  });
+
+  it('a proof at the size of a digest kept earlier verifies against that digest after the log grew', async () => {
+    await writeLedger(temp.file);
+    const store = openSqliteStore(temp.file);
+    const kept = await store.log!.digest();
+    await createLedger(store).append('session-d', [0, 1, 2].map((n) => ({ id: newId(), type: 'message', data: { n } })));
+    const proof = await store.log!.proof('session-a', 5n, kept.size);
+    expect(proof).toMatchObject({ size: 23, root: kept.root });
+    expect(proves(proof)).toBe(true);
+    expect((await store.log!.proof('session-a', 5n)).size).toBe(26);
+    await expect(store.log!.proof('session-d', 0n, kept.size)).rejects.toMatchObject({ type: 'not_found' });
+    await expect(store.log!.proof('session-a', 5n, 27)).rejects.toMatchObject({ type: 'invalid_input' });
+    await store.close();
+  });
+
+  it('the stored tree (tiles of 16 leaves, larger subtrees stored) gives MTH and valid proofs at every size up to 70; raw appends get leaves too', async () => {
+    const store = openSqliteStore(temp.file);
+    for (let n = 0; n < 70; n += 1) {
+      await store.appendToStream(`raw-${n % 3}`, [{ id: newId(), type: 't', data: { n } }]);
+      const digest = await store.log!.digest();
+      const leaves = (await store.log!.entries(0, 100)).map((entry) => entry.leafHash);
+      expect(digest).toEqual({ size: n + 1, root: treeRoot(leaves).toString('hex') });
+      if (n % 7 === 0 || n === 69) {
+        for (let revision = 0n; revision <= BigInt(Math.floor(n / 3)); revision += 1n) expect(proves(await store.log!.proof('raw-0', revision))).toBe(true);
+      }
+    }
+    // Raw events carry no chain (it is the ledger's): that, and only that, is reported; the log holds.
+    const report = await verifyLog(store, { maxBreaks: 1000 });
+    expect(new Set(report.breaks.map((item) => item.kind))).toEqual(new Set(['hash', 'prev']));
+    expect(report.breaks.filter((item) => item.kind === 'hash')).toHaveLength(70);
+    await store.close();
+  });
+
+  it('a proof of a stream@revision the log does not hold is not_found', async () => {
+    await writeLedger(temp.file);
+    const store = openSqliteStore(temp.file);
+    await expect(store.log!.proof('session-a', 10n)).rejects.toMatchObject({ type: 'not_found' });
+    await store.close();
+  });
+
+  it('a saved digest catches a rewrite of events AND log that leaves verify itself clean; the extended log still verifies against it', async () => {
+    await writeLedger(temp.file);
+    let store = openSqliteStore(temp.file);
+    const saved: SignedDigest = { ...(await store.log!.digest()), at: new Date().toISOString() };
+    await createLedger(store).append('session-a', [{ id: newId(), type: 'message', data: { n: 10 } }]);
+    expect(await verifyLog(store, { digest: saved })).toMatchObject({ ok: true, size: 24 });
+    await store.close();
+    tamper(temp.file, (db) => {
+      editData(db, 'session-a', 4, (data) => ({ ...data, text: 'a never said this' }));
+      rechain(db, 'session-a');
+      db.exec('DELETE FROM log_leaves; DELETE FROM log_nodes;');
+      buildLog(db);
+      db.exec(`DELETE FROM log_deletions`);
+    });
+    store = openSqliteStore(temp.file);
+    expect((await verifyLog(store)).ok).toBe(true);
+    const report = await verifyLog(store, { digest: saved });
+    await store.close();
+    expect(report.breaks).toHaveLength(1);
+    expect(report.breaks[0]).toMatchObject({ kind: 'digest' });
+    expect(report.breaks[0]!.message).toContain(`size ${saved.size}`);
+  });
+
+  it('a digest naming a divergent leaf names its position, stream and revision', async () => {
+    await writeLedger(temp.file);
+    let store = openSqliteStore(temp.file);
+    const saved = { ...(await store.log!.digest()), at: 'now' };
+    await store.close();
+    tamper(temp.file, (db) => {
+      const leaf = db.prepare(`SELECT leaf_index FROM log_leaves WHERE stream = 'session-a' AND revision = 4`).pluck().get() as number;
+      editData(db, 'session-a', 4, (data) => ({ ...data, text: 'edited' }));
+      rechain(db, 'session-a');
+      db.prepare('UPDATE log_leaves SET hash = zeroblob(32) WHERE leaf_index = ?').run(leaf);
+    });
+    store = openSqliteStore(temp.file);
+    const report = await verifyLog(store, { digest: saved });
+    await store.close();
+    const digestBreak = report.breaks.find((item) => item.kind === 'digest');
+    expect(digestBreak).toMatchObject({ stream: 'session-a', revision: 4n, leaf: 8 });
+    expect(report.breaks.map((item) => item.kind)).toEqual(expect.arrayContaining(['leaf', 'root', 'digest']));
+  });
+
+  it('signed digests: the signer\'s key verifies, another key and an altered digest do not', async () => {
+    await writeLedger(temp.file);
+    const store = openSqliteStore(temp.file);
+    const keys = generateKeyPairSync('ed25519');
+    const other = generateKeyPairSync('ed25519');
+    const pem = (key: typeof keys.publicKey) => key.export({ type: key.type === 'private' ? 'pkcs8' : 'spki', format: 'pem' }).toString();
+    const signed = signDigest({ ...(await store.log!.digest()), at: '2026-12-01T00:00:00.000Z' }, pem(keys.privateKey));
+    expect(digestSignedBy(signed, pem(keys.publicKey))).toBe(true);
+    expect(digestSignedBy(signed, pem(other.publicKey))).toBe(false);
+    expect(digestSignedBy({ ...signed, size: signed.size - 1 }, pem(keys.publicKey))).toBe(false);
+    expect((await verifyLog(store, { digest: signed, publicKey: pem(keys.publicKey) })).ok).toBe(true);
+    const wrongKey = await verifyLog(store, { digest: signed, publicKey: pem(other.publicKey) });
+    expect(wrongKey.breaks.map((item) => item.kind)).toEqual(['signature']);
+    expect(() => signDigest(signed, 'not a key')).toThrow(/Ed25519/);
+    await store.close();
+  });
+
+  it('a version 3 file gets its log built from its events, its soft deletes recorded as of the migration', async () => {
+    await writeLedger(temp.file);
+    const store = openSqliteStore(temp.file);
+    await store.deleteStream('session-c');
+    await store.close();
+    tamper(temp.file, (db) => {
+      db.exec('DROP TABLE log_leaves; DROP TABLE log_nodes; DROP TABLE log_deletions;');
+      db.pragma('user_version = 3');
+    });
+    const migrated = openSqliteStore(temp.file);
+    const report = await verifyLog(migrated);
+    const deletions = await migrated.log!.deletions();
+    await migrated.close();
+    expect(report).toMatchObject({ ok: true, size: 21, events: 20 });
+    expect(deletions).toMatchObject([{ stream: 'session-c', kind: 'soft', headRevision: 2n, at: 'before schema version 4' }]);
+    const db = new Database(temp.file, { readonly: true });
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    db.close();
+    expect(LOG_TABLES).toContain('log_leaves');
+  });
+});

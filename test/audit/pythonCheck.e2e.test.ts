@@ -1,0 +1,51 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createLedger, newId } from '@session-ledger/core';
+import { openSqliteStore } from '@session-ledger/store-sqlite';
+import { runCli, tempDir } from '../support/cli.js';
+
+const SCRIPT = resolve(__dirname, 'check_proof.py');
+const DOC = resolve(__dirname, '../../docs/audit.md');
+
+const python = (proof: string, digest: string) => spawnSync('python3', [SCRIPT, proof, digest], { encoding: 'utf8' });
+
+describe('the Python proof check of docs/audit.md', { timeout: 120_000 }, () => {
+  it('is byte-identical in the docs and in the runnable copy', () => {
+    const block = /```python\n([\s\S]*?)```/.exec(readFileSync(DOC, 'utf8'));
+    expect(block?.[1]).toBe(readFileSync(SCRIPT, 'utf8'));
+  });
+
+  it('checks a real ledger\'s proofs against its digest without Node, and refuses altered ones', async () => {
+    const dir = tempDir('audit13-python-');
+    const file = join(dir, 'ledger.sqlite');
+    const env = { SESSION_LEDGER_STORE: `sqlite:${file}` };
+    const store = openSqliteStore(file);
+    const ledger = createLedger(store);
+    for (let n = 0; n < 7; n += 1) {
+      await ledger.append(n % 2 ? 'café "quoted" ✓' : 'plain', [{ id: newId(), type: 'said', data: { n } }]);
+    }
+    await store.tombstoneStream('plain');
+    await store.close();
+    const digest = runCli(['audit', 'digest', '--json'], { env });
+    writeFileSync(join(dir, 'digest.json'), digest.stdout);
+    for (const [stream, revision] of [['café "quoted" ✓', '1'], ['plain', '2']] as const) {
+      const proof = runCli(['audit', 'prove', stream, revision, '--json'], { env });
+      expect(proof.code).toBe(0);
+      writeFileSync(join(dir, 'proof.json'), proof.stdout);
+      const checked = python(join(dir, 'proof.json'), join(dir, 'digest.json'));
+      expect({ status: checked.status, out: checked.stdout, err: checked.stderr }).toMatchObject({ status: 0, out: expect.stringMatching(/^ok: /) });
+    }
+    const proof = runCli(['audit', 'prove', 'café "quoted" ✓', '2', '--json'], { env }).json();
+    const altered = (change: Record<string, unknown>) => {
+      writeFileSync(join(dir, 'altered.json'), JSON.stringify({ ...proof, ...change }));
+      return python(join(dir, 'altered.json'), join(dir, 'digest.json'));
+    };
+    expect(altered({})).toMatchObject({ status: 0 });
+    expect(altered({ path: [...proof.path.slice(1), proof.path[0]] })).toMatchObject({ status: 1, stdout: expect.stringContaining('does not lead') });
+    expect(altered({ leafInput: proof.leafInput.replace('"revision":"2"', '"revision":"3"') })).toMatchObject({ status: 1, stdout: expect.stringContaining('another event') });
+    expect(altered({ leafInput: proof.leafInput.replace('"created":"', '"created":"1') })).toMatchObject({ status: 1, stdout: expect.stringContaining('does not hash') });
+    expect(altered({ size: proof.size - 1 })).toMatchObject({ status: 1 });
+  });
+});
