@@ -5,7 +5,7 @@ import { createLedger, newId, type RecordedEvent } from '@session-ledger/core';
 import { catalogReadModel, inlineReadModels, type ReadModel } from '@session-ledger/read-models';
 import { appendMessage, listConversations, startSession } from '@session-ledger/sessions';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
-import { allRows, dump, scratchDir } from './support.js';
+import { allRows, dump, inlineCatalog, scratchDir } from './support.js';
 
 /** A read model counting events per stream, that throws on an event of type `boom` while `armed`. */
 const counter = (armed: { on: boolean }, version = 1): ReadModel => ({
@@ -32,7 +32,7 @@ const counts = (db: Database.Database) => db.prepare('SELECT stream, n, v FROM c
 describe('the read model machinery (inline on SQLite)', () => {
   it('given a projection that throws, when an append carries its event, then the append is stored, the model is faulted, reads of it fail, and rebuild repairs it', async () => {
     const armed = { on: true };
-    const { store, readModels } = open(join(scratchDir(), 'l.sqlite'), [counter(armed), catalogReadModel]);
+    const { store, readModels } = open(join(scratchDir(), 'l.sqlite'), [counter(armed), inlineCatalog]);
     await store.appendToStream('a', [event()]);
 
     await expect(store.appendToStream('a', [event('boom')])).resolves.toMatchObject({ nextExpectedRevision: 1n });
@@ -65,7 +65,7 @@ describe('the read model machinery (inline on SQLite)', () => {
 
   it('given writes by a process without the read models, when a process with them appends, then the catalog takes in the missed events first (no gap)', async () => {
     const file = join(scratchDir(), 'l.sqlite');
-    const kept = open(file, [catalogReadModel]);
+    const kept = open(file, [inlineCatalog]);
     const plain = openSqliteStore(file);
     const withModels = { ledger: createLedger(kept.store), now: () => new Date('2026-03-01T10:00:00Z') };
     const without = { ledger: createLedger(plain), now: () => new Date('2026-03-01T11:00:00Z') };
@@ -142,7 +142,7 @@ describe('the read model machinery (inline on SQLite)', () => {
   });
 
   it('a rebuild leaves the same tables as the model kept append by append', async () => {
-    const { store, readModels } = open(join(scratchDir(), 'l.sqlite'), [catalogReadModel]);
+    const { store, readModels } = open(join(scratchDir(), 'l.sqlite'), [inlineCatalog]);
     const context = { ledger: createLedger(store) };
     for (let n = 0; n < 5; n += 1) {
       const { sessionId } = await startSession(context, { title: `t${n}`, source: n % 2 ? 'cli' : 'hermes' });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import type Database from 'better-sqlite3';
 import type { EventStore } from '@session-ledger/core';
-import { catalogPage, catalogReadModel, inlineReadModels, type CatalogRow, type ReadModels } from '@session-ledger/read-models';
+import { catalogPage, catalogReadModel, inlineReadModels, type CatalogRow, type ReadModel, type ReadModels } from '@session-ledger/read-models';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -18,9 +18,12 @@ export const scratchDir = (): string => {
   return dir;
 };
 
+/** The catalog forced inline (its own upkeep is deferred): what the inline runner does to each append. */
+export const inlineCatalog: ReadModel = { ...catalogReadModel, upkeep: 'inline' };
+
 /** A SQLite ledger with the catalog kept inline; closed after the test. */
 export const catalogStore = (file = join(scratchDir(), 'ledger.sqlite')): { store: EventStore; readModels: ReadModels; file: string } => {
-  const { hook, readModels } = inlineReadModels([catalogReadModel]);
+  const { hook, readModels } = inlineReadModels([inlineCatalog]);
   const store = openSqliteStore(file, { onCommit: hook });
   cleanups.push(() => store.close());
   return { store, readModels, file };

@@ -29,6 +29,12 @@ export const towardsHead = (bar: Progress): ReadModelProgress => {
     if (!started && head > 0n) bar.start(Number(head));
     started = true;
     bar.update(Number(position));
+    // A catch-up reaching the head ends its bar: a later one (a deferred model caught up by a read
+    // during the command, before a prompt) starts its own, and none is left running.
+    if (position >= head) {
+      bar.stop();
+      started = false;
+    }
   };
 };
 
@@ -43,12 +49,15 @@ export const withLedger = async <T>(
   let store: EventStore;
   try {
     store = await openStore(context.storeUrl, { ...options, onProgress: towardsHead(bar) });
-  } finally {
+  } catch (error) {
     bar.stop();
+    throw error;
   }
+  bar.stop();
   try {
     return await run(createLedger(store), store);
   } finally {
+    bar.stop();
     await store.close();
   }
 };

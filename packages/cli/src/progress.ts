@@ -29,6 +29,7 @@ export const progressFor = (context: CommandContext, label: string, unit: string
     },
     stop: () => {
       if (started) bar.stop();
+      started = false;
     },
   };
 };
