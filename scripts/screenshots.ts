@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
 
 const REPO = new URL('..', new URL('..', import.meta.url)).pathname;
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -48,22 +48,6 @@ const seed = async (url: string) => {
   await say('trip-2', 'm6', 'assistant', 'Budget: about 2000 EUR for a week, blossoms included.');
 };
 
-/** Until GET /search (issue 15) is on this branch, the search page is shown with a contract-shaped stand-in answer. */
-const searchStandIn = async (page: Page, url: string) => {
-  if ((await fetch(`${url}/search?q=blossoms`)).status !== 404) return;
-  console.error('GET /search answers 404 here: the search screenshot uses a stand-in answer of the contract shape');
-  const hit = (messageId: string, role: string, snippet: string, rank: number) => {
-    const at = snippet.indexOf('blossoms');
-    return { rootId: 'trip', tipId: 'trip-2', messageId, role, snippet, marks: [[at, at + 8]], rank };
-  };
-  await page.route('**/search?*', (route) =>
-    route.fulfill({
-      contentType: 'application/json',
-      body: JSON.stringify({ query: 'blossoms', hits: [hit('m2', 'assistant', 'Kyoto, for the cherry blossoms.', 2.1), hit('m6', 'assistant', 'Budget: about 2000 EUR for a week, blossoms included.', 1.4)] }),
-    }),
-  );
-};
-
 const main = async () => {
   const dir = mkdtempSync(join(tmpdir(), 'screenshots-'));
   const server = await serve(`sqlite:${join(dir, 'ledger.sqlite')}`);
@@ -83,9 +67,7 @@ const main = async () => {
       console.log(`docs/${file}`);
     };
     await shot('/', 'table.catalog tbody tr', 'browser-list.png');
-    await searchStandIn(page, server.url);
     await shot('/?q=blossoms', 'li.hit', 'browser-search.png');
-    await page.unrouteAll();
     await shot('/s/trip-2', '#message-m6', 'browser-conversation.png');
   } finally {
     await context.close();
