@@ -28,3 +28,4 @@ export * from './subscribers/statusWatcher.js';
 export * from './tracing.js';
 export * from './traced.js';
 export * from './log/index.js';
+export { recordedFromText } from './storedEvent.js';

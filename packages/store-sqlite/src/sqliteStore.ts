@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import {
+  recordedFromText,
   catchUpSubscription,
   changeNotifier,
   checkDeleteExpected,
@@ -21,7 +22,6 @@ import {
   type StreamState,
 } from '@session-ledger/core';
 import { mapped } from './errors.js';
-import { toRecorded } from './rows.js';
 import { assertLedgerFile, migrate } from './schema.js';
 import { enableWal } from './wal.js';
 import { groupCommit } from './groupCommit.js';
@@ -156,7 +156,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
       // The log leaf, in the append's own savepoint: a refused append leaves none.
       const hash = row.hash ?? storedChainHash({ stream: name, revision, id: row.id, type: row.type, data: row.data, metadata: row.metadata });
       appendLeaf(logSql, position, name, revision, hash, created);
-      if (hook) recorded.push(toRecorded({ ...row, stream: name, revision, position, created }));
+      if (hook) recorded.push(recordedFromText({ ...row, stream: name, revision, position, created }));
       revision += 1n;
     }
     const last = revision - 1n;
@@ -200,7 +200,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     return result;
   };
 
-  const readRows = (rows: unknown[]) => (rows as EventRow[]).map(toRecorded);
+  const readRows = (rows: unknown[]) => (rows as EventRow[]).map(recordedFromText);
 
   const waitForChange = (token: unknown, signal: AbortSignal) => {
     const { local, data } = token as { local: number; data: number };

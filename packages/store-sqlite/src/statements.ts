@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { StoredEventText } from '@session-ledger/core';
 
 export interface StreamRow {
   last_revision: bigint;
@@ -6,16 +7,8 @@ export interface StreamRow {
   tombstoned: bigint;
 }
 
-export interface EventRow {
-  position: bigint;
-  stream: string;
-  revision: bigint;
-  id: string;
-  type: string;
-  data: string;
-  metadata: string;
-  created: string;
-}
+/** An events row as read: the columns of core's StoredEventText. */
+export type EventRow = StoredEventText;
 
 const COLUMNS = 'position, stream, revision, id, type, data, metadata, created';
 

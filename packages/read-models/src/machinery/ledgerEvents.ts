@@ -1,16 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { JsonObject, JsonValue, RecordedEvent } from '@session-ledger/core';
-
-interface EventRow {
-  position: bigint;
-  stream: string;
-  revision: bigint;
-  id: string;
-  type: string;
-  data: string;
-  metadata: string;
-  created: string;
-}
+import { recordedFromText, type RecordedEvent, type StoredEventText } from '@session-ledger/core';
 
 /**
  * Reads a ledger file's `events` table (schema of @session-ledger/store-sqlite) from inside the
@@ -26,16 +15,7 @@ export const ledgerEvents = (db: Database.Database) => {
   return {
     /** Up to `max` events after `position`, in commit order. */
     after: (position: bigint, max: number): RecordedEvent[] =>
-      (after.all(position, max) as EventRow[]).map((row) => ({
-        streamName: row.stream,
-        id: row.id,
-        type: row.type,
-        revision: row.revision,
-        position: row.position,
-        data: JSON.parse(row.data) as JsonValue,
-        metadata: JSON.parse(row.metadata) as JsonObject,
-        created: row.created,
-      })),
+      (after.all(position, max) as StoredEventText[]).map(recordedFromText),
     /** Whether events were committed between two positions (exclusive). */
     anyBetween: (from: bigint, to: bigint): boolean => between.get(from, to) !== undefined,
     /** The last position, -1 when the ledger is empty. */

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { chainHash, HASH, type JsonObject, type JsonValue } from '@session-ledger/core';
+import { chainHash, HASH, type JsonObject, type JsonValue, type StoredEventText } from '@session-ledger/core';
 import { logStatements } from './statements.js';
 import { appendLeaf } from './tree.js';
 import { writeDeletion } from './deletion.js';
@@ -40,16 +40,7 @@ export const LOG_TABLES = `
     at TEXT NOT NULL
   );`;
 
-interface Row {
-  position: bigint;
-  stream: string;
-  revision: bigint;
-  id: string;
-  type: string;
-  data: string;
-  metadata: string;
-  created: string;
-}
+type Row = StoredEventText;
 
 /** The chain hash a stored event carries, or the one computed from its content when it has none. */
 export const storedChainHash = (row: Omit<Row, 'position' | 'created'>): string => {
