@@ -42,6 +42,11 @@ describe('parseSince', () => {
     expect(parseSince('since', '2026-03-01', now).toISOString()).toBe('2026-03-01T00:00:00.000Z');
   });
 
+  it('refuses a duration reaching past the earliest representable time (it would filter out everything)', () => {
+    expect(() => parseSince('since', '99999999999d', now)).toThrow(expect.objectContaining({ type: 'invalid_input' }));
+    expect(parseSince('since', '36500d', now).getUTCFullYear()).toBe(1926);
+  });
+
   it('refuses anything else as invalid_input naming the field', () => {
     for (const text of ['yesterday', '7', '7 days', '', '2026-13-45', 'March 1']) {
       expect(() => parseSince('--since', text, now)).toThrow(expect.objectContaining({ type: 'invalid_input' }));

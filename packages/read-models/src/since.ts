@@ -9,7 +9,12 @@ const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})
  */
 export const parseSince = (label: string, text: string, now: Date): Date => {
   const trimmed = text.trim();
-  if (new RegExp(DURATION_PATTERN).test(trimmed)) return new Date(now.getTime() - parseDuration(label, trimmed));
+  if (new RegExp(DURATION_PATTERN).test(trimmed)) {
+    const at = new Date(now.getTime() - parseDuration(label, trimmed));
+    // A duration reaching past the earliest time a Date holds (about 270,000 years back) is no time at all.
+    if (Number.isNaN(at.getTime())) throw invalidInput(`${label} reaches too far back: ${JSON.stringify(text)}`, label.replace(/^--/, ''));
+    return at;
+  }
   const at = ISO.test(trimmed) ? Date.parse(trimmed) : Number.NaN;
   if (Number.isNaN(at)) throw invalidInput(`${label} must be an ISO time or a duration such as 7d or 12h: ${JSON.stringify(text)}`, label.replace(/^--/, ''));
   return new Date(at);
