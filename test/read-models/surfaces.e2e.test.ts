@@ -47,6 +47,8 @@ describe('the catalog on the surfaces (CLI, HTTP)', () => {
     expect(plain.stderr).toContain(`sessions list --cursor ${one.nextCursor}`);
     expect(page.parse(runCli(['sessions', 'list', '--source', 'hermes', '--json'], { env }).json()).sessions.map((row) => row.rootId)).toEqual(['ffff-0004', 'abce-0003']);
     expect(runCli(['sessions', 'list', '--limit', '0'], { env }).code).toBe(2);
+    const huge = runCli(['sessions', 'list', '--limit', '1e999'], { env });
+    expect([huge.code, huge.stderr.trim()]).toEqual([2, 'session-ledger: --limit must be a whole number: 1e999']);
     expect(runCli(['sessions', 'list', '--since', 'last tuesday'], { env }).code).toBe(2);
     expect(runCli(['sessions', 'list', '--cursor', 'bogus'], { env }).code).toBe(2);
   });

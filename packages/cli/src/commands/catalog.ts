@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import type { EventStore } from '@session-ledger/core';
 import { catalogPage, catalogStats, parseSince, readModelsOf, resolveSession, type CatalogPage, type CatalogStats } from '@session-ledger/read-models';
 import type { CommandContext } from '../context.js';
+import { parseCountOption } from '../parse.js';
 
 export interface ListFlags {
   limit?: string;
@@ -14,7 +15,7 @@ export interface ListFlags {
 /** `sessions list`: one page of the catalog read model (never a fold of $all). */
 export const listPage = async (context: CommandContext, store: EventStore, flags: ListFlags): Promise<CatalogPage> => {
   const now = context.now();
-  const limit = flags.limit === undefined ? undefined : /^\d+$/.test(flags.limit) ? Number(flags.limit) : Number.NaN;
+  const limit = flags.limit === undefined ? undefined : parseCountOption('limit', flags.limit);
   const db = await readModelsOf(store).ready('catalog');
   return catalogPage(db, {
     limit,

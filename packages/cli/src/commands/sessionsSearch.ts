@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { invalidInput } from '@session-ledger/core';
 import type * as ReadModels from '@session-ledger/read-models';
 import { action } from '../action.js';
 import { withLedger } from '../context.js';
 import { emit, field } from '../output.js';
+import { parseCountOption } from '../parse.js';
 
 /** Loaded on demand, so that other commands start fast. */
 const load = (): Promise<typeof ReadModels> => import('@session-ledger/read-models');
@@ -26,12 +26,6 @@ export const markedSnippet = (hit: ReadModels.SearchHit): string => {
 /** One hit a line, four tab-separated columns: root, message, role, the snippet with the match marked. */
 const hitLine = (hit: ReadModels.SearchHit): string => [field(hit.rootId), field(hit.messageId), hit.role, markedSnippet(hit)].join('\t');
 
-const limitOf = (text: string | undefined): number | undefined => {
-  if (text === undefined) return undefined;
-  if (!/^[0-9]{1,3}$/.test(text)) throw invalidInput(`--limit must be a whole number from 1 to 100: ${JSON.stringify(text)}`, 'limit');
-  return Number(text);
-};
-
 /** `sessions search QUERY`: full-text search over the display history, best first. */
 export const registerSessionsSearch = (program: Command): void => {
   const sessions = program.commands.find((command) => command.name() === 'sessions');
@@ -49,7 +43,7 @@ export const registerSessionsSearch = (program: Command): void => {
       const { parseRole } = await import('@session-ledger/events');
       const search = {
         q: query,
-        limit: limitOf(options.limit),
+        limit: options.limit === undefined ? undefined : parseCountOption('limit', options.limit),
         role: options.role === undefined ? undefined : parseRole('--role', options.role),
         source: options.source,
         since: options.since === undefined ? undefined : M.parseSince('--since', options.since, context.now()).toISOString(),
