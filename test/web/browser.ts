@@ -2,6 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { tempDir } from '../support/cli.js';
+import { startServer } from '../support/http.js';
 
 /** Debian's chromium (`apt-get install chromium`); SESSION_LEDGER_CHROMIUM points elsewhere. */
 export const CHROMIUM = process.env.SESSION_LEDGER_CHROMIUM ?? '/usr/bin/chromium';
@@ -71,4 +74,27 @@ export const launchBrowser = async (): Promise<Browser> => {
       rmSync(profile, { recursive: true, force: true });
     },
   };
+};
+
+export interface ServedLedger {
+  service: Awaited<ReturnType<typeof startServer>>;
+  browser: Browser;
+}
+
+/**
+ * A fresh ledger file served by `session-ledger serve` (with `serveArgs`) and a chromium, for one
+ * describe block: started before its tests, then `seed(url)` writes what they read; both stopped after.
+ */
+export const servedLedger = (seed?: (url: string) => Promise<void>, serveArgs: string[] = []): ServedLedger => {
+  const served = {} as ServedLedger;
+  beforeAll(async () => {
+    served.service = await startServer({ SESSION_LEDGER_STORE: `sqlite:${join(tempDir(), 'ledger.sqlite')}` }, serveArgs);
+    served.browser = await launchBrowser();
+    await seed?.(served.service.url);
+  });
+  afterAll(async () => {
+    await served.browser?.close();
+    await served.service?.stop();
+  });
+  return served;
 };

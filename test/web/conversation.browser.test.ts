@@ -2,32 +2,23 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FORMATS } from '@session-ledger/retention';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, trouble, type Browser } from './browser.js';
+import { describe, expect, it } from 'vitest';
+import { servedLedger, trouble } from './browser.js';
 import { tempDir } from '../support/cli.js';
-import { startServer } from '../support/http.js';
 import { apiOf, seedConversation } from './seed.js';
 
 const texts = (page: Page, selector: string) => page.locator(selector).allTextContents();
 
 describe('the browser: a conversation', () => {
-  let service: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
-  beforeAll(async () => {
-    service = await startServer({ SESSION_LEDGER_STORE: `sqlite:${join(tempDir(), 'ledger.sqlite')}` });
-    browser = await launchBrowser();
-    const api = apiOf(service.url);
+  const served = servedLedger(async (url) => {
+    const api = apiOf(url);
     await seedConversation(api);
     await api('POST', '/sessions', { id: 'web-helper', parentId: 'web-tip', link: 'delegation', title: 'Price lookup' });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await service?.stop();
   });
 
   for (const id of ['web-root', 'web-tip']) {
     it(`opened by its ${id === 'web-root' ? 'root' : 'tip'} id, shows root to tip: compacted messages marked, the markers, the tip's latest message`, async () => {
-      const page = await browser.open(`${service.url}/s/${id}`);
+      const page = await served.browser.open(`${served.service.url}/s/${id}`);
       await page.locator('#message-m6').waitFor();
       expect(await page.locator('h1').textContent()).toBe('Trip planning');
       expect(await page.locator('article.message').evaluateAll((all) => all.map((a) => a.id))).toEqual(['message-m1', 'message-m2', 'message-m3', 'message-m4', 'message-m5', 'message-m6']);
@@ -44,7 +35,7 @@ describe('the browser: a conversation', () => {
   }
 
   it('shows a rewrite with its earlier version on demand, and folds tool calls and results', async () => {
-    const page = await browser.open(`${service.url}/s/web-tip`);
+    const page = await served.browser.open(`${served.service.url}/s/web-tip`);
     await page.locator('#message-m6').waitFor();
     expect(await texts(page, '#message-m3 > .content')).toEqual(['And the budget, roughly?']);
     const versions = page.locator('#message-m3 details.versions');
@@ -65,7 +56,7 @@ describe('the browser: a conversation', () => {
   });
 
   it('links a delegated child from where it was started, and the child back to its parent', async () => {
-    const page = await browser.open(`${service.url}/s/web-root`);
+    const page = await served.browser.open(`${served.service.url}/s/web-root`);
     await page.locator('#message-m6').waitFor();
     const child = page.locator('aside.marker.child');
     expect(await child.textContent()).toMatch(/^Delegated to web-helper/);
@@ -79,7 +70,7 @@ describe('the browser: a conversation', () => {
   });
 
   it('has tabs for the active view (summary in place of history) and the raw events', async () => {
-    const page = await browser.open(`${service.url}/s/web-tip`);
+    const page = await served.browser.open(`${served.service.url}/s/web-tip`);
     await page.locator('#message-m6').waitFor();
     await page.click('nav.tabs a:has-text("Active")');
     await page.waitForURL('**/s/web-root?view=active');
@@ -97,7 +88,7 @@ describe('the browser: a conversation', () => {
   });
 
   it('downloads the export in every format the export route offers', async () => {
-    const page = await browser.open(`${service.url}/s/web-root`);
+    const page = await served.browser.open(`${served.service.url}/s/web-root`);
     await page.locator('#message-m6').waitFor();
     expect(await page.locator('button[data-format]').evaluateAll((all) => all.map((b) => b.getAttribute('data-format')))).toEqual([...FORMATS]);
     for (const format of FORMATS) {

@@ -1,28 +1,16 @@
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, type Browser } from './browser.js';
-import { tempDir } from '../support/cli.js';
-import { startServer } from '../support/http.js';
+import { describe, expect, it } from 'vitest';
+import { servedLedger } from './browser.js';
 import { apiOf, seedConversation } from './seed.js';
 
 describe('the browser: verified delete', () => {
-  let service: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
-  const status = async (path: string) => (await fetch(`${service.url}${path}`)).status;
-  beforeAll(async () => {
-    service = await startServer({ SESSION_LEDGER_STORE: `sqlite:${join(tempDir(), 'ledger.sqlite')}` });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await service?.stop();
-  });
+  const status = async (path: string) => (await fetch(`${served.service.url}${path}`)).status;
+  const served = servedLedger();
 
   it('first shows exactly the segments, revisions and messages it will tombstone, then deletes them with If-Match', async () => {
-    await seedConversation(apiOf(service.url), 'del-root', 'del-tip');
-    const view = (await (await fetch(`${service.url}/sessions/del-tip`)).json()) as { segments: Array<{ sessionId: string; revision: number; messages: number }> };
-    const etag = (await fetch(`${service.url}/sessions/del-tip`)).headers.get('etag');
-    const page = await browser.open(`${service.url}/s/del-tip`);
+    await seedConversation(apiOf(served.service.url), 'del-root', 'del-tip');
+    const view = (await (await fetch(`${served.service.url}/sessions/del-tip`)).json()) as { segments: Array<{ sessionId: string; revision: number; messages: number }> };
+    const etag = (await fetch(`${served.service.url}/sessions/del-tip`)).headers.get('etag');
+    const page = await served.browser.open(`${served.service.url}/s/del-tip`);
     await page.locator('#message-m6').waitFor();
     const sent: Array<string | undefined> = [];
     page.on('request', (request) => request.method() === 'DELETE' && sent.push(request.headers()['if-match']));
@@ -44,9 +32,9 @@ describe('the browser: verified delete', () => {
   });
 
   it('deletes nothing when the conversation changed after the review, and says so', async () => {
-    const api = apiOf(service.url);
+    const api = apiOf(served.service.url);
     await seedConversation(api, 'drift-root', 'drift-tip');
-    const page = await browser.open(`${service.url}/s/drift-root`);
+    const page = await served.browser.open(`${served.service.url}/s/drift-root`);
     await page.locator('#message-m6').waitFor();
     await page.click('button:has-text("Delete…")');
     await page.locator('section.review').waitFor();
@@ -58,10 +46,10 @@ describe('the browser: verified delete', () => {
   });
 
   it("shows a live turn's 409 in words and keeps the conversation", async () => {
-    const api = apiOf(service.url);
+    const api = apiOf(served.service.url);
     await seedConversation(api, 'busy-root', 'busy-tip');
     await api('POST', '/sessions/busy-tip/turns', { owner: 'harness', ttl: '10m' });
-    const page = await browser.open(`${service.url}/s/busy-root`);
+    const page = await served.browser.open(`${served.service.url}/s/busy-root`);
     await page.locator('#message-m6').waitFor();
     await page.click('button:has-text("Delete…")');
     await page.locator('section.review button.danger').click();

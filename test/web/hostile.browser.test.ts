@@ -1,9 +1,7 @@
-import { join } from 'node:path';
 import { CONTENT_SECURITY_POLICY } from '@session-ledger/web';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, trouble, type Browser } from './browser.js';
-import { tempDir } from '../support/cli.js';
-import { rawRequest, startServer } from '../support/http.js';
+import { describe, expect, it } from 'vitest';
+import { servedLedger, trouble } from './browser.js';
+import { rawRequest } from '../support/http.js';
 import { apiOf } from './seed.js';
 
 const flagged = (name: string) => `window.__pwned_${name}=1`;
@@ -21,12 +19,8 @@ const HOSTILE = [
 const pwned = () => Object.keys(window).filter((key) => key.startsWith('__pwned'));
 
 describe('the browser: hostile content never runs', () => {
-  let service: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
-  beforeAll(async () => {
-    service = await startServer({ SESSION_LEDGER_STORE: `sqlite:${join(tempDir(), 'ledger.sqlite')}` });
-    browser = await launchBrowser();
-    const api = apiOf(service.url);
+  const served = servedLedger(async (url) => {
+    const api = apiOf(url);
     await api('POST', '/sessions', { id: 'evil', title: HOSTILE[0], source: HOSTILE[1], model: HOSTILE[4] });
     for (const [index, content] of HOSTILE.entries()) await api('POST', '/sessions/evil/messages', { id: `h${index}`, role: 'user', content });
     await api('POST', '/sessions/evil/messages', {
@@ -37,17 +31,13 @@ describe('the browser: hostile content never runs', () => {
     });
     await api('PATCH', '/sessions/evil/messages/h1', { content: HOSTILE[3] });
   });
-  afterAll(async () => {
-    await browser?.close();
-    await service?.stop();
-  });
 
   it('shows it as text in the list and the conversation (every view, folded parts opened): no script, no dialog, no element from it', async () => {
-    const list = await browser.open(`${service.url}/`);
+    const list = await served.browser.open(`${served.service.url}/`);
     await list.locator('table.catalog tbody tr').first().waitFor();
     expect(await list.locator('table.catalog a').first().textContent()).toBe(HOSTILE[0]);
     for (const view of ['display', 'active', 'raw']) {
-      const page = await browser.open(`${service.url}/s/evil?view=${view}`);
+      const page = await served.browser.open(`${served.service.url}/s/evil?view=${view}`);
       await page.locator(view === 'raw' ? 'ol.raw li' : '#message-h5').first().waitFor();
       const closed = page.locator('main details:not([open]) > summary');
       while ((await closed.count()) > 0) await closed.first().click();
@@ -64,7 +54,7 @@ describe('the browser: hostile content never runs', () => {
   });
 
   it('renders hostile search snippets as text with only the marked ranges in <mark>', async () => {
-    const page = await browser.context.newPage();
+    const page = await served.browser.context.newPage();
     const snippet = `before ${HOSTILE[0]} after`;
     const start = snippet.indexOf('<img');
     await page.route('**/search?*', (route) =>
@@ -74,7 +64,7 @@ describe('the browser: hostile content never runs', () => {
         body: JSON.stringify({ query: 'img', hits: [{ rootId: 'evil', tipId: 'evil', messageId: 'h0', role: 'user', snippet, marks: [[start + 1, start + 4], [900, 950]], rank: 1 }] }),
       }),
     );
-    await page.goto(`${service.url}/?q=img`);
+    await page.goto(`${served.service.url}/?q=img`);
     await page.locator('li.hit').waitFor();
     expect(await page.locator('li.hit .snippet').textContent()).toBe(snippet);
     expect(await page.locator('li.hit mark').allTextContents()).toEqual(['img']);
@@ -86,7 +76,7 @@ describe('the browser: hostile content never runs', () => {
 
   it('serves the page and its assets with the Content-Security-Policy, nosniff and no referrer, after the Host check', async () => {
     for (const path of ['/', '/s/evil', '/assets/app.js', '/assets/style.css']) {
-      const response = await fetch(`${service.url}${path}`);
+      const response = await fetch(`${served.service.url}${path}`);
       expect(response.status, path).toBe(200);
       expect(response.headers.get('content-security-policy'), path).toBe(CONTENT_SECURITY_POLICY);
       expect(response.headers.get('x-content-type-options'), path).toBe('nosniff');
@@ -95,13 +85,13 @@ describe('the browser: hostile content never runs', () => {
     expect(CONTENT_SECURITY_POLICY).toBe(
       "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     );
-    const head = await rawRequest(service.url, { method: 'HEAD', path: '/s/evil' });
+    const head = await rawRequest(served.service.url, { method: 'HEAD', path: '/s/evil' });
     expect([head.status, head.headers['content-security-policy'], head.text]).toEqual([200, CONTENT_SECURITY_POLICY, '']);
-    expect((await fetch(`${service.url}/s/evil/extra`)).status).toBe(404);
-    expect((await fetch(`${service.url}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(404);
-    expect((await fetch(`${service.url}/assets/nothing.js`)).status).toBe(404);
-    expect((await fetch(`${service.url}/assets/..%2Fpackage.json`)).status).toBe(404);
-    const rebound = await rawRequest(service.url, { path: '/', headers: { host: 'evil.example:80' } });
+    expect((await fetch(`${served.service.url}/s/evil/extra`)).status).toBe(404);
+    expect((await fetch(`${served.service.url}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(404);
+    expect((await fetch(`${served.service.url}/assets/nothing.js`)).status).toBe(404);
+    expect((await fetch(`${served.service.url}/assets/..%2Fpackage.json`)).status).toBe(404);
+    const rebound = await rawRequest(served.service.url, { path: '/', headers: { host: 'evil.example:80' } });
     expect(rebound.status).toBe(403);
   });
 });

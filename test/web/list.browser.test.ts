@@ -1,30 +1,19 @@
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, trouble, type Browser } from './browser.js';
-import { tempDir } from '../support/cli.js';
-import { startServer } from '../support/http.js';
+import { describe, expect, it } from 'vitest';
+import { servedLedger, trouble } from './browser.js';
 import { apiOf } from './seed.js';
 
 describe('the browser: the list of conversations', () => {
-  let service: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
-  beforeAll(async () => {
-    service = await startServer({ SESSION_LEDGER_STORE: `sqlite:${join(tempDir(), 'ledger.sqlite')}` });
-    browser = await launchBrowser();
-    const api = apiOf(service.url);
+  const served = servedLedger(async (url) => {
+    const api = apiOf(url);
     for (const [id, title, count] of [['old', 'Oldest talk', 1], ['mid', 'Middle talk', 2], ['new', 'Newest talk', 3]] as const) {
       await api('POST', '/sessions', { id, title });
       for (let n = 0; n < count; n += 1) await api('POST', `/sessions/${id}/messages`, { role: 'user', content: `${title} ${n}` });
     }
     await api('POST', '/sessions/mid/turns', { ttl: '10m', owner: 'test' });
   });
-  afterAll(async () => {
-    await browser?.close();
-    await service?.stop();
-  });
 
   it('shows every conversation newest first, with its message count, a live badge and links by root id', async () => {
-    const page = await browser.open(`${service.url}/`);
+    const page = await served.browser.open(`${served.service.url}/`);
     await page.locator('table.catalog tbody tr').nth(2).waitFor();
     const rows = await page.locator('table.catalog tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
     expect(rows.map((row) => row[0])).toEqual(['Middle talk', 'Newest talk', 'Oldest talk']);
@@ -36,7 +25,7 @@ describe('the browser: the list of conversations', () => {
   });
 
   it('walks pages by cursor (next, then previous) when the server answers the paged catalog', async () => {
-    const page = await browser.context.newPage();
+    const page = await served.browser.context.newPage();
     const asked: string[] = [];
     const row = (rootId: string) => ({ rootId, tipId: rootId, segments: [rootId], title: `Row ${rootId}`, source: 'codex', model: 'm-1', messages: 1, firstActivity: null, lastActivity: null, live: false, ended: false, parentId: null, link: null });
     await page.route('**/sessions*', async (route) => {
@@ -46,7 +35,7 @@ describe('the browser: the list of conversations', () => {
       const body = cursor === null ? { sessions: [row('a')], nextCursor: 'c/1 +' } : { sessions: [row('b')], nextCursor: null };
       await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
     });
-    await page.goto(`${service.url}/`);
+    await page.goto(`${served.service.url}/`);
     await page.getByText('Row a').waitFor();
     expect(await page.locator('table.catalog td').nth(1).textContent()).toBe('codex');
     expect(await page.locator('table.catalog td').nth(2).textContent()).toBe('m-1');
@@ -61,7 +50,7 @@ describe('the browser: the list of conversations', () => {
   });
 
   it('moves through rows with j and k, shows focus, and reads in dark mode', async () => {
-    const page = await browser.open(`${service.url}/`);
+    const page = await served.browser.open(`${served.service.url}/`);
     await page.locator('table.catalog tbody tr').nth(2).waitFor();
     await page.keyboard.press('j');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Middle talk');

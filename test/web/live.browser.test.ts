@@ -1,26 +1,14 @@
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, trouble, type Browser } from './browser.js';
-import { tempDir } from '../support/cli.js';
-import { startServer } from '../support/http.js';
+import { describe, expect, it } from 'vitest';
+import { servedLedger, trouble } from './browser.js';
 import { apiOf, seedConversation } from './seed.js';
 
 describe('the browser: live updates', () => {
-  let service: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
-  beforeAll(async () => {
-    service = await startServer({ SESSION_LEDGER_STORE: `sqlite:${join(tempDir(), 'ledger.sqlite')}` });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await service?.stop();
-  });
+  const served = servedLedger();
 
   it('shows messages a turn appends while the page is open, through the SSE feed, without a reload', async () => {
-    const api = apiOf(service.url);
+    const api = apiOf(served.service.url);
     await seedConversation(api);
-    const page = await browser.open(`${service.url}/s/web-root`);
+    const page = await served.browser.open(`${served.service.url}/s/web-root`);
     await page.locator('#message-m6').waitFor();
     await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
     const { turnId } = await api('POST', '/sessions/web-tip/turns', { owner: 'harness' });

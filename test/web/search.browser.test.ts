@@ -1,26 +1,15 @@
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, trouble, type Browser } from './browser.js';
-import { tempDir } from '../support/cli.js';
-import { startServer } from '../support/http.js';
+import { describe, expect, it } from 'vitest';
+import { servedLedger, trouble } from './browser.js';
 import { apiOf, seedConversation } from './seed.js';
 
 /** Against the real GET /search of issue 15 (the shared contract): red until that branch is merged. */
 describe('the browser: search', () => {
-  let service: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
-  beforeAll(async () => {
-    service = await startServer({ SESSION_LEDGER_STORE: `sqlite:${join(tempDir(), 'ledger.sqlite')}` });
-    browser = await launchBrowser();
-    await seedConversation(apiOf(service.url));
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await service?.stop();
+  const served = servedLedger(async (url) => {
+    await seedConversation(apiOf(url));
   });
 
   it('submits the search box to /?q=, shows ranked hits with the match marked, and opens the hit at its message', async () => {
-    const page = await browser.open(`${service.url}/`);
+    const page = await served.browser.open(`${served.service.url}/`);
     await page.fill('input[name=q]', 'blossoms');
     await page.press('input[name=q]', 'Enter');
     await page.waitForURL('**/?q=blossoms');
@@ -38,7 +27,7 @@ describe('the browser: search', () => {
   });
 
   it('says so when nothing matches', async () => {
-    const page = await browser.open(`${service.url}/?q=${encodeURIComponent('zebra crossing')}`);
+    const page = await served.browser.open(`${served.service.url}/?q=${encodeURIComponent('zebra crossing')}`);
     await page.locator('sl-search .status:not(:has-text("Searching")), sl-search .error').first().waitFor();
     expect(await page.locator('sl-search .error').allTextContents()).toEqual([]);
     expect(await page.locator('sl-search .status').textContent()).toBe('No messages match.');
