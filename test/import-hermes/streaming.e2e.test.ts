@@ -1,10 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { CLI, runCli } from '../support/cli.js';
-import { interruptCli, untilCaught } from '../support/kill.js';
+import { countIn, interruptCli, untilCaught } from '../support/kill.js';
 import { buildBulk } from './fixtures/bulk.js';
 import { tempDir } from './fixtures/scenarios.js';
 
@@ -30,20 +29,6 @@ const runMeasured = (dir: string, args: string[], env: Record<string, string>) =
   return { code: result.status, stdout: result.stdout, stderr: result.stderr, peakMiB: Number(readFileSync(out, 'utf8')) / 1024 };
 };
 
-/** One number from the ledger file as another process sees it right now (0 while it is not there yet). */
-const countIn = (file: string, sql: string): number => {
-  if (!existsSync(file)) return 0;
-  try {
-    const db = new Database(file, { readonly: true, fileMustExist: true });
-    try {
-      return (db.prepare(sql).get() as { n: number }).n;
-    } finally {
-      db.close();
-    }
-  } catch {
-    return 0;
-  }
-};
 
 /** Builds a file of `conversations` conversations of 250 rows of about 4 KB, imports and verifies it in a child process. */
 const importMeasured = (conversations: number) => {

@@ -1,30 +1,15 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
 import { appendMessages, compressSession, loadConversation, startSession } from '@session-ledger/sessions';
 import { exportSession } from '@session-ledger/retention';
 import { runCli, tempDir } from '../support/cli.js';
-import { interruptCli, untilCaught } from '../support/kill.js';
+import { countIn, interruptCli, untilCaught } from '../support/kill.js';
 import { writerOn } from './helpers.js';
 
 const envOf = (file: string) => ({ SESSION_LEDGER_STORE: `sqlite:${file}` });
 
-/** One number from the SQLite file as another process sees it right now (0 while the file or table is not there yet). */
-const countIn = (file: string, sql: string): number => {
-  if (!existsSync(file)) return 0;
-  try {
-    const db = new Database(file, { readonly: true, fileMustExist: true });
-    try {
-      return (db.prepare(sql).get() as { n: number }).n;
-    } finally {
-      db.close();
-    }
-  } catch {
-    return 0;
-  }
-};
 const EVENTS = 'SELECT count(*) AS n FROM events';
 const TOMBSTONED = 'SELECT count(*) AS n FROM streams WHERE tombstoned = 1';
 

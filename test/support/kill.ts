@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { CLI } from './cli.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -52,4 +54,19 @@ export const untilCaught = async <T>(attempt: () => Promise<T | null>, times = 8
     if (caught !== null) return caught;
   }
   throw new Error(`no run was caught part way in ${times} attempts`);
+};
+
+/** One number from an SQLite file as another process sees it right now (0 while the file or table is not there yet): how a test watches a run it is about to kill. */
+export const countIn = (file: string, sql: string): number => {
+  if (!existsSync(file)) return 0;
+  try {
+    const db = new Database(file, { readonly: true, fileMustExist: true });
+    try {
+      return (db.prepare(sql).get() as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return 0;
+  }
 };
