@@ -1,20 +1,9 @@
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '@session-ledger/core';
 import { startEsdbTestServer, type EsdbTestServer } from '../esdb-server/index.js';
-import { CLI, tempDir } from '../support/cli.js';
+import { runCliAsync as run, tempDir } from '../support/cli.js';
 
-/** The CLI, run without blocking this process (the EventStoreDB test double lives here). */
-const run = (args: string[]) =>
-  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, SESSION_LEDGER_DEBUG: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
 
 const roots = (stdout: string) => (JSON.parse(stdout) as { sessions: Array<{ rootId: string }> }).sessions.map((row) => row.rootId).sort();
 

@@ -53,3 +53,17 @@ export const startCli = (args: string[], env: Record<string, string> = {}) => {
   };
   return { child, waitFor, stop, stdout: () => stdout, stderr: () => stderr };
 };
+
+/**
+ * The CLI, run without blocking this process: for tests whose peer lives in this process (the
+ * EventStoreDB test double), which a synchronous run would starve.
+ */
+export const runCliAsync = (args: string[]) =>
+  new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, SESSION_LEDGER_DEBUG: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (code) => done({ code: code ?? -1, stdout, stderr }));
+  });
