@@ -278,3 +278,27 @@ describe('erasure (sqlite)', () => {
     await store.close();
   });
 });
+
+describe('the audit record and the log commitment (sqlite)', () => {
+  it("names each tombstone's deletion leaf in the log, and the leaf it names is that tombstone's", async () => {
+    const { openSqliteStore } = await import('@session-ledger/store-sqlite');
+    const store = openSqliteStore(join(scratchDir(), 'ledger.sqlite'));
+    const { context, ledger, now } = writerOn(store);
+    await buildConversation(context);
+
+    const result = await exportAndDelete(ledger, 'root', { format: 'jsonl', out: join(scratchDir(), 'export.jsonl'), now: now() });
+
+    const records = await readWholeStream(store, AUDIT_STREAM);
+    const outcome = records.find((event) => event.type === 'retention.deleted')!;
+    const log = (outcome.data as { log: Array<{ stream: string; leaf: number; headRevision: number; firstLeaf: number | null; lastLeaf: number | null }> }).log;
+    expect(log.map((entry) => entry.stream)).toEqual(result.deleted);
+    for (const entry of log) {
+      const [leaf] = await store.log!.entries(entry.leaf, 1);
+      expect(leaf).toMatchObject({ isDeletion: true, stream: entry.stream, deletion: { kind: 'tombstone', stream: entry.stream, logSize: entry.leaf } });
+      expect(Number(leaf!.deletion!.headRevision)).toBe(entry.headRevision);
+      expect([leaf!.deletion!.firstLeaf, leaf!.deletion!.lastLeaf]).toEqual([entry.firstLeaf, entry.lastLeaf]);
+      expect(entry.firstLeaf).not.toBeNull();
+    }
+    await store.close();
+  });
+});

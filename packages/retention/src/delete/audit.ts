@@ -1,4 +1,4 @@
-import { deterministicId, jsonSafe, newId, type JsonObject, type Ledger } from '@session-ledger/core';
+import { deterministicId, jsonSafe, newId, type DeletionRecord, type JsonObject, type Ledger } from '@session-ledger/core';
 import type { DeletionReason } from '../types.js';
 import type { DeletionPlan } from './plan.js';
 
@@ -27,6 +27,21 @@ export interface DeletionDetails {
   at: Date;
   export?: ExportReference | null;
 }
+
+/**
+ * Where a tombstone sits in the store's log (docs/audit.md, "Deletion leaves"): its own leaf
+ * (`leaf`, the log's size when it committed) and the leaves of the events it erased. An auditor
+ * holding this record proves the deletion with `audit prove`-style inclusion of that leaf.
+ */
+const logEntryOf = (record: DeletionRecord) => ({
+  stream: record.stream,
+  leaf: record.logSize,
+  fromRevision: jsonSafe(record.fromRevision),
+  headRevision: jsonSafe(record.headRevision),
+  headHash: record.headHash,
+  firstLeaf: record.firstLeaf,
+  lastLeaf: record.lastLeaf,
+});
 
 const streamsOf = (streams: DeletionPlan['streams']) => streams.map(({ stream, revision, chainHead }) => ({ stream, revision: jsonSafe(revision), chainHead }));
 
@@ -60,7 +75,7 @@ export const recordIntent = async (ledger: Ledger, plan: DeletionPlan, details: 
 export const recordDeletion = async (
   ledger: Ledger,
   plan: DeletionPlan,
-  outcome: { deleted: string[]; kept: string[] },
+  outcome: { deleted: string[]; kept: string[]; logged: DeletionRecord[] },
   details: DeletionDetails & { intent: string },
 ) => {
   const data = {
@@ -72,6 +87,7 @@ export const recordDeletion = async (
     deleted: outcome.deleted,
     kept: outcome.kept,
     complete: outcome.kept.length === 0,
+    log: outcome.logged.map(logEntryOf),
     export: details.export ? { ...details.export } : null,
     intent: details.intent,
     at: details.at.toISOString(),

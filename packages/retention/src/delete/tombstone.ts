@@ -1,4 +1,4 @@
-import { isLedgerError, ledgerError, withRetry, type EventStore, type LedgerError, type RetryPolicy } from '@session-ledger/core';
+import { isLedgerError, ledgerError, withRetry, type DeletionRecord, type EventStore, type LedgerError, type RetryPolicy } from '@session-ledger/core';
 import type { PlannedStream } from './plan.js';
 import { driftError } from '../errors.js';
 
@@ -9,6 +9,8 @@ export interface TombstoneOutcome {
   kept: string[];
   /** Why the deletion stopped; null when every stream went. */
   failure: LedgerError | null;
+  /** The store's log record of each tombstone this run made (stores with a log commitment): where the audit record points. */
+  logged: DeletionRecord[];
 }
 
 const currentOf = (error: unknown): string | null =>
@@ -42,9 +44,11 @@ export const tombstoneAll = async (
   options: { retry?: RetryPolicy; onDeleted?: (done: number) => void; resuming?: boolean } = {},
 ): Promise<TombstoneOutcome> => {
   const deleted: string[] = [];
+  const logged: DeletionRecord[] = [];
   for (const [index, stream] of streams.entries()) {
     try {
-      await withRetry(() => store.tombstoneStream(stream.stream, { expectedRevision: stream.revision }), options.retry);
+      const result = await withRetry(() => store.tombstoneStream(stream.stream, { expectedRevision: stream.revision }), options.retry);
+      if (result.deletion) logged.push(result.deletion);
     } catch (error) {
       if (options.resuming && isLedgerError(error, 'stream_deleted')) {
         deleted.push(stream.stream);
@@ -52,10 +56,10 @@ export const tombstoneAll = async (
         continue;
       }
       const kept = streams.slice(index).map((s) => s.stream);
-      return { deleted, kept, failure: failureOf(error, stream, deleted, kept) };
+      return { deleted, kept, failure: failureOf(error, stream, deleted, kept), logged };
     }
     deleted.push(stream.stream);
     options.onDeleted?.(deleted.length);
   }
-  return { deleted, kept: [], failure: null };
+  return { deleted, kept: [], failure: null, logged };
 };
