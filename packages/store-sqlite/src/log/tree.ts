@@ -10,7 +10,7 @@ export const logSize = (sql: LogStatements): number => Number(sql.size.get() as 
  * the log costs an append one row, not two.
  */
 export const STORED_FROM = 4;
-const TILE = 2 ** STORED_FROM;
+export const TILE = 2 ** STORED_FROM;
 
 /** The root of the subtree of 2^level leaves at `index`, from its leaves. */
 const fromLeaves = (sql: LogStatements, level: number, index: number): Buffer => {
@@ -48,12 +48,13 @@ export const appendDeletionLeaf = (sql: LogStatements, id: bigint, fields: Delet
   completeSubtrees(sql, fields.index);
 };
 
-const completeSubtrees = (sql: LogStatements, index: number): void => {
+/** After the leaf at `index`: stores the subtrees it completes (`tileRoot`: its tile's root, when the caller has it). */
+export const completeSubtrees = (sql: LogStatements, index: number, tileRoot?: Buffer): void => {
   if ((index + 1) % TILE !== 0) return;
   const lookup = storedLookup(sql);
   let level = STORED_FROM;
   let at = (index + 1) / TILE - 1;
-  let hash = fromLeaves(sql, level, at);
+  let hash = tileRoot ?? fromLeaves(sql, level, at);
   sql.insertNode.run(BigInt(level), BigInt(at), hash);
   while (at % 2 === 1) {
     hash = nodeHash(lookup(level, at - 1), hash);
