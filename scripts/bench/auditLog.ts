@@ -57,13 +57,15 @@ const msOf = async (runs: number, work: (run: number) => Promise<unknown>): Prom
 };
 
 const largeLedgerRows = async (): Promise<BenchRow[]> => {
+  // A small AUDIT_BENCH_EVENTS (the quick run of the append row) fills fewer streams than STREAMS.
+  const streams = Math.min(STREAMS, Math.ceil(EVENTS / BATCH));
   const dir = scratch('audit-verify');
   const file = dir.file('ledger.sqlite');
   const plain = openPlain(dir.file('plain.sqlite'), 'NORMAL');
   const writer = createLedger(openSqliteStore(file));
   for (let at = 0; at < EVENTS; at += BATCH) {
     const batch = Array.from({ length: Math.min(BATCH, EVENTS - at) }, (_, n) => event(at + n));
-    const stream = `session-${(at / BATCH) % STREAMS}`;
+    const stream = `session-${(at / BATCH) % streams}`;
     await writer.append(stream, batch);
     plain.insertBatch(stream, at, batch.map((item) => ({ ...item, data: { ...(item.data as object), prevHash: 'x'.repeat(64), hash: 'x'.repeat(64) } })));
   }
@@ -83,7 +85,7 @@ const largeLedgerRows = async (): Promise<BenchRow[]> => {
     1,
   );
   const digestMs = await msOf(21, () => store.log!.digest());
-  const proofMs = await msOf(201, (run) => store.log!.proof(`session-${run % STREAMS}`, BigInt((run * 7919) % (EVENTS / STREAMS))));
+  const proofMs = await msOf(201, (run) => store.log!.proof(`session-${run % streams}`, BigInt((run * 7919) % Math.floor(EVENTS / streams))));
   await store.close();
   plain.close();
   dir.remove();
