@@ -3,12 +3,14 @@ import { openSqliteStore } from '@session-ledger/store-sqlite';
 import { loadavg } from 'node:os';
 import { compared, compareRates, scratch } from './measure.js';
 import { openPlain } from './plainSqlite.js';
+import { leafRowRow } from './logLayout.js';
 import type { BenchRow } from './types.js';
 
 /**
  * Issue 13: the log commitment's costs. Single appends (each its own transaction, now with a leaf
  * and its subtrees) against the plain single-insert ceiling; `audit verify` of a large ledger
  * against the plain read-and-parse ceiling of the same rows; the digest and one inclusion proof.
+ * Beside the append row, what the leaf row alone costs plain SQLite transactions (logLayout.ts).
  * AUDIT_BENCH_EVENTS sets the ledger's size (default 1,000,000).
  */
 const SINGLE = 1000;
@@ -97,4 +99,4 @@ const largeLedgerRows = async (): Promise<BenchRow[]> => {
   ];
 };
 
-export const rows = async (): Promise<BenchRow[]> => [await singleAppendRow(), ...(await largeLedgerRows())];
+export const rows = async (): Promise<BenchRow[]> => [await singleAppendRow(), await leafRowRow(), ...(await largeLedgerRows())];
