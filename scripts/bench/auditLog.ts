@@ -3,12 +3,14 @@ import { openSqliteStore } from '@session-ledger/store-sqlite';
 import { loadavg } from 'node:os';
 import { compared, compareRates, scratch } from './measure.js';
 import { openPlain } from './plainSqlite.js';
+import { leafRowRow } from './logLayout.js';
 import type { BenchRow } from './types.js';
 
 /**
  * Issue 13: the log commitment's costs. Single appends (each its own transaction, now with a leaf
  * and its subtrees) against the plain single-insert ceiling; `audit verify` of a large ledger
  * against the plain read-and-parse ceiling of the same rows; the digest and one inclusion proof.
+ * Beside the append row, what the leaf row alone costs plain SQLite transactions (logLayout.ts).
  * AUDIT_BENCH_EVENTS sets the ledger's size (default 1,000,000).
  */
 const SINGLE = 1000;
@@ -57,13 +59,15 @@ const msOf = async (runs: number, work: (run: number) => Promise<unknown>): Prom
 };
 
 const largeLedgerRows = async (): Promise<BenchRow[]> => {
+  // A small AUDIT_BENCH_EVENTS (the quick run of the append row) fills fewer streams than STREAMS.
+  const streams = Math.min(STREAMS, Math.ceil(EVENTS / BATCH));
   const dir = scratch('audit-verify');
   const file = dir.file('ledger.sqlite');
   const plain = openPlain(dir.file('plain.sqlite'), 'NORMAL');
   const writer = createLedger(openSqliteStore(file));
   for (let at = 0; at < EVENTS; at += BATCH) {
     const batch = Array.from({ length: Math.min(BATCH, EVENTS - at) }, (_, n) => event(at + n));
-    const stream = `session-${(at / BATCH) % STREAMS}`;
+    const stream = `session-${(at / BATCH) % streams}`;
     await writer.append(stream, batch);
     plain.insertBatch(stream, at, batch.map((item) => ({ ...item, data: { ...(item.data as object), prevHash: 'x'.repeat(64), hash: 'x'.repeat(64) } })));
   }
@@ -83,7 +87,7 @@ const largeLedgerRows = async (): Promise<BenchRow[]> => {
     1,
   );
   const digestMs = await msOf(21, () => store.log!.digest());
-  const proofMs = await msOf(201, (run) => store.log!.proof(`session-${run % STREAMS}`, BigInt((run * 7919) % (EVENTS / STREAMS))));
+  const proofMs = await msOf(201, (run) => store.log!.proof(`session-${run % streams}`, BigInt((run * 7919) % Math.floor(EVENTS / streams))));
   await store.close();
   plain.close();
   dir.remove();
@@ -95,4 +99,4 @@ const largeLedgerRows = async (): Promise<BenchRow[]> => {
   ];
 };
 
-export const rows = async (): Promise<BenchRow[]> => [await singleAppendRow(), ...(await largeLedgerRows())];
+export const rows = async (): Promise<BenchRow[]> => [await singleAppendRow(), await leafRowRow(), ...(await largeLedgerRows())];

@@ -29,7 +29,8 @@ export interface GroupCommit {
  * caller is answered after that COMMIT returned: durable at the connection's `synchronous`
  * setting, with one WAL sync per group instead of one per append.
  */
-export const groupCommit = (db: Database.Database, onCommit?: (appends: number) => void): GroupCommit => {
+/** `onRollback`: after a group's transaction failed as a whole (BEGIN or COMMIT, or a lone append refused). */
+export const groupCommit = (db: Database.Database, onCommit?: (appends: number) => void, onRollback?: () => void): GroupCommit => {
   let queue: Queued[] = [];
   let scheduled = false;
 
@@ -59,6 +60,7 @@ export const groupCommit = (db: Database.Database, onCommit?: (appends: number) 
     } catch (error) {
       // BEGIN or COMMIT failed, or a lone append was refused: nothing of the group is stored,
       // and every caller in it hears the error.
+      onRollback?.();
       const failure = mapSqliteError(error);
       for (const item of group) item.reject(failure);
       return;

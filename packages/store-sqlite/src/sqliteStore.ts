@@ -31,7 +31,7 @@ import { recordDeletion } from './log/deletion.js';
 import { sqliteEventLog } from './log/eventLog.js';
 import { logStatements } from './log/statements.js';
 import { storedChainHash } from './log/tables.js';
-import { appendLeaf } from './log/tree.js';
+import { logWriter } from './log/writer.js';
 
 export type Durability = 'normal' | 'full';
 
@@ -113,6 +113,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
   }
   const sql = prepareStatements(db);
   const logSql = logStatements(db);
+  const leaves = logWriter(logSql);
   const hook = options.onCommit;
   const changes = changeNotifier();
   const pollMs = options.pollMs ?? 25;
@@ -133,6 +134,15 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
 
   /** Decides and writes one append; runs inside a group commit's transaction (see groupCommit.ts). */
   const append = (name: string, rows: EventText[], expected: ExpectedRevision) => {
+    try {
+      return decideAndWrite(name, rows, expected);
+    } catch (error) {
+      leaves.forget(); // its savepoint (or, alone, its transaction) is rolled back with its leaves
+      throw error;
+    }
+  };
+
+  const decideAndWrite = (name: string, rows: EventText[], expected: ExpectedRevision) => {
     const state = streamState(name);
     const decision = decideAppend(
       name,
@@ -155,7 +165,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
       position = BigInt(info.lastInsertRowid);
       // The log leaf, in the append's own savepoint: a refused append leaves none.
       const hash = row.hash ?? storedChainHash({ stream: name, revision, id: row.id, type: row.type, data: row.data, metadata: row.metadata });
-      appendLeaf(logSql, position, name, revision, hash, created);
+      leaves.append(position, name, revision, hash, created);
       if (hook) recorded.push(recordedFromText({ ...row, stream: name, revision, position, created }));
       revision += 1n;
     }
@@ -165,7 +175,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     return { nextExpectedRevision: last, position, written: rows.length > 0 };
   };
 
-  const group = groupCommit(db, options.onGroupCommit);
+  const group = groupCommit(db, options.onGroupCommit, leaves.forget);
   const heads = headTracker(db);
 
   const remove = db.transaction((name: string, expected: ExpectedRevision, tombstone: boolean) => {
@@ -244,11 +254,13 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     async deleteStream(name, opts = {}) {
       group.flush(); // appends called before the delete are written before it
       heads.forget(name);
+      leaves.forget();
       return afterWrite(mapped(() => remove.immediate(name, opts.expectedRevision ?? 'any', false)));
     },
     async tombstoneStream(name, opts = {}) {
       group.flush();
       heads.forget(name);
+      leaves.forget();
       const result = afterWrite(mapped(() => remove.immediate(name, opts.expectedRevision ?? 'any', true)));
       // Erasure: secure_delete zeroes the freed pages; a checkpoint moves them out of the WAL.
       mapped(() => db.pragma('wal_checkpoint(TRUNCATE)'));

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { chainHash, HASH, type JsonObject, type JsonValue, type StoredEventText } from '@session-ledger/core';
 import { logStatements } from './statements.js';
-import { appendLeaf } from './tree.js';
+import { logWriter } from './writer.js';
 import { writeDeletion } from './deletion.js';
 
 /**
@@ -56,13 +56,14 @@ export const storedChainHash = (row: Omit<Row, 'position' | 'created'>): string 
 
 export const buildLog = (db: Database.Database): void => {
   const sql = logStatements(db);
+  const leaves = logWriter(sql);
   const page = db
     .prepare('SELECT position, stream, revision, id, type, data, metadata, created FROM events WHERE position > ? ORDER BY position LIMIT 10000')
     .safeIntegers(true);
   // Pages, not one iterator: the connection cannot write while a statement is still reading.
   for (let after = -1n; ; ) {
     const rows = page.all(after) as Row[];
-    for (const row of rows) appendLeaf(sql, row.position, row.stream, row.revision, storedChainHash(row), row.created);
+    for (const row of rows) leaves.append(row.position, row.stream, row.revision, storedChainHash(row), row.created);
     if (rows.length === 0) break;
     after = rows[rows.length - 1]!.position;
   }

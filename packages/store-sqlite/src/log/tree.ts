@@ -1,4 +1,4 @@
-import { deletionLeafHash, eventLeafHash, nodeHash, treeRoot, type DeletionLeafFields, type SubtreeLookup } from '@session-ledger/core';
+import { deletionLeafHash, nodeHash, treeRoot, type DeletionLeafFields, type SubtreeLookup } from '@session-ledger/core';
 import type { LogStatements } from './statements.js';
 
 export const logSize = (sql: LogStatements): number => Number(sql.size.get() as bigint);
@@ -10,7 +10,7 @@ export const logSize = (sql: LogStatements): number => Number(sql.size.get() as 
  * the log costs an append one row, not two.
  */
 export const STORED_FROM = 4;
-const TILE = 2 ** STORED_FROM;
+export const TILE = 2 ** STORED_FROM;
 
 /** The root of the subtree of 2^level leaves at `index`, from its leaves. */
 const fromLeaves = (sql: LogStatements, level: number, index: number): Buffer => {
@@ -29,18 +29,6 @@ export const storedLookup =
     return hash;
   };
 
-/**
- * Appends one event's leaf. A leaf that completes a tile of 16 also stores the tile's root, and the
- * root of every larger subtree that completes with it (a tile at an odd index completes a pair,
- * whose node at an odd index completes the next, and so on).
- */
-export const appendLeaf = (sql: LogStatements, position: bigint, stream: string, revision: bigint, chainHash: string, created: string): number => {
-  const index = logSize(sql);
-  sql.insertLeaf.run(BigInt(index), position, stream, revision, eventLeafHash({ index, stream, revision, hash: chainHash, created }), null);
-  completeSubtrees(sql, index);
-  return index;
-};
-
 /** Appends a deletion's leaf (its position: the previous leaf's, so positions never decrease). */
 export const appendDeletionLeaf = (sql: LogStatements, id: bigint, fields: DeletionLeafFields): void => {
   const position = fields.index === 0 ? 0n : (sql.leafPosition.get(BigInt(fields.index - 1)) as bigint);
@@ -48,12 +36,18 @@ export const appendDeletionLeaf = (sql: LogStatements, id: bigint, fields: Delet
   completeSubtrees(sql, fields.index);
 };
 
-const completeSubtrees = (sql: LogStatements, index: number): void => {
+/**
+ * After the leaf at `index` (an event's, by writer.ts, or a deletion's): a leaf that completes a tile
+ * of 16 stores the tile's root (`tileRoot` when the caller has it, else from the tile's leaves) and
+ * the root of every larger subtree that completes with it (a tile at an odd index completes a pair,
+ * whose node at an odd index completes the next, and so on).
+ */
+export const completeSubtrees = (sql: LogStatements, index: number, tileRoot?: Buffer): void => {
   if ((index + 1) % TILE !== 0) return;
   const lookup = storedLookup(sql);
   let level = STORED_FROM;
   let at = (index + 1) / TILE - 1;
-  let hash = fromLeaves(sql, level, at);
+  let hash = tileRoot ?? fromLeaves(sql, level, at);
   sql.insertNode.run(BigInt(level), BigInt(at), hash);
   while (at % 2 === 1) {
     hash = nodeHash(lookup(level, at - 1), hash);
