@@ -5,7 +5,7 @@ import { repairAlternation } from './hermesModel.js';
 import type { HermesShaped } from './hermesShape.js';
 
 /**
- * What Hermes (schema 21, NousResearch/hermes-agent 306e2d2) shows for a conversation, computed from
+ * What Hermes (schema 26, NousResearch/hermes-agent e89532d) shows for a conversation, computed from
  * a snapshot of its state.db by Hermes' own rules, so `--verify` needs no Hermes: the resume target
  * (`resolve_resume_session_id`), the display history (`get_messages_as_conversation` with ancestors)
  * and the model history (without ancestors, then the alternation repair). Checked against Hermes'
@@ -95,7 +95,7 @@ export const createHermesReader = (snapshot: HermesSnapshot) => {
 };
 
 const shaped = (row: HermesMessage): HermesShaped => {
-  const read = readContent(row.role, row.content);
+  const read = readContent(row.role, row.content, row.toolCalls);
   let calls: JsonValue = [];
   if (row.toolCalls) {
     try {
