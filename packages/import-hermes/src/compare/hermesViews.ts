@@ -1,6 +1,7 @@
 import { canonicalJson, type JsonValue } from '@session-ledger/core';
 import type { HermesMessage, HermesSession, HermesSnapshot } from '../model.js';
 import { isReviewHarness, readContent } from '../mapping/hermesRead.js';
+import { RESET_END_REASONS } from '../plan/lineage.js';
 import { repairAlternation } from './hermesModel.js';
 import type { HermesShaped } from './hermesShape.js';
 
@@ -24,9 +25,22 @@ const marked = (session: HermesSession | undefined, key: string): boolean => {
   return value !== undefined && value !== null;
 };
 
-/** Not a branch, delegate or tool child: a child Hermes may resume into. */
+/** Not a branch, delegate or tool child: a child Hermes may continue a compression into. */
 const followable = (child: HermesSession): boolean =>
   !marked(child, '_branched_from') && !marked(child, '_delegate_from') && child.source !== 'tool';
+
+const sessionKey = (session: HermesSession | undefined): string | null => {
+  const value = session?.extra.session_key;
+  return typeof value === 'string' && value !== '' ? value : null;
+};
+
+/**
+ * A reset continuation (schema 26): marked `_reset_from`, or, before the marker, riding the exact
+ * non-empty session_key of a parent that ended at a reset. Resuming the parent never walks into it.
+ */
+const resetChild = (child: HermesSession, parent: HermesSession | undefined): boolean =>
+  marked(child, '_reset_from') ||
+  (parent?.endReason != null && RESET_END_REASONS.has(parent.endReason) && sessionKey(child) !== null && sessionKey(child) === sessionKey(parent));
 
 const newestFirst = (a: HermesSession, b: HermesSession): number =>
   (b.startedAt ?? -Infinity) - (a.startedAt ?? -Infinity) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
@@ -61,7 +75,7 @@ export const createHermesReader = (snapshot: HermesSnapshot) => {
     return current;
   };
 
-  /** `resolve_resume_session_id`: from the tip, down the newest children, to the last one holding rows. */
+  /** `resolve_resume_session_id`: from the tip, down the newest children (not resets), to the last one holding rows. */
   const resumeTarget = (id: string): string => {
     const start = compressionTip(id);
     const seen = new Set([start]);
@@ -69,7 +83,7 @@ export const createHermesReader = (snapshot: HermesSnapshot) => {
     let best: string | null = null;
     for (let i = 0; i < 32; i += 1) {
       if (rowsOf(current).length > 0) best = current;
-      const next = (children.get(current) ?? []).filter(followable).sort(newestFirst)[0];
+      const next = (children.get(current) ?? []).filter((c) => followable(c) && !resetChild(c, byId.get(current))).sort(newestFirst)[0];
       if (!next || seen.has(next.id)) break;
       seen.add(next.id);
       current = next.id;
