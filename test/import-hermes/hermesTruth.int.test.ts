@@ -31,14 +31,20 @@ const versions = readdirSync(ROOT).sort((a, b) => Number(a.slice(1)) - Number(b.
 const READ_BY = 'hermes-views-read-by-v26.json';
 
 /**
- * The one conversation where the ledger deliberately differs (packages/import-hermes/README.md, "Compared
- * with Hermes"): at schema 23 the race's stale writer flushed its turn into the parent after that parent
- * was continued by compression. Hermes reads the lineage in row-id order, so it shows those rows after the
- * continuation's; the ledger keeps them in the segment they were written to, before the compression.
- * Same messages, same count, same active view; `--verify` reports the difference.
+ * Where the ledger deliberately differs (packages/import-hermes/README.md, "Compared with Hermes"):
+ * - v23 race: the race's stale writer flushed its turn into the parent after that parent was continued
+ *   by compression. Hermes reads the lineage in row-id order, so it shows those rows after the
+ *   continuation's; the ledger keeps them in the segment they were written to, before the compression.
+ *   Same messages, same count, same active view.
+ * - v26 gw-after: from schema 26 a gateway reset links the new session to the one it reset
+ *   (`_reset_from`). Resuming the old one never reaches the new one, but Hermes' display of the new one
+ *   walks parent pointers and shows the old conversation above it; the ledger keeps a reset a
+ *   conversation of its own (its active view, what the model is sent, is the same as Hermes').
+ * `--verify` reports both.
  */
 const KNOWN: Record<string, RegExp> = {
   'v23/race': /#9 \(Hermes 20, ledger 20 messages\): Hermes \{"content":"race question 0: .* \/ ledger \{"content":"race-live-child question 0: /,
+  'v26/gw-after': /#1 \(Hermes 6, ledger 2 messages\): Hermes \{"content":"gw-before question 0: .* \/ ledger \{"content":"gw-after question 0: /,
 };
 const expected = (key: string) => {
   const display = KNOWN[key];
