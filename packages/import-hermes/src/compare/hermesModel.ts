@@ -12,13 +12,26 @@ const callIds = (item: HermesShaped): Set<string> => {
   return ids;
 };
 
-/** Two assistant turns with nothing between them become one (tool calls united, texts joined by a line). */
-const mergeAssistants = (items: HermesShaped[]): HermesShaped[] => {
+/** Finish reasons of a provisional answer that a later one supersedes (verify-on-stop, #65919). */
+export const VERIFICATION_CANDIDATE = new Set(['verification_required', 'verify_hook_continue']);
+
+/**
+ * Two assistant turns with nothing between them become one (tool calls united, texts joined by a
+ * line), except that a verification candidate is replaced by the turn after it (schema 23).
+ */
+const mergeAssistants = (items: HermesShaped[], candidates: ReadonlySet<HermesShaped>): HermesShaped[] => {
   const out: HermesShaped[] = [];
+  const candidate: boolean[] = [];
   for (const item of items) {
     const prev = out[out.length - 1];
     if (!prev || item.role !== 'assistant' || prev.role !== 'assistant') {
       out.push({ ...item });
+      candidate.push(candidates.has(item));
+      continue;
+    }
+    if (candidate[out.length - 1]) {
+      out[out.length - 1] = { ...item };
+      candidate[out.length - 1] = candidates.has(item);
       continue;
     }
     const united = [...calls(prev), ...calls(item)];
@@ -60,8 +73,10 @@ const mergeUsers = (items: HermesShaped[]): HermesShaped[] => {
 };
 
 /**
- * Hermes' repair of the role alternation before it sends a history to the model (schema 21,
- * `repair_message_sequence`): consecutive assistant turns merged, stray tool results dropped,
- * consecutive user turns merged. Pure: the items given are not changed.
+ * Hermes' repair of the role alternation before it sends a history to the model (schema 26,
+ * `repair_message_sequence`): consecutive assistant turns merged (a verification candidate, one of
+ * `candidates`, replaced by the turn after it), stray tool results dropped, consecutive user turns
+ * merged. Pure: the items given are not changed.
  */
-export const repairAlternation = (items: HermesShaped[]): HermesShaped[] => mergeUsers(dropStrayTools(mergeAssistants(items)));
+export const repairAlternation = (items: HermesShaped[], candidates: ReadonlySet<HermesShaped> = new Set()): HermesShaped[] =>
+  mergeUsers(dropStrayTools(mergeAssistants(items, candidates)));

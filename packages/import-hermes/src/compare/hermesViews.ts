@@ -2,7 +2,7 @@ import { canonicalJson, type JsonValue } from '@session-ledger/core';
 import type { HermesMessage, HermesSession, HermesSnapshot } from '../model.js';
 import { isReviewHarness, readContent } from '../mapping/hermesRead.js';
 import { RESET_END_REASONS } from '../plan/lineage.js';
-import { repairAlternation } from './hermesModel.js';
+import { repairAlternation, VERIFICATION_CANDIDATE } from './hermesModel.js';
 import type { HermesShaped } from './hermesShape.js';
 
 /**
@@ -187,6 +187,12 @@ export const hermesViews = (reader: ReturnType<typeof createHermesReader>, root:
   // Hermes drops replayed user rows while it reads (with ancestors), then strips the harness rows.
   const displayed = activeRows(reader, displayIds).map(shaped);
   const display = stripHarness(ownOnly ? displayed : dropReplayedUsers(displayed));
-  const model = repairAlternation(stripHarness(activeRows(reader, [target]).map(shaped)));
+  const candidates = new Set<HermesShaped>();
+  const modelRows = activeRows(reader, [target]).map((row) => {
+    const item = shaped(row);
+    if (row.finishReason !== null && VERIFICATION_CANDIDATE.has(row.finishReason)) candidates.add(item);
+    return item;
+  });
+  const model = repairAlternation(stripHarness(modelRows), candidates);
   return { root, resumeTarget: target, display, model };
 };
