@@ -1,7 +1,7 @@
 import { canonicalJson, type JsonValue } from '@session-ledger/core';
 import type { HermesMessage, HermesSession, HermesSnapshot } from '../model.js';
 import { isReviewHarness, readContent } from '../mapping/hermesRead.js';
-import { RESET_END_REASONS } from '../plan/lineage.js';
+import { activityHeartbeat, RESET_END_REASONS } from '../plan/lineage.js';
 import { repairAlternation, VERIFICATION_CANDIDATE } from './hermesModel.js';
 import type { HermesShaped } from './hermesShape.js';
 
@@ -53,13 +53,13 @@ export const createHermesReader = (snapshot: HermesSnapshot) => {
   }
   const rowsOf = (id: string): HermesMessage[] => snapshot.messages.get(id) ?? [];
   const lastWrite = (s: HermesSession): number => {
-    let max = -Infinity;
+    let max = activityHeartbeat(s);
     for (const row of rowsOf(s.id)) if (row.timestamp !== null && row.timestamp > max) max = row.timestamp;
     return max === -Infinity ? s.startedAt ?? -Infinity : max;
   };
   const rank = (s: HermesSession): number => (s.endReason === 'compression' ? 0 : s.endedAt === null ? 1 : 2);
 
-  /** `get_compression_tip`: continuing children first, then live ones, then the last written to. */
+  /** `get_compression_tip`: continuing children first, then live ones, then the last active (rows or heartbeat). */
   const compressionTip = (id: string): string => {
     const seen = new Set([id]);
     let current = id;

@@ -34,6 +34,12 @@ export const childKind = (session: HermesSession, parent: HermesSession | undefi
   return 'child';
 };
 
+/** `sessions.last_activity_at` (schema 24: the agent's activity heartbeat), when the row has one. */
+export const activityHeartbeat = (session: HermesSession): number => {
+  const value = session.extra.last_activity_at;
+  return typeof value === 'number' && Number.isFinite(value) ? value : -Infinity;
+};
+
 export interface Conversation {
   /** The first segment's id: the id a user resumes. */
   rootId: string;
