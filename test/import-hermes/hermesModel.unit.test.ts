@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { repairAlternation, type HermesShaped } from '@session-ledger/import-hermes';
+import { codexInterim, repairAlternation, type HermesShaped } from '@session-ledger/import-hermes';
 
 const say = (role: string, content: string): HermesShaped => ({ role, content, toolCalls: null, toolCallId: null, toolName: null });
 
@@ -10,9 +10,26 @@ describe("Hermes' alternation repair of the history it sends the model", () => {
     const again = say('assistant', 'Checking again.');
     const final = say('assistant', 'Yes.');
     expect(repairAlternation([user, draft, final])).toEqual([user, say('assistant', 'I think so.\nYes.')]);
-    expect(repairAlternation([user, draft, final], new Set([draft]))).toEqual([user, final]);
-    expect(repairAlternation([user, draft, again, final], new Set([draft, again]))).toEqual([user, final]);
-    expect(repairAlternation([user, draft, say('user', 'ok'), final], new Set([draft]))).toEqual([user, draft, say('user', 'ok'), final]);
+    expect(repairAlternation([user, draft, final], { candidates: new Set([draft]) })).toEqual([user, final]);
+    expect(repairAlternation([user, draft, again, final], { candidates: new Set([draft, again]) })).toEqual([user, final]);
+    expect(repairAlternation([user, draft, say('user', 'ok'), final], { candidates: new Set([draft]) })).toEqual([user, draft, say('user', 'ok'), final]);
     expect(draft.content).toBe('I think so.');
+  });
+
+  it('leaves a Codex interim turn apart from the assistant turns around it, candidate or not', () => {
+    const user = say('user', 'Two lines about the sea.');
+    const first = say('assistant', 'The sea is wide,');
+    const second = say('assistant', 'and the tide is high.');
+    expect(repairAlternation([user, first, second], { interims: new Set([first]) })).toEqual([user, first, second]);
+    expect(repairAlternation([user, first, second], { interims: new Set([second]) })).toEqual([user, first, second]);
+    expect(repairAlternation([user, first, second], { candidates: new Set([first]), interims: new Set([second]) })).toEqual([user, first, second]);
+  });
+
+  it('tells a Codex interim turn by its finish reason or by Codex replay items that read back non-empty', () => {
+    expect(codexInterim('incomplete', {})).toBe(true);
+    expect(codexInterim('stop', { codex_reasoning_items: '[{"type":"reasoning"}]' })).toBe(true);
+    expect(codexInterim('stop', { codex_message_items: '[]' })).toBe(false);
+    expect(codexInterim('stop', { codex_message_items: '{broken' })).toBe(false);
+    expect(codexInterim(null, {})).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import { canonicalJson, type JsonObject, type JsonValue } from '@session-ledger/core';
 import type { ActiveView, DisplayView, DisplayMessage } from '@session-ledger/projections';
-import { repairAlternation, VERIFICATION_CANDIDATE } from './hermesModel.js';
+import { codexInterim, repairAlternation, VERIFICATION_CANDIDATE } from './hermesModel.js';
 
 /**
  * One message as Hermes' read APIs return it, reduced to what the comparison looks at (the
@@ -49,11 +49,14 @@ export const displayAsHermes = (view: DisplayView): HermesShaped[] => view.messa
 /** The ledger's active view as Hermes sends it to the model on resume: its alternation repair applied. */
 export const activeAsHermes = (view: ActiveView): HermesShaped[] => {
   const candidates = new Set<HermesShaped>();
+  const interims = new Set<HermesShaped>();
   const items = view.messages.map((item): HermesShaped => {
     if (item.kind === 'summary') return { role: item.role, content: item.content, toolCalls: null, toolCallId: null, toolName: null };
     const shaped = fromLedger(item);
     if (item.finishReason !== undefined && VERIFICATION_CANDIDATE.has(item.finishReason)) candidates.add(shaped);
+    const columns = hermesExtra(item).columns;
+    if (codexInterim(item.finishReason ?? null, columns && typeof columns === 'object' && !Array.isArray(columns) ? columns : {})) interims.add(shaped);
     return shaped;
   });
-  return repairAlternation(items, candidates);
+  return repairAlternation(items, { candidates, interims });
 };

@@ -2,7 +2,7 @@ import { canonicalJson, type JsonValue } from '@session-ledger/core';
 import type { HermesMessage, HermesSession, HermesSnapshot } from '../model.js';
 import { isReviewHarness, readContent } from '../mapping/hermesRead.js';
 import { activityHeartbeat, RESET_END_REASONS } from '../plan/lineage.js';
-import { repairAlternation, VERIFICATION_CANDIDATE } from './hermesModel.js';
+import { codexInterim, repairAlternation, VERIFICATION_CANDIDATE } from './hermesModel.js';
 import type { HermesShaped } from './hermesShape.js';
 
 /**
@@ -188,11 +188,13 @@ export const hermesViews = (reader: ReturnType<typeof createHermesReader>, root:
   const displayed = activeRows(reader, displayIds).map(shaped);
   const display = stripHarness(ownOnly ? displayed : dropReplayedUsers(displayed));
   const candidates = new Set<HermesShaped>();
+  const interims = new Set<HermesShaped>();
   const modelRows = activeRows(reader, [target]).map((row) => {
     const item = shaped(row);
     if (row.finishReason !== null && VERIFICATION_CANDIDATE.has(row.finishReason)) candidates.add(item);
+    if (codexInterim(row.finishReason, row.extra)) interims.add(item);
     return item;
   });
-  const model = repairAlternation(stripHarness(modelRows), candidates);
+  const model = repairAlternation(stripHarness(modelRows), { candidates, interims });
   return { root, resumeTarget: target, display, model };
 };

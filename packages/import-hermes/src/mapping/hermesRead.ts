@@ -49,8 +49,8 @@ export interface ReadContent {
 /** A bare protocol or tool-name marker such as `[memory]` (Hermes' `_STALE_TOOL_CALL_MARKER_RE`). */
 const STALE_MARKER = /^\[[A-Za-z_][A-Za-z0-9_.-]*\]$/;
 
-/** Whether stored tool calls read back as a truthy value in Python (undecodable ones read as `[]`). */
-const hasToolCalls = (stored: string | null): boolean => {
+/** Whether a stored JSON column reads back as a truthy value in Python (an undecodable one reads as empty). */
+export const truthyJson = (stored: string | null): boolean => {
   if (!stored) return false;
   try {
     const value: unknown = JSON.parse(stored);
@@ -72,7 +72,7 @@ export const readContent = (role: string, stored: string | null, toolCalls: stri
   if (parts !== undefined) return { content: partsText(parts), parts };
   if (stored === null || (role !== 'user' && role !== 'assistant')) return { content: stored };
   const content = pythonStrip(sanitizeContext(stored));
-  return { content: role === 'assistant' && STALE_MARKER.test(content) && hasToolCalls(toolCalls) ? '' : content };
+  return { content: role === 'assistant' && STALE_MARKER.test(content) && truthyJson(toolCalls) ? '' : content };
 };
 
 /** Hermes' openings of the background-review harness prompts (stripped on read, with the reply after each). */
