@@ -22,6 +22,18 @@ describe('a stored content read as Hermes reads it', () => {
     expect(readContent('user', '\u0000json:{broken')).toEqual({ content: '\u0000json:{broken' });
   });
 
+  it('blanks a bare marker such as [memory] only on an assistant row whose tool calls read back non-empty', () => {
+    const call = JSON.stringify([{ id: 'c1', type: 'function', function: { name: 'memory', arguments: '{}' } }]);
+    expect(readContent('assistant', ' [memory]\n', call)).toEqual({ content: '' });
+    expect(readContent('assistant', '[skill_manage.v2-x]', call).content).toBe('');
+    expect(readContent('assistant', '[memory]', null).content).toBe('[memory]');
+    expect(readContent('assistant', '[memory]', '[]').content).toBe('[memory]');
+    expect(readContent('assistant', '[memory]', '{broken').content).toBe('[memory]');
+    expect(readContent('assistant', '[memory] saved', call).content).toBe('[memory] saved');
+    expect(readContent('assistant', '[9lives]', call).content).toBe('[9lives]');
+    expect(readContent('user', '[memory]', call).content).toBe('[memory]');
+  });
+
   it('recognises background-review harness prompts and summary-carrying rows by the text Hermes writes', () => {
     expect(isReviewHarness('user', '  Review the conversation above and consider saving to memory…')).toBe(true);
     expect(isReviewHarness('assistant', 'Review the conversation above and consider saving to memory')).toBe(false);

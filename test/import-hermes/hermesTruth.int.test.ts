@@ -17,8 +17,8 @@ import {
 
 /**
  * The importer against Hermes itself. Each fixtures/hermes/v<N>/state.db was written by Hermes Agent's
- * own code at a schema-N commit; hermes-views-read-by-v21.json holds what the newest Hermes here (schema
- * 21) returns for each conversation of that file: its display history and the history it sends the
+ * own code at a schema-N commit; hermes-views-read-by-v26.json holds what the newest Hermes here (schema
+ * 26) returns for each conversation of that file: its display history and the history it sends the
  * model on resume (fixtures/generate/README.md). Per conversation the ledger's display and active views
  * must equal them, under the normalisation in packages/import-hermes/README.md ("Compared with Hermes").
  */
@@ -28,21 +28,43 @@ interface Views {
 
 const ROOT = join(import.meta.dirname, 'fixtures', 'hermes');
 const versions = readdirSync(ROOT).sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
+const READ_BY = 'hermes-views-read-by-v26.json';
+
+/**
+ * Where the ledger deliberately differs (packages/import-hermes/README.md, "Compared with Hermes"):
+ * - v23 race: the race's stale writer flushed its turn into the parent after that parent was continued
+ *   by compression. Hermes reads the lineage in row-id order, so it shows those rows after the
+ *   continuation's; the ledger keeps them in the segment they were written to, before the compression.
+ *   Same messages, same count, same active view.
+ * - v26 gw-after: from schema 26 a gateway reset links the new session to the one it reset
+ *   (`_reset_from`). Resuming the old one never reaches the new one, but Hermes' display of the new one
+ *   walks parent pointers and shows the old conversation above it; the ledger keeps a reset a
+ *   conversation of its own (its active view, what the model is sent, is the same as Hermes').
+ * `--verify` reports both.
+ */
+const KNOWN: Record<string, RegExp> = {
+  'v23/race': /#9 \(Hermes 20, ledger 20 messages\): Hermes \{"content":"race question 0: .* \/ ledger \{"content":"race-live-child question 0: /,
+  'v26/gw-after': /#1 \(Hermes 6, ledger 2 messages\): Hermes \{"content":"gw-before question 0: .* \/ ledger \{"content":"gw-after question 0: /,
+};
+const expected = (key: string) => {
+  const display = KNOWN[key];
+  return display ? { display: expect.stringMatching(new RegExp(`^${display.source}`)) as unknown as string, active: null } : { display: null, active: null };
+};
 
 describe.each(versions)('a state.db written by Hermes at schema %s', (version) => {
-  const views = JSON.parse(readFileSync(join(ROOT, version, 'hermes-views-read-by-v21.json'), 'utf8')) as Views;
+  const views = JSON.parse(readFileSync(join(ROOT, version, READ_BY), 'utf8')) as Views;
   const store = createMemoryStore();
   const imported = importHermes(store, { path: join(ROOT, version, 'state.db') });
 
   it.each(Object.keys(views.conversations))('%s: the ledger shows and resumes what Hermes does', async (name) => {
     const report = await imported;
     expect(report.skipped).toEqual([]);
-    expect(await compareWithHermes(store, views.conversations[name]!)).toEqual({ display: null, active: null });
+    expect(await compareWithHermes(store, views.conversations[name]!)).toEqual(expected(`${version}/${name}`));
   });
 });
 
 describe.each(versions)('--verify\'s port of Hermes\' read rules, on the file written at schema %s', (version) => {
-  const views = JSON.parse(readFileSync(join(ROOT, version, 'hermes-views-read-by-v21.json'), 'utf8')) as Views;
+  const views = JSON.parse(readFileSync(join(ROOT, version, READ_BY), 'utf8')) as Views;
   const reader = createHermesReader(readSnapshot(join(ROOT, version, 'state.db')));
 
   it.each(Object.keys(views.conversations))('%s: resumes, shows and sends what Hermes does', (name) => {
@@ -55,13 +77,18 @@ describe.each(versions)('--verify\'s port of Hermes\' read rules, on the file wr
 });
 
 describe.each(versions)('--verify on the file written at schema %s', (version) => {
-  it('finds no difference after the import, rows and Hermes views alike', async () => {
+  it('finds no difference after the import but the known one, rows and Hermes views alike', async () => {
     const path = join(ROOT, version, 'state.db');
     const store = createMemoryStore();
     await importHermes(store, { path });
     const report = await verifyHermes(store, path);
     expect(report.hermesRules).toBe(true);
-    expect(report.differences).toEqual([]);
+    const known = Object.entries(KNOWN).filter(([key]) => key.startsWith(`${version}/`));
+    expect(report.differences).toEqual(known.map(([key, display]) => ({
+      conversation: key.slice(version.length + 1),
+      kind: 'display',
+      detail: expect.stringMatching(new RegExp(`^Hermes shows other messages: ${display.source}`)) as unknown as string,
+    })));
     const again = await importHermes(store, { path });
     expect([again.events, again.skipped]).toEqual([0, []]);
   });

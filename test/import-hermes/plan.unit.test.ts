@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildImportPlan, childKind, historySteps, parseEntries, stepId, type HermesMessage, type HermesSession, type HermesSnapshot, type PlanStep } from '@session-ledger/import-hermes';
+import { buildImportPlan, childKind, createHermesReader, hermesViews, historySteps, parseEntries, stepId, type HermesMessage, type HermesSession, type HermesSnapshot, type PlanStep } from '@session-ledger/import-hermes';
 
 let nextId = 0;
 const row = (over: Partial<HermesMessage>): HermesMessage => {
@@ -211,6 +211,25 @@ describe('two compression children of one parent (the gateway race)', () => {
     expect(plan({}, {}, 10, 5)).toEqual([['p', null], ['c1', 'compression'], ['c2', null]]);
     expect(plan({}, { endedAt: 20, endReason: 'user_exit' }, 5, 10)).toEqual([['p', null], ['c1', 'compression'], ['c2', null]]);
     expect(plan({ endedAt: 20, endReason: 'compression' }, {}, 5, 10)).toEqual([['p', null], ['c1', 'compression'], ['c2', null]]);
+  });
+
+  it('counts a newer activity heartbeat (last_activity_at, schema 24) as activity, as Hermes 26 does, in the import and in --verify', () => {
+    const snapshot = (heartbeat: number | null): HermesSnapshot => ({
+      path: 'x',
+      schema: { version: 26, sessionColumns: [], messageColumns: [], hasRowFlags: true },
+      sessions: [
+        session({ id: 'p', endReason: 'compression', startedAt: 1 }),
+        session({ id: 'c1', parentSessionId: 'p', startedAt: 2, extra: { last_activity_at: null } }),
+        session({ id: 'c2', parentSessionId: 'p', startedAt: 3, extra: { last_activity_at: heartbeat } }),
+      ],
+      messages: new Map([['c1', [row({ sessionId: 'c1', timestamp: 10 })]], ['c2', [row({ sessionId: 'c2', timestamp: 5 })]]]),
+      messageCount: 2,
+    });
+    const continued = (heartbeat: number | null) => buildImportPlan(snapshot(heartbeat)).sessions.find((s) => s.link === 'compression')?.session.id;
+    const resumed = (heartbeat: number | null) => hermesViews(createHermesReader(snapshot(heartbeat)), 'p').resumeTarget;
+    expect([continued(null), resumed(null)]).toEqual(['c1', 'c1']);
+    expect([continued(8), resumed(8)]).toEqual(['c1', 'c1']);
+    expect([continued(30), resumed(30)]).toEqual(['c2', 'c2']);
   });
 });
 

@@ -22,4 +22,4 @@ export { compareWithHermes, firstShapedDifference, type HermesComparison, type H
 export { carriesSummary, decodeParts, isReviewHarness, pythonStrip, readContent, sanitizeContext, type ReadContent } from './mapping/hermesRead.js';
 export { reviewHarnessRows } from './plan/historySteps.js';
 export { createHermesReader, hermesViews, type HermesViews } from './compare/hermesViews.js';
-export { repairAlternation } from './compare/hermesModel.js';
+export { codexInterim, repairAlternation, VERIFICATION_CANDIDATE, type RepairHints } from './compare/hermesModel.js';

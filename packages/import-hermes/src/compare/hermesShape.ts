@@ -1,6 +1,6 @@
 import { canonicalJson, type JsonObject, type JsonValue } from '@session-ledger/core';
 import type { ActiveView, DisplayView, DisplayMessage } from '@session-ledger/projections';
-import { repairAlternation } from './hermesModel.js';
+import { codexInterim, repairAlternation, VERIFICATION_CANDIDATE } from './hermesModel.js';
 
 /**
  * One message as Hermes' read APIs return it, reduced to what the comparison looks at (the
@@ -47,11 +47,16 @@ export const fromLedger = (message: DisplayMessage): HermesShaped => {
 export const displayAsHermes = (view: DisplayView): HermesShaped[] => view.messages.filter((m) => !m.compacted).map(fromLedger);
 
 /** The ledger's active view as Hermes sends it to the model on resume: its alternation repair applied. */
-export const activeAsHermes = (view: ActiveView): HermesShaped[] =>
-  repairAlternation(
-    view.messages.map((item) =>
-      item.kind === 'summary'
-        ? { role: item.role, content: item.content, toolCalls: null, toolCallId: null, toolName: null }
-        : fromLedger(item),
-    ),
-  );
+export const activeAsHermes = (view: ActiveView): HermesShaped[] => {
+  const candidates = new Set<HermesShaped>();
+  const interims = new Set<HermesShaped>();
+  const items = view.messages.map((item): HermesShaped => {
+    if (item.kind === 'summary') return { role: item.role, content: item.content, toolCalls: null, toolCallId: null, toolName: null };
+    const shaped = fromLedger(item);
+    if (item.finishReason !== undefined && VERIFICATION_CANDIDATE.has(item.finishReason)) candidates.add(shaped);
+    const columns = hermesExtra(item).columns;
+    if (codexInterim(item.finishReason ?? null, columns && typeof columns === 'object' && !Array.isArray(columns) ? columns : {})) interims.add(shaped);
+    return shaped;
+  });
+  return repairAlternation(items, { candidates, interims });
+};

@@ -1,11 +1,12 @@
 import { canonicalJson, type JsonValue } from '@session-ledger/core';
 import type { HermesMessage, HermesSession, HermesSnapshot } from '../model.js';
 import { isReviewHarness, readContent } from '../mapping/hermesRead.js';
-import { repairAlternation } from './hermesModel.js';
+import { activityHeartbeat, RESET_END_REASONS } from '../plan/lineage.js';
+import { codexInterim, repairAlternation, VERIFICATION_CANDIDATE } from './hermesModel.js';
 import type { HermesShaped } from './hermesShape.js';
 
 /**
- * What Hermes (schema 21, NousResearch/hermes-agent 306e2d2) shows for a conversation, computed from
+ * What Hermes (schema 26, NousResearch/hermes-agent e89532d) shows for a conversation, computed from
  * a snapshot of its state.db by Hermes' own rules, so `--verify` needs no Hermes: the resume target
  * (`resolve_resume_session_id`), the display history (`get_messages_as_conversation` with ancestors)
  * and the model history (without ancestors, then the alternation repair). Checked against Hermes'
@@ -24,9 +25,22 @@ const marked = (session: HermesSession | undefined, key: string): boolean => {
   return value !== undefined && value !== null;
 };
 
-/** Not a branch, delegate or tool child: a child Hermes may resume into. */
+/** Not a branch, delegate or tool child: a child Hermes may continue a compression into. */
 const followable = (child: HermesSession): boolean =>
   !marked(child, '_branched_from') && !marked(child, '_delegate_from') && child.source !== 'tool';
+
+const sessionKey = (session: HermesSession | undefined): string | null => {
+  const value = session?.extra.session_key;
+  return typeof value === 'string' && value !== '' ? value : null;
+};
+
+/**
+ * A reset continuation (schema 26): marked `_reset_from`, or, before the marker, riding the exact
+ * non-empty session_key of a parent that ended at a reset. Resuming the parent never walks into it.
+ */
+const resetChild = (child: HermesSession, parent: HermesSession | undefined): boolean =>
+  marked(child, '_reset_from') ||
+  (parent?.endReason != null && RESET_END_REASONS.has(parent.endReason) && sessionKey(child) !== null && sessionKey(child) === sessionKey(parent));
 
 const newestFirst = (a: HermesSession, b: HermesSession): number =>
   (b.startedAt ?? -Infinity) - (a.startedAt ?? -Infinity) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
@@ -39,13 +53,13 @@ export const createHermesReader = (snapshot: HermesSnapshot) => {
   }
   const rowsOf = (id: string): HermesMessage[] => snapshot.messages.get(id) ?? [];
   const lastWrite = (s: HermesSession): number => {
-    let max = -Infinity;
+    let max = activityHeartbeat(s);
     for (const row of rowsOf(s.id)) if (row.timestamp !== null && row.timestamp > max) max = row.timestamp;
     return max === -Infinity ? s.startedAt ?? -Infinity : max;
   };
   const rank = (s: HermesSession): number => (s.endReason === 'compression' ? 0 : s.endedAt === null ? 1 : 2);
 
-  /** `get_compression_tip`: continuing children first, then live ones, then the last written to. */
+  /** `get_compression_tip`: continuing children first, then live ones, then the last active (rows or heartbeat). */
   const compressionTip = (id: string): string => {
     const seen = new Set([id]);
     let current = id;
@@ -61,7 +75,7 @@ export const createHermesReader = (snapshot: HermesSnapshot) => {
     return current;
   };
 
-  /** `resolve_resume_session_id`: from the tip, down the newest children, to the last one holding rows. */
+  /** `resolve_resume_session_id`: from the tip, down the newest children (not resets), to the last one holding rows. */
   const resumeTarget = (id: string): string => {
     const start = compressionTip(id);
     const seen = new Set([start]);
@@ -69,7 +83,7 @@ export const createHermesReader = (snapshot: HermesSnapshot) => {
     let best: string | null = null;
     for (let i = 0; i < 32; i += 1) {
       if (rowsOf(current).length > 0) best = current;
-      const next = (children.get(current) ?? []).filter(followable).sort(newestFirst)[0];
+      const next = (children.get(current) ?? []).filter((c) => followable(c) && !resetChild(c, byId.get(current))).sort(newestFirst)[0];
       if (!next || seen.has(next.id)) break;
       seen.add(next.id);
       current = next.id;
@@ -95,7 +109,7 @@ export const createHermesReader = (snapshot: HermesSnapshot) => {
 };
 
 const shaped = (row: HermesMessage): HermesShaped => {
-  const read = readContent(row.role, row.content);
+  const read = readContent(row.role, row.content, row.toolCalls);
   let calls: JsonValue = [];
   if (row.toolCalls) {
     try {
@@ -173,6 +187,14 @@ export const hermesViews = (reader: ReturnType<typeof createHermesReader>, root:
   // Hermes drops replayed user rows while it reads (with ancestors), then strips the harness rows.
   const displayed = activeRows(reader, displayIds).map(shaped);
   const display = stripHarness(ownOnly ? displayed : dropReplayedUsers(displayed));
-  const model = repairAlternation(stripHarness(activeRows(reader, [target]).map(shaped)));
+  const candidates = new Set<HermesShaped>();
+  const interims = new Set<HermesShaped>();
+  const modelRows = activeRows(reader, [target]).map((row) => {
+    const item = shaped(row);
+    if (row.finishReason !== null && VERIFICATION_CANDIDATE.has(row.finishReason)) candidates.add(item);
+    if (codexInterim(row.finishReason, row.extra)) interims.add(item);
+    return item;
+  });
+  const model = repairAlternation(stripHarness(modelRows), { candidates, interims });
   return { root, resumeTarget: target, display, model };
 };

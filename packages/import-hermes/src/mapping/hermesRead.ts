@@ -2,7 +2,7 @@ import type { JsonValue } from '@session-ledger/core';
 
 /**
  * What Hermes does to a stored content when it reads a message back (`get_messages_as_conversation`,
- * schema 21): list content stored as `"\u0000json:" + JSON` is decoded to its parts; user and
+ * schema 26): list content stored as `"\u0000json:" + JSON` is decoded to its parts; user and
  * assistant text has injected `<memory-context>` blocks, the recalled-memory system note and stray
  * fence tags removed and is then trimmed (Python's `str.strip`). Tool and system text is left as is.
  */
@@ -46,12 +46,33 @@ export interface ReadContent {
   parts?: JsonValue;
 }
 
-/** A stored content as Hermes reads it. */
-export const readContent = (role: string, stored: string | null): ReadContent => {
+/** A bare protocol or tool-name marker such as `[memory]` (Hermes' `_STALE_TOOL_CALL_MARKER_RE`). */
+const STALE_MARKER = /^\[[A-Za-z_][A-Za-z0-9_.-]*\]$/;
+
+/** Whether a stored JSON column reads back as a truthy value in Python (an undecodable one reads as empty). */
+export const truthyJson = (stored: string | null): boolean => {
+  if (!stored) return false;
+  try {
+    const value: unknown = JSON.parse(stored);
+    if (Array.isArray(value)) return value.length > 0;
+    if (value && typeof value === 'object') return Object.keys(value).length > 0;
+    return Boolean(value);
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * A stored content as Hermes reads it. From schema 26 Hermes also blanks an assistant row's content
+ * that is only a bare marker (`[memory]`) when the row has tool calls: agents before its #78148 fix
+ * persisted the marker as if it were an answer.
+ */
+export const readContent = (role: string, stored: string | null, toolCalls: string | null = null): ReadContent => {
   const parts = decodeParts(stored);
   if (parts !== undefined) return { content: partsText(parts), parts };
   if (stored === null || (role !== 'user' && role !== 'assistant')) return { content: stored };
-  return { content: pythonStrip(sanitizeContext(stored)) };
+  const content = pythonStrip(sanitizeContext(stored));
+  return { content: role === 'assistant' && STALE_MARKER.test(content) && truthyJson(toolCalls) ? '' : content };
 };
 
 /** Hermes' openings of the background-review harness prompts (stripped on read, with the reply after each). */

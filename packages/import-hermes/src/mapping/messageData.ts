@@ -33,7 +33,7 @@ export const hermesRowExtra = (row: HermesMessage): JsonObject => {
 /** A Hermes row as message.appended data: the role, content and tool fields as Hermes stored them. */
 export const messageData = (row: HermesMessage, messageId: string, fallbackTime: number | null): MessageAppended => {
   const hermes = hermesRowExtra(row);
-  const read = readContent(row.role, row.content);
+  const read = readContent(row.role, row.content, row.toolCalls);
   const data: MessageAppended = {
     messageId,
     role: isRole(row.role) ? row.role : 'system',

@@ -3,7 +3,7 @@ import { isSafeId, sessionStream } from '@session-ledger/events';
 import type { HermesMessage, HermesSession, HermesSnapshot } from '../model.js';
 import { historySteps } from './historySteps.js';
 import { compressionSummaryId, messageIdOf } from './ids.js';
-import { childKind, type ChildKind } from './lineage.js';
+import { activityHeartbeat, childKind, type ChildKind } from './lineage.js';
 import type { LedgerLink, PlanStep } from './steps.js';
 
 /** Something the import left out, and why. */
@@ -35,13 +35,14 @@ type Timed = { step: PlanStep; at: number | null };
 
 /**
  * Hermes' order for picking the continuation it resumes into (`get_compression_tip`): a child that
- * itself continued by compression, then one still open, then the one written to last (its newest row,
- * else its start), then the one started last, then the greater id. Negative: `a` comes first.
+ * itself continued by compression, then one still open, then the one active last (the newer of its
+ * newest row and its activity heartbeat, else its start), then the one started last, then the greater
+ * id. Negative: `a` comes first.
  */
 const tipOrder = (snapshot: HermesSnapshot) => {
   const rank = (s: HermesSession) => (s.endReason === 'compression' ? 0 : s.endedAt === null ? 1 : 2);
   const lastWrite = (s: HermesSession) => {
-    let max = -Infinity;
+    let max = activityHeartbeat(s);
     for (const row of snapshot.messages.get(s.id) ?? []) if (row.timestamp !== null && row.timestamp > max) max = row.timestamp;
     return max === -Infinity ? s.startedAt ?? -Infinity : max;
   };

@@ -3,7 +3,8 @@ import type { HermesSession } from '../model.js';
 /** How a session relates to its `parent_session_id`. */
 export type ChildKind = 'root' | 'compression' | 'branch' | 'delegate' | 'reset' | 'child';
 
-const RESET_END_REASONS = new Set(['session_reset', 'session_switch', 'idle', 'daily', 'suspended', 'resume_pending_expired']);
+/** End reasons after which a child riding the parent's session_key is a reset continuation (Hermes' `_RESET_END_REASONS`). */
+export const RESET_END_REASONS = new Set(['session_reset', 'session_switch', 'idle', 'daily', 'suspended', 'resume_pending_expired']);
 
 const marker = (session: HermesSession, key: string): string | null => {
   const value = session.modelConfig?.[key];
@@ -31,6 +32,12 @@ export const childKind = (session: HermesSession, parent: HermesSession | undefi
   if (parent.endReason === 'branched') return 'branch';
   if (parent.endReason && RESET_END_REASONS.has(parent.endReason) && sessionKey(session) === sessionKey(parent)) return 'reset';
   return 'child';
+};
+
+/** `sessions.last_activity_at` (schema 24: the agent's activity heartbeat), when the row has one. */
+export const activityHeartbeat = (session: HermesSession): number => {
+  const value = session.extra.last_activity_at;
+  return typeof value === 'number' && Number.isFinite(value) ? value : -Infinity;
 };
 
 export interface Conversation {

@@ -23,7 +23,7 @@ const toolCallsText = (text: string | null): string | null => {
 
 export const sourceItem = (row: HermesMessage): ComparedItem => ({
   role: row.role,
-  content: readContent(row.role, row.content).content,
+  content: readContent(row.role, row.content, row.toolCalls).content,
   toolCalls: toolCallsText(row.toolCalls),
   toolCallId: row.toolCallId,
   toolName: row.toolName,

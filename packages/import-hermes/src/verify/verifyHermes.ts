@@ -33,7 +33,7 @@ export interface VerifyDifference {
 export interface VerifyReport {
   conversations: number;
   matched: number;
-  /** Whether the views were also compared with Hermes' read rules (files of schema 21 or older). */
+  /** Whether the views were also compared with Hermes' read rules (files of schema HERMES_RULES_SCHEMA or older). */
   hermesRules: boolean;
   differences: VerifyDifference[];
 }
@@ -47,7 +47,7 @@ export interface VerifyOptions {
 }
 
 /** The highest schema whose read rules are proven against Hermes' own code (fixtures/hermes). */
-export const HERMES_RULES_SCHEMA = 21;
+export const HERMES_RULES_SCHEMA = 26;
 
 /** Conversations as Hermes lists them: every session but compression continuations. */
 const hermesRoots = (plan: ImportPlan): string[] => plan.sessions.filter((s) => s.hermesKind !== 'compression').map((s) => s.session.id);
@@ -102,7 +102,7 @@ const verifyUnit = async (store: EventStore, unit: HermesSnapshot, hermesRules: 
 
 /**
  * For each logical conversation of the source, compares the count and content digest of its display
- * messages (and, apart, of its summaries) with the ledger's display view, and (schema 21 or older)
+ * messages (and, apart, of its summaries) with the ledger's display view, and (schema HERMES_RULES_SCHEMA or older)
  * what Hermes shows and sends the model with the ledger's views. The source is read one lineage unit
  * at a time, in one snapshot. Every difference is listed.
  */
@@ -132,7 +132,7 @@ export const verifyHermes = async (store: EventStore, path: string, options: Ver
 export const formatVerify = (report: VerifyReport): string =>
   [
     `verified ${report.conversations} conversations: ${report.matched} match, ${report.conversations - report.matched} differ` +
-      (report.hermesRules ? ' (rows, and what Hermes shows and sends the model)' : ' (rows; Hermes read rules known up to schema 21)'),
+      (report.hermesRules ? ' (rows, and what Hermes shows and sends the model)' : ` (rows; Hermes read rules known up to schema ${HERMES_RULES_SCHEMA})`),
     ...report.differences.map((d) => {
       const counts = d.source && d.ledger ? ` (source ${d.source.count}, ledger ${d.ledger.count})` : '';
       return `${d.conversation}: ${d.kind}${counts}: ${d.detail}`;
