@@ -27,18 +27,29 @@ export const leafInput = (leaf: LeafFields): string =>
 const LEAF = Buffer.from([0]);
 const NODE = Buffer.from([1]);
 
-/** One-shot hashing where Node has it (>= 20.12): no Hash object per leaf and node (verify makes two per event). */
-const oneShot = (crypto as { hash?: (algorithm: string, data: string | Buffer, encoding: 'buffer') => Buffer }).hash;
+/**
+ * One-shot hashing where Node has it (>= 20.12): no Hash object per leaf and node (verify makes two
+ * per event). Its digest is taken as a 'binary' (latin1) string (one char per byte) and made a Buffer from that:
+ * on Node 20 that is half the time of asking it for a Buffer.
+ */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string | Buffer, encoding: 'binary') => string }).hash;
 
 /** RFC 9162 §2.1.1: SHA-256(0x00 || input). A string input is hashed as its UTF-8 bytes, after a NUL (the byte 0x00). */
 export const leafHash = (input: string | Buffer): Buffer => {
-  if (oneShot && typeof input === 'string') return oneShot('sha256', `\u0000${input}`, 'buffer');
+  if (oneShot && typeof input === 'string') return Buffer.from(oneShot('sha256', `\u0000${input}`, 'binary'), 'latin1');
   return createHash('sha256').update(LEAF).update(input).digest();
 };
 
+/** 0x01 || left || right, written in place (hashing is synchronous: no call sees another's bytes). */
+const nodeInput = Buffer.alloc(65, 1);
+
 /** RFC 9162 §2.1.1: SHA-256(0x01 || left || right). */
 export const nodeHash = (left: Buffer, right: Buffer): Buffer => {
-  if (oneShot) return oneShot('sha256', Buffer.concat([NODE, left, right]), 'buffer');
+  if (oneShot && left.length === 32 && right.length === 32) {
+    nodeInput.set(left, 1);
+    nodeInput.set(right, 33);
+    return Buffer.from(oneShot('sha256', nodeInput, 'binary'), 'latin1');
+  }
   return createHash('sha256').update(NODE).update(left).update(right).digest();
 };
 
