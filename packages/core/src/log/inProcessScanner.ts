@@ -13,11 +13,10 @@ export const scanRowOf = (entry: LogEntry): ScanRow => ({
   event: entry.event && { ...entry.event, position: Number(entry.event.position), revision: Number(entry.event.revision) },
 });
 
-/** A scan source over `EventLog.entries`. */
+/** A scan source over `EventLog.entries` (which cannot tell strays: verify asks `strays()`). */
 export const entriesSource =
   (log: EventLog): ScanSource =>
-  async (from, max) =>
-    (await log.entries(from, max)).map(scanRowOf);
+  async (from, max) => ({ rows: (await log.entries(from, max)).map(scanRowOf), strays: null });
 
 /**
  * Range scans one after another on this thread, over `entries`: what a parallel scanner does, without

@@ -34,7 +34,7 @@ export const parallelPass = async (
   cut: number | null,
   options: ParallelOptions,
   onProgress?: (done: number) => void,
-): Promise<StitchedPass | null> => {
+): Promise<(StitchedPass & { strayFree: boolean }) | null> => {
   if (!scanner || size === 0 || size < (options.minLeaves ?? 65_536)) return null;
   const span = options.span ?? Math.max(4096, floorPowerOfTwo(Math.ceil(size / (scanner.workers * 4))));
   let done = 0;
@@ -42,5 +42,9 @@ export const parallelPass = async (
     done += scan.to - scan.from;
     if (scan.clean) onProgress?.(done);
   });
-  return scans.length === Math.ceil(size / span) ? stitchScans(scans, cut) : null;
+  const pass = scans.length === Math.ceil(size / span) ? stitchScans(scans, cut) : null;
+  if (!pass) return null;
+  // Every stored event is at a leaf's position when the ranges saw none that is not and none lies outside them.
+  const strayFree = pass.spans !== null && scanner.uncovered !== undefined && (await scanner.uncovered(pass.spans)) === 0;
+  return { ...pass, strayFree };
 };

@@ -1,4 +1,4 @@
-import type { RangeScan } from './scanRange.js';
+import type { PositionSpan, RangeScan } from './scanRange.js';
 
 /**
  * The log-level commitment as a store keeps it: every event is a leaf of one RFC 9162 Merkle tree
@@ -89,6 +89,8 @@ export interface ParallelScanner {
    * stop early once a range is unclean (verify then reads the log itself): the result then holds it.
    */
   scan(ranges: LeafRange[], cut: number | null, onScanned?: (scan: RangeScan) => void): Promise<RangeScan[]>;
+  /** Optional: how many stored events lie outside all the spans (verify then knows there are no strays without `strays()`). */
+  uncovered?(spans: PositionSpan[]): Promise<number>;
 }
 
 export interface EventLog {

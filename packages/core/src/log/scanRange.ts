@@ -19,8 +19,24 @@ export interface ScanRow {
   event: { position: number; stream: string; revision: number; id: string; type: string; data: string; metadata: string; created: string } | null;
 }
 
-/** Reads leaves from index `from`, at most `max`, in leaf order. */
-export type ScanSource = (from: number, max: number) => ScanRow[] | Promise<ScanRow[]>;
+/**
+ * A page of leaves, and how many stored events in the positions the page's event leaves span (from
+ * the one after `after`, or from the page's first when `after` is null, through its last) no leaf of
+ * the page holds: strays, which verify must report. null: the source cannot tell.
+ */
+export interface ScanPage {
+  rows: ScanRow[];
+  strays: number | null;
+}
+
+/** Reads leaves from index `from`, at most `max`, in leaf order; `after` is the previous page's last event-leaf position. */
+export type ScanSource = (from: number, max: number, after: number | null) => ScanPage | Promise<ScanPage>;
+
+/** Positions first..last (inclusive) whose every stored event a leaf holds. */
+export interface PositionSpan {
+  first: number;
+  last: number;
+}
 
 /** A leaf whose event is gone (the deletion checks decide if a recorded deletion erased it). */
 export interface ScanMissing {
@@ -66,6 +82,9 @@ export type RangeScan =
       lastPosition: number;
       missing: ScanMissing[];
       deletions: DeletionRecord[];
+      /** The positions the range's event leaves span (null: none), and whether they grow and the source saw no stray among them. */
+      span: PositionSpan | null;
+      strayFree: boolean;
     }
   | { clean: false; from: number; to: number; why: string };
 
@@ -86,9 +105,14 @@ export const scanRange = async (source: ScanSource, from: number, to: number, cu
   let lastPosition = -1;
   let events = 0;
   let next = from;
+  // The positions of the event leaves read so far: growing, with no stray among them ('mixed': strays, or the source cannot tell).
+  let strayFree = true;
+  let after: number | null = null;
+  let spanFirst: number | null = null;
   while (next < to) {
-    const page = await source(next, Math.min(PAGE, to - next));
+    const { rows: page, strays } = await source(next, Math.min(PAGE, to - next), after);
     if (page.length === 0) return unclean(`leaves from ${next} are missing`);
+    if (strays !== 0) strayFree = false;
     for (const row of page) {
       if (row.index !== next) return unclean(`leaf ${row.index} where ${next} was due`);
       if (!(row.leafHash instanceof Uint8Array) || row.leafHash.byteLength !== 32) return unclean(`leaf ${row.index}'s hash`);
@@ -104,6 +128,9 @@ export const scanRange = async (source: ScanSource, from: number, to: number, cu
       }
       const { event } = row;
       if (!safe(row.position) || !safe(row.revision) || typeof row.stream !== 'string') return unclean(`leaf ${row.index}'s place`);
+      if (after === null) spanFirst = row.position;
+      else if (row.position <= after) strayFree = false;
+      after = row.position;
       if (!event) {
         missing.push({ index: row.index, position: row.position, stream: row.stream, revision: row.revision });
         continue;
@@ -125,5 +152,5 @@ export const scanRange = async (source: ScanSource, from: number, to: number, cu
       if (!eventLeafHash({ index: row.index, stream: row.stream, revision, hash: result.hash, created: event.created }).equals(leafHash)) return unclean(`leaf ${row.index}'s leaf hash`);
     }
   }
-  return { clean: true, from, to, events, edge: range.edge(), cutEdge, firsts, heads: [...heads.values()], firstPosition, lastPosition, missing, deletions };
+  return { clean: true, from, to, events, edge: range.edge(), cutEdge, firsts, heads: [...heads.values()], firstPosition, lastPosition, missing, deletions, span: after === null ? null : { first: spanFirst!, last: after }, strayFree };
 };

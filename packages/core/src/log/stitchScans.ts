@@ -1,6 +1,6 @@
 import { compactRange, type EdgeNode } from './merkle.js';
 import type { DeletionRecord } from './port.js';
-import type { RangeScan, ScanMissing } from './scanRange.js';
+import type { PositionSpan, RangeScan, ScanMissing } from './scanRange.js';
 
 /** The leaf pass of verify over the whole log, from clean range scans joined. */
 export interface StitchedPass {
@@ -11,6 +11,11 @@ export interface StitchedPass {
   cutRoot: Buffer | null;
   missing: ScanMissing[];
   deletions: DeletionRecord[];
+  /**
+   * The positions the ranges' event leaves span, in order, with no stray among them: a stored event at
+   * any other position is a stray. null when a range could not tell.
+   */
+  spans: PositionSpan[] | null;
 }
 
 /** A worker's hashes arrive as Uint8Array (structured clone): the tree's are Buffers. */
@@ -31,6 +36,7 @@ export const stitchScans = (scans: RangeScan[], cut: number | null): StitchedPas
   let events = 0;
   const missing: ScanMissing[] = [];
   const deletions: DeletionRecord[] = [];
+  let spans: PositionSpan[] | null = [];
   for (const scan of scans) {
     if (!scan.clean || scan.from !== tree.size()) return null;
     if (cut !== null && cut > scan.from && cut < scan.to) cutRoot = compactRange([...tree.edge(), ...(scan.cutEdge ?? []).map(asBuffers)]).root();
@@ -46,10 +52,12 @@ export const stitchScans = (scans: RangeScan[], cut: number | null): StitchedPas
       if (head && head.revision === link.revision - 1 && link.prev !== head.hash) return null;
     }
     for (const head of scan.heads) heads.set(head.stream, head);
+    if (!scan.strayFree || (scan.span && spans && spans.length > 0 && scan.span.first <= spans[spans.length - 1]!.last)) spans = null;
+    if (scan.span && spans) spans.push(scan.span);
     events += scan.events;
     missing.push(...scan.missing);
     deletions.push(...scan.deletions);
   }
   if (cut !== null && cut === tree.size() && cut > 0) cutRoot = tree.root();
-  return { events, edge: tree.edge(), cutRoot, missing, deletions };
+  return { events, edge: tree.edge(), cutRoot, missing, deletions, spans };
 };

@@ -118,6 +118,6 @@ export const sqliteEventLog = (db: Database.Database, sql: LogStatements): Event
     strays: async () => mapped(() => sql.strays.all() as StoredEventText[]),
     deletions: async () => mapped(deletions),
     // verify's range scans on worker threads, each reading the file on its own connection (not for :memory:).
-    ...(db.memory ? {} : { parallel: workerScanner(db.name) }),
+    ...(db.memory ? {} : { parallel: workerScanner(db) }),
   };
 };

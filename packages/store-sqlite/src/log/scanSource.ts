@@ -56,11 +56,11 @@ export const sqliteScanSource = (db: Database.Database): ScanSource => {
       at: row.at,
     };
   };
-  return (from, max) =>
+  return (from, max, after) =>
     db.transaction(() => {
       const page = leaves.all(from, max) as LeafTuple[];
       let first = Infinity;
-      let last = -Infinity;
+      let last = after ?? -Infinity;
       let ordered = true;
       for (const [, position, , , , deletionId] of page) {
         if (deletionId !== null) continue;
@@ -68,18 +68,24 @@ export const sqliteScanSource = (db: Database.Database): ScanSource => {
         first = Math.min(first, position);
         last = position;
       }
-      const stored = ordered && last >= first ? (events.all(first, last) as EventTuple[]) : [];
+      // Every event from the one after `after` (or the first leaf's) through the last leaf's: those no leaf holds are strays.
+      const stored = ordered && first !== Infinity ? (events.all(after === null ? first : after + 1, last) as EventTuple[]) : [];
       let at = 0;
-      return page.map(([index, position, stream, revision, hash, deletionId]): ScanRow => {
+      let matched = 0;
+      const rows = page.map(([index, position, stream, revision, hash, deletionId]): ScanRow => {
         const isDeletion = deletionId !== null;
         let event: ScanRow['event'] = null;
         if (!isDeletion && ordered) {
           while (at < stored.length && stored[at]![0] < position) at += 1;
-          if (at < stored.length && stored[at]![0] === position) event = eventOf(stored[at]);
+          if (at < stored.length && stored[at]![0] === position) {
+            event = eventOf(stored[at]);
+            matched += 1;
+          }
         } else if (!isDeletion) event = eventOf(eventAt.get(position) as EventTuple | undefined);
         // A deletion id past 2^53 would read as another: no record, so the scan leaves it to the join.
         const record = isDeletion && Number.isSafeInteger(deletionId) ? recordOf(deletionId) : null;
         return { index, position, stream, revision, leafHash: hash, isDeletion, deletion: record, event };
       });
+      return { rows, strays: ordered ? stored.length - matched : null };
     })();
 };
