@@ -7,7 +7,7 @@ export const scanRowOf = (entry: LogEntry): ScanRow => ({
   position: Number(entry.position),
   stream: entry.stream,
   revision: Number(entry.revision),
-  leafHash: entry.leafHash,
+  leafHash: Buffer.isBuffer(entry.leafHash) && entry.leafHash.length === 32 ? entry.leafHash.toString('hex') : '',
   isDeletion: entry.isDeletion,
   deletion: entry.deletion,
   event: entry.event && { ...entry.event, position: Number(entry.event.position), revision: Number(entry.event.revision) },

@@ -58,6 +58,21 @@ export const emptyRoot = (): Buffer => createHash('sha256').digest();
 
 export const eventLeafHash = (leaf: LeafFields): Buffer => leafHash(leafInput(leaf));
 
+const oneShotHex = (crypto as { hash?: (algorithm: string, data: string | Buffer, encoding: 'hex') => string }).hash;
+
+/** leafHash as lowercase hex (verify's range scans compare and fold hashes as hex: no Buffer per leaf). */
+export const leafHashHex = (input: string): string =>
+  oneShotHex ? oneShotHex('sha256', `\u0000${input}`, 'hex') : createHash('sha256').update(LEAF).update(input).digest('hex');
+
+const nodeInputHex = Buffer.alloc(65, 1);
+
+/** nodeHash of two hashes given as hex (64 digits each), as lowercase hex. */
+export const nodeHashHex = (left: string, right: string): string => {
+  nodeInputHex.write(left, 1, 32, 'hex');
+  nodeInputHex.write(right, 33, 32, 'hex');
+  return oneShotHex ? oneShotHex('sha256', nodeInputHex, 'hex') : createHash('sha256').update(nodeInputHex).digest('hex');
+};
+
 /** What a deletion leaf commits to: the deletion record's own fields (docs/audit.md, "Deletion leaves"). */
 export interface DeletionLeafFields {
   index: number;

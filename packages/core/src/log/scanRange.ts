@@ -1,5 +1,5 @@
-import { deletionLeafHash, eventLeafHash } from './leaf.js';
-import { compactRange, type EdgeNode } from './merkle.js';
+import { deletionLeafHash, leafHashHex, leafInput, nodeHashHex } from './leaf.js';
+import type { EdgeNode } from './merkle.js';
 import type { DeletionRecord } from './port.js';
 import { rehash } from './rehash.js';
 
@@ -12,7 +12,8 @@ export interface ScanRow {
   position: number;
   stream: string;
   revision: number;
-  leafHash: Uint8Array;
+  /** The stored leaf hash as 64 lowercase hex digits ('' when it is not 32 bytes). */
+  leafHash: string;
   /** A deletion leaf: its record as stored (null when gone). */
   isDeletion: boolean;
   deletion: DeletionRecord | null;
@@ -88,14 +89,36 @@ export type RangeScan =
     }
   | { clean: false; from: number; to: number; why: string };
 
-const PAGE = 5000;
+const PAGE = 2000;
+
+const HEX = /^[0-9a-f]{64}$/;
+
+/** compactRange over hex hashes (merkle.ts), local to a range: its edge is handed over as Buffers. */
+const hexRange = () => {
+  const levels: number[] = [];
+  const hashes: string[] = [];
+  return {
+    push(hash: string) {
+      let level = 0;
+      let top = hash;
+      while (levels.length > 0 && levels[levels.length - 1] === level) {
+        levels.pop();
+        top = nodeHashHex(hashes.pop()!, top);
+        level += 1;
+      }
+      levels.push(level);
+      hashes.push(top);
+    },
+    edge: (): EdgeNode[] => levels.map((level, at) => ({ level, hash: Buffer.from(hashes[at]!, 'hex') })),
+  };
+};
 
 const safe = Number.isSafeInteger;
 
 /** Scans the leaves [from, to); from must be a multiple of the range's power-of-two span. */
 export const scanRange = async (source: ScanSource, from: number, to: number, cut: number | null = null): Promise<RangeScan> => {
   const unclean = (why: string): RangeScan => ({ clean: false, from, to, why });
-  const range = compactRange();
+  const range = hexRange();
   let cutEdge: EdgeNode[] | null = null;
   const firsts: ScanLink[] = [];
   const heads = new Map<string, ScanHead>();
@@ -115,14 +138,14 @@ export const scanRange = async (source: ScanSource, from: number, to: number, cu
     if (strays !== 0) strayFree = false;
     for (const row of page) {
       if (row.index !== next) return unclean(`leaf ${row.index} where ${next} was due`);
-      if (!(row.leafHash instanceof Uint8Array) || row.leafHash.byteLength !== 32) return unclean(`leaf ${row.index}'s hash`);
+      const leafHash = row.leafHash;
+      if (typeof leafHash !== 'string' || leafHash.length !== 64 || !HEX.test(leafHash)) return unclean(`leaf ${row.index}'s hash`);
       if (cut === next && next > from) cutEdge = range.edge();
-      const leafHash = Buffer.from(row.leafHash.buffer, row.leafHash.byteOffset, row.leafHash.byteLength);
       next += 1;
       range.push(leafHash);
       if (row.isDeletion) {
         const record = row.deletion;
-        if (!record || record.logSize !== row.index || !deletionLeafHash({ index: row.index, ...record }).equals(leafHash)) return unclean(`deletion leaf ${row.index}`);
+        if (!record || record.logSize !== row.index || deletionLeafHash({ index: row.index, ...record }).toString('hex') !== leafHash) return unclean(`deletion leaf ${row.index}`);
         deletions.push(record);
         continue;
       }
@@ -149,7 +172,7 @@ export const scanRange = async (source: ScanSource, from: number, to: number, cu
       if (expected === undefined && !head) firsts.push({ stream: row.stream, revision: row.revision, prev: result.prev });
       else if (expected !== undefined && result.prev !== expected) return unclean(`leaf ${row.index}'s prevHash`);
       heads.set(row.stream, { stream: row.stream, revision: row.revision, hash: result.hash });
-      if (!eventLeafHash({ index: row.index, stream: row.stream, revision, hash: result.hash, created: event.created }).equals(leafHash)) return unclean(`leaf ${row.index}'s leaf hash`);
+      if (leafHashHex(leafInput({ index: row.index, stream: row.stream, revision, hash: result.hash, created: event.created })) !== leafHash) return unclean(`leaf ${row.index}'s leaf hash`);
     }
   }
   return { clean: true, from, to, events, edge: range.edge(), cutEdge, firsts, heads: [...heads.values()], firstPosition, lastPosition, missing, deletions, span: after === null ? null : { first: spanFirst!, last: after }, strayFree };

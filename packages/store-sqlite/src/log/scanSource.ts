@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { DeletionRecord, ScanRow, ScanSource } from '@session-ledger/core';
 
-type LeafTuple = [number, number, string, number, Buffer, number | null];
+type LeafTuple = [number, number, string, number, string | null, number | null];
 type EventTuple = [number, string, number, string, string, string, string, string];
 interface DeletionRow {
   id: bigint;
@@ -17,7 +17,9 @@ interface DeletionRow {
 }
 
 const SQL = {
-  leaves: 'SELECT leaf_index, position, stream, revision, hash, deletion FROM log_leaves WHERE leaf_index >= ? ORDER BY leaf_index LIMIT ?',
+  // The hash as hex text: a Buffer per row cost more than the rest of the row (a hash that is no blob reads as null).
+  leaves: `SELECT leaf_index, position, stream, revision, CASE WHEN typeof(hash) = 'blob' THEN lower(hex(hash)) END, deletion
+    FROM log_leaves WHERE leaf_index >= ? ORDER BY leaf_index LIMIT ?`,
   events: 'SELECT position, stream, revision, id, type, data, metadata, created FROM events WHERE position >= ? AND position <= ? ORDER BY position',
   eventAt: 'SELECT position, stream, revision, id, type, data, metadata, created FROM events WHERE position = ?',
   deletion: 'SELECT id, stream, kind, from_revision, head_revision, head_hash, first_leaf, last_leaf, log_size, at FROM log_deletions WHERE id = ?',
@@ -84,7 +86,7 @@ export const sqliteScanSource = (db: Database.Database): ScanSource => {
         } else if (!isDeletion) event = eventOf(eventAt.get(position) as EventTuple | undefined);
         // A deletion id past 2^53 would read as another: no record, so the scan leaves it to the join.
         const record = isDeletion && Number.isSafeInteger(deletionId) ? recordOf(deletionId) : null;
-        return { index, position, stream, revision, leafHash: hash, isDeletion, deletion: record, event };
+        return { index, position, stream, revision, leafHash: hash ?? '', isDeletion, deletion: record, event };
       });
       return { rows, strays: ordered ? stored.length - matched : null };
     })();
