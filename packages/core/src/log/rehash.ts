@@ -21,6 +21,27 @@ const withoutHash = (metadata: JsonObject): JsonObject => {
   return rest;
 };
 
+/**
+ * Flat data (primitive values) whose keys are not in canonical order, as writers usually build it: a
+ * copy with the keys inserted in sorted order, so chainText writes the whole chain text in one native
+ * JSON.stringify instead of the key-by-key canonical encoder. The copy has the same keys and values,
+ * so the same canonical text; chainText checks the order itself and falls back when the copy's
+ * property order is not the sorted one (integer-like keys). `__proto__` would not copy as a key: left as is.
+ */
+const sortedFlat = (data: JsonValue): JsonValue => {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return data;
+  const keys = Object.keys(data);
+  if (keys.length < 2) return data;
+  keys.sort();
+  const copy: JsonObject = {};
+  for (const key of keys) {
+    const value = data[key]!;
+    if (key === '__proto__' || (value !== null && typeof value === 'object')) return data;
+    copy[key] = value;
+  }
+  return copy;
+};
+
 /** The chain hash an event's content gives, and its stored hash and prevHash; or why it cannot be read. */
 export const rehash = (event: RehashInput): Rehashed => {
   let data: JsonValue;
@@ -33,6 +54,6 @@ export const rehash = (event: RehashInput): Rehashed => {
   }
   if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) return { error: 'metadata is not an object' };
   const rest = withoutHash(metadata);
-  const hash = chainHash({ stream: event.stream, revision: event.revision, id: event.id, type: event.type, data, metadata: rest });
+  const hash = chainHash({ stream: event.stream, revision: event.revision, id: event.id, type: event.type, data: sortedFlat(data), metadata: rest });
   return { hash, stored: metadata[HASH], prev: rest[PREV_HASH] ?? null };
 };
