@@ -57,7 +57,12 @@ export const workerScanner = (db: Database.Database, workers = Math.min(availabl
       const results: Array<RangeScan | undefined> = [];
       let next = 0;
       let stop = false;
-      const pool = Array.from({ length: Math.min(workers, ranges.length) }, () => new Worker(script, { workerData: { file } }));
+      const pool = Array.from({ length: Math.min(workers, ranges.length) }, () => {
+        const worker = new Worker(script, { workerData: { file } });
+        // An error while no range is asked of it (a worker is only ever idle between two asks) must not end the process.
+        worker.on('error', () => undefined);
+        return worker;
+      });
       const drain = async (worker: Worker) => {
         while (!stop && next < ranges.length) {
           const at = next++;
