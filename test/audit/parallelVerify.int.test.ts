@@ -153,4 +153,15 @@ describe('verify split into leaf ranges gives the report of the one-thread sweep
     for (const span of [1, 2, 8]) expect(await verifyLog(store, { parallel: split(store, span) })).toEqual(sweep);
     await store.close();
   });
+
+  it('a scanner that fails or stops short (a worker that could not start) leaves verify to the sweep, with its report', async () => {
+    await writeLedger(temp.file);
+    const store = openSqliteStore(temp.file);
+    const sweep = await verifyLog(store, { parallel: false });
+    const inProcess = inProcessScanner(store.log!);
+    const short: ParallelScanner = { workers: 2, scan: async (ranges, cut) => (await inProcess.scan(ranges, cut)).slice(0, 1) };
+    for (const scanner of [short, { workers: 2, scan: async () => [] }]) expect(await verifyLog(store, { parallel: { minLeaves: 0, span: 4, scanner } })).toEqual(sweep);
+    expect(sweep).toMatchObject({ ok: true, events: 23 });
+    await store.close();
+  });
 });
