@@ -5,7 +5,10 @@ import {
   eventLeafHash,
   inclusionPath,
   leafHash,
+  leafHashHex,
   leafInput,
+  nodeHash,
+  nodeHashHex,
   rangeRoot,
   treeRoot,
   verifyConsistency,
@@ -139,5 +142,22 @@ describe('the log hashing rules (RFC 9162)', () => {
         expect(verifyConsistency(first, leaves[0]!.equals(firstRoot) ? leaves[1]! : leaves[0]!, size, root, proof)).toBe(false);
       }
     }
+  });
+
+  it('the hex hashes of the range scans and a compact range joined from edges agree with the Buffer ones', () => {
+    const leaves = Array.from({ length: 37 }, (_, n) => leafHash(`leaf ${n} \u00e9`));
+    for (let n = 0; n < 37; n += 1) expect(leafHashHex(`leaf ${n} \u00e9`)).toBe(leaves[n]!.toString('hex'));
+    expect(nodeHashHex(leaves[0]!.toString('hex'), leaves[1]!.toString('hex').toUpperCase())).toBe(nodeHash(leaves[0]!, leaves[1]!).toString('hex'));
+    // Joined at every aligned split: the first part's edge, then the second part's subtrees.
+    for (const split of [8, 16, 32]) {
+      const head = compactRange();
+      leaves.slice(0, split).forEach((leaf) => head.push(leaf));
+      const tail = compactRange();
+      leaves.slice(split, split * 2).forEach((leaf) => tail.push(leaf));
+      const joined = compactRange(head.edge());
+      for (const node of tail.edge()) joined.pushSubtree(node.hash, node.level);
+      expect(joined.root().equals(treeRoot(leaves.slice(0, Math.min(37, split * 2))))).toBe(true);
+    }
+    expect(() => compactRange([{ level: 0, hash: leaves[0]! }]).pushSubtree(leaves[1]!, 1)).toThrow(RangeError);
   });
 });

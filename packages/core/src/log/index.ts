@@ -6,3 +6,8 @@ export * from './breaks.js';
 export * from './verifyLog.js';
 export * from './digest.js';
 export * from './errors.js';
+export * from './scanRange.js';
+export * from './stitchScans.js';
+export * from './parallelPass.js';
+export * from './inProcessScanner.js';
+export * from './rehash.js';

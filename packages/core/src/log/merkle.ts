@@ -41,24 +41,37 @@ export const treeRoot = (leaves: Buffer[]): Buffer => {
   return nodeHash(treeRoot(leaves.slice(0, k)), treeRoot(leaves.slice(k)));
 };
 
+/** One complete, aligned subtree on a compact range's right edge: 2^level leaves folded into `hash`. */
+export interface EdgeNode {
+  level: number;
+  hash: Buffer;
+}
+
 /**
  * A streaming root: leaves pushed in order keep only the right edge (one hash per set bit of the
- * size), so the whole log is folded in O(n) hashes and O(log n) memory.
+ * size), so the whole log is folded in O(n) hashes and O(log n) memory. `start` continues from an
+ * edge taken earlier (`edge()`), which is how the ranges a parallel verify folded are joined.
  */
-export const compactRange = () => {
-  const stack: Array<{ level: number; hash: Buffer }> = [];
-  let size = 0;
+export const compactRange = (start: EdgeNode[] = []) => {
+  const stack: EdgeNode[] = start.map((node) => ({ ...node }));
+  let size = stack.reduce((sum, node) => sum + 2 ** node.level, 0);
+  /** A complete subtree of 2^level leaves; the size so far must be a multiple of 2^level. */
+  const pushSubtree = (hash: Buffer, level: number) => {
+    if (size % 2 ** level !== 0) throw new RangeError(`a subtree of 2^${level} leaves cannot follow ${size} leaves`);
+    let top = { level, hash };
+    while (stack.length > 0 && stack[stack.length - 1]!.level === top.level) {
+      const left = stack.pop()!;
+      top = { level: top.level + 1, hash: nodeHash(left.hash, top.hash) };
+    }
+    stack.push(top);
+    size += 2 ** level;
+  };
   return {
-    push(hash: Buffer) {
-      let top = { level: 0, hash };
-      while (stack.length > 0 && stack[stack.length - 1]!.level === top.level) {
-        const left = stack.pop()!;
-        top = { level: top.level + 1, hash: nodeHash(left.hash, top.hash) };
-      }
-      stack.push(top);
-      size += 1;
-    },
+    push: (hash: Buffer) => pushSubtree(hash, 0),
+    pushSubtree,
     size: () => size,
+    /** The right edge now, left to right (a copy). */
+    edge: (): EdgeNode[] => stack.map((node) => ({ ...node })),
     /** MTH of everything pushed so far: the right edge folded from the right. */
     root(): Buffer {
       if (stack.length === 0) return emptyRoot();

@@ -1,3 +1,5 @@
+import type { PositionSpan, RangeScan } from './scanRange.js';
+
 /**
  * The log-level commitment as a store keeps it: every event is a leaf of one RFC 9162 Merkle tree
  * in commit order, written in the transaction of its append. Stores that keep it expose this group
@@ -72,6 +74,25 @@ export interface InclusionProof {
   path: string[];
 }
 
+/** Leaves [from, to) of the log. */
+export interface LeafRange {
+  from: number;
+  to: number;
+}
+
+/** A store's way to scan ranges of leaves at once (on other threads), for verify to split the log over cores. */
+export interface ParallelScanner {
+  /** Scans that run at once. */
+  workers: number;
+  /**
+   * Each range scanned as `scanRange` scans it, in range order; `cut` is a saved digest's size. It may
+   * stop early once a range is unclean (verify then reads the log itself): the result then holds it.
+   */
+  scan(ranges: LeafRange[], cut: number | null, onScanned?: (scan: RangeScan) => void): Promise<RangeScan[]>;
+  /** Optional: how many stored events lie outside all the spans (verify then knows there are no strays without `strays()`). */
+  uncovered?(spans: PositionSpan[]): Promise<number>;
+}
+
 export interface EventLog {
   digest(): Promise<LogDigest>;
   /**
@@ -84,4 +105,6 @@ export interface EventLog {
   /** Stored events that no leaf holds (inserted behind the store's back). */
   strays(): Promise<StoredEventText[]>;
   deletions(): Promise<DeletionRecord[]>;
+  /** Optional: range scans on other threads (the SQLite store's worker threads); verify reads `entries` itself without it. */
+  parallel?: ParallelScanner;
 }

@@ -14,6 +14,7 @@ import { mapped } from '../errors.js';
 import type { LogStatements } from './statements.js';
 import { storedChainHash } from './tables.js';
 import { leafAtPosition, logSize, storedLookup } from './tree.js';
+import { workerScanner } from './workerScanner.js';
 
 interface EntryRow {
   leaf_index: bigint;
@@ -116,5 +117,7 @@ export const sqliteEventLog = (db: Database.Database, sql: LogStatements): Event
     entries: async (from, max) => mapped(() => entries(from, max)),
     strays: async () => mapped(() => sql.strays.all() as StoredEventText[]),
     deletions: async () => mapped(deletions),
+    // verify's range scans on worker threads, each reading the file on its own connection (not for :memory:).
+    ...(db.memory ? {} : { parallel: workerScanner(db) }),
   };
 };

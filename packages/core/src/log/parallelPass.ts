@@ -1,0 +1,50 @@
+import type { LeafRange, ParallelScanner } from './port.js';
+import { stitchScans, type StitchedPass } from './stitchScans.js';
+
+export interface ParallelOptions {
+  /** Logs with fewer leaves are swept on one thread. Default 65,536. */
+  minLeaves?: number;
+  /** Leaves per range, a power of two. Default: about a quarter of each worker's share, at least 4,096. */
+  span?: number;
+  /** The scanner to use instead of the store's (`EventLog.parallel`). */
+  scanner?: ParallelScanner;
+}
+
+const floorPowerOfTwo = (n: number): number => {
+  let power = 1;
+  while (power * 2 <= n) power *= 2;
+  return power;
+};
+
+/** [0, size) in ranges of `span` leaves; every range starts at a multiple of span, so its subtrees are the tree's. */
+export const leafRanges = (size: number, span: number): LeafRange[] => {
+  if (floorPowerOfTwo(span) !== span) throw new RangeError(`a range span must be a power of two, not ${span}`);
+  const ranges: LeafRange[] = [];
+  for (let from = 0; from < size; from += span) ranges.push({ from, to: Math.min(from + span, size) });
+  return ranges;
+};
+
+/**
+ * The leaf pass of verify split into ranges scanned at once; null when there is no scanner, the log is
+ * small, or any range or edge between ranges is not clean (the caller then sweeps the log itself).
+ */
+export const parallelPass = async (
+  scanner: ParallelScanner | undefined,
+  size: number,
+  cut: number | null,
+  options: ParallelOptions,
+  onProgress?: (done: number) => void,
+): Promise<(StitchedPass & { strayFree: boolean }) | null> => {
+  if (!scanner || size === 0 || size < (options.minLeaves ?? 65_536)) return null;
+  const span = options.span ?? Math.max(4096, floorPowerOfTwo(Math.ceil(size / (scanner.workers * 4))));
+  let done = 0;
+  const scans = await scanner.scan(leafRanges(size, span), cut, (scan) => {
+    done += scan.to - scan.from;
+    if (scan.clean) onProgress?.(done);
+  });
+  const pass = scans.length === Math.ceil(size / span) ? stitchScans(scans, cut) : null;
+  if (!pass) return null;
+  // Every stored event is at a leaf's position when the ranges saw none that is not and none lies outside them.
+  const strayFree = pass.spans !== null && scanner.uncovered !== undefined && (await scanner.uncovered(pass.spans)) === 0;
+  return { ...pass, strayFree };
+};

@@ -1,0 +1,178 @@
+import { deletionLeafHash, leafHashHex, leafInput, nodeHashHex } from './leaf.js';
+import type { EdgeNode } from './merkle.js';
+import type { DeletionRecord } from './port.js';
+import { rehash } from './rehash.js';
+
+/**
+ * One leaf as a range scan reads it: integers as numbers (a scan takes only safe integers, and
+ * leaves anything else to the reference verify), the event's columns as stored.
+ */
+export interface ScanRow {
+  index: number;
+  position: number;
+  stream: string;
+  revision: number;
+  /** The stored leaf hash as 64 lowercase hex digits ('' when it is not 32 bytes). */
+  leafHash: string;
+  /** A deletion leaf: its record as stored (null when gone). */
+  isDeletion: boolean;
+  deletion: DeletionRecord | null;
+  event: { position: number; stream: string; revision: number; id: string; type: string; data: string; metadata: string; created: string } | null;
+}
+
+/**
+ * A page of leaves, and how many stored events in the positions the page's event leaves span (from
+ * the one after `after`, or from the page's first when `after` is null, through its last) no leaf of
+ * the page holds: strays, which verify must report. null: the source cannot tell.
+ */
+export interface ScanPage {
+  rows: ScanRow[];
+  strays: number | null;
+}
+
+/** Reads leaves from index `from`, at most `max`, in leaf order; `after` is the previous page's last event-leaf position. */
+export type ScanSource = (from: number, max: number, after: number | null) => ScanPage | Promise<ScanPage>;
+
+/** Positions first..last (inclusive) whose every stored event a leaf holds. */
+export interface PositionSpan {
+  first: number;
+  last: number;
+}
+
+/** A leaf whose event is gone (the deletion checks decide if a recorded deletion erased it). */
+export interface ScanMissing {
+  index: number;
+  position: number;
+  stream: string;
+  revision: number;
+}
+
+/** A stream's first event in the range, whose prevHash links to the previous range's head of that stream. */
+export interface ScanLink {
+  stream: string;
+  revision: number;
+  prev: unknown;
+}
+
+/** A stream's last event in the range: the head the next range links to. */
+export interface ScanHead {
+  stream: string;
+  revision: number;
+  hash: string;
+}
+
+/**
+ * What a scan of the leaves [from, to) found. A range is `clean` when every leaf in it passed every
+ * check the reference verify makes at a leaf; what crosses its edges (chain links, position order,
+ * the tree) is returned for `stitchScans` to check. An unclean range says why and nothing else:
+ * the reference verify then reads the whole log again and names every break.
+ */
+export type RangeScan =
+  | {
+      clean: true;
+      from: number;
+      to: number;
+      events: number;
+      /** The compact range of the range's leaves (aligned subtrees), and the same at `cut` when from < cut < to. */
+      edge: EdgeNode[];
+      cutEdge: EdgeNode[] | null;
+      firsts: ScanLink[];
+      heads: ScanHead[];
+      /** Positions of the range's first and last event (-1: none). */
+      firstPosition: number;
+      lastPosition: number;
+      missing: ScanMissing[];
+      deletions: DeletionRecord[];
+      /** The positions the range's event leaves span (null: none), and whether they grow and the source saw no stray among them. */
+      span: PositionSpan | null;
+      strayFree: boolean;
+    }
+  | { clean: false; from: number; to: number; why: string };
+
+const PAGE = 2000;
+
+/** compactRange over hex hashes (merkle.ts), local to a range: its edge is handed over as Buffers. */
+const hexRange = () => {
+  const levels: number[] = [];
+  const hashes: string[] = [];
+  return {
+    push(hash: string) {
+      let level = 0;
+      let top = hash;
+      while (levels.length > 0 && levels[levels.length - 1] === level) {
+        levels.pop();
+        top = nodeHashHex(hashes.pop()!, top);
+        level += 1;
+      }
+      levels.push(level);
+      hashes.push(top);
+    },
+    edge: (): EdgeNode[] => levels.map((level, at) => ({ level, hash: Buffer.from(hashes[at]!, 'hex') })),
+  };
+};
+
+const safe = Number.isSafeInteger;
+
+/** Scans the leaves [from, to); from must be a multiple of the range's power-of-two span. */
+export const scanRange = async (source: ScanSource, from: number, to: number, cut: number | null = null): Promise<RangeScan> => {
+  const unclean = (why: string): RangeScan => ({ clean: false, from, to, why });
+  const range = hexRange();
+  let cutEdge: EdgeNode[] | null = null;
+  const firsts: ScanLink[] = [];
+  const heads = new Map<string, ScanHead>();
+  const missing: ScanMissing[] = [];
+  const deletions: DeletionRecord[] = [];
+  let firstPosition = -1;
+  let lastPosition = -1;
+  let events = 0;
+  let next = from;
+  // The positions of the event leaves read so far: growing, with no stray among them ('mixed': strays, or the source cannot tell).
+  let strayFree = true;
+  let after: number | null = null;
+  let spanFirst: number | null = null;
+  while (next < to) {
+    const { rows: page, strays } = await source(next, Math.min(PAGE, to - next), after);
+    if (page.length === 0) return unclean(`leaves from ${next} are missing`);
+    if (strays !== 0) strayFree = false;
+    for (const row of page) {
+      if (row.index !== next) return unclean(`leaf ${row.index} where ${next} was due`);
+      const leafHash = row.leafHash;
+      // Each leaf's hash is compared with one computed as lowercase hex before it counts: a string of other digits never is.
+      if (typeof leafHash !== 'string' || leafHash.length !== 64) return unclean(`leaf ${row.index}'s hash`);
+      if (cut === next && next > from) cutEdge = range.edge();
+      next += 1;
+      range.push(leafHash);
+      if (row.isDeletion) {
+        const record = row.deletion;
+        if (!record || record.logSize !== row.index || deletionLeafHash({ index: row.index, ...record }).toString('hex') !== leafHash) return unclean(`deletion leaf ${row.index}`);
+        deletions.push(record);
+        continue;
+      }
+      const { event } = row;
+      if (!safe(row.position) || !safe(row.revision) || typeof row.stream !== 'string') return unclean(`leaf ${row.index}'s place`);
+      if (after === null) spanFirst = row.position;
+      else if (row.position <= after) strayFree = false;
+      after = row.position;
+      if (!event) {
+        missing.push({ index: row.index, position: row.position, stream: row.stream, revision: row.revision });
+        continue;
+      }
+      if (event.position !== row.position || event.stream !== row.stream || event.revision !== row.revision || !safe(event.position) || event.position <= lastPosition) return unclean(`leaf ${row.index}'s event`);
+      if (firstPosition < 0) firstPosition = event.position;
+      lastPosition = event.position;
+      events += 1;
+      const revision = BigInt(row.revision);
+      const result = rehash({ stream: event.stream, revision, id: event.id, type: event.type, data: event.data, metadata: event.metadata });
+      if ('error' in result || result.stored !== result.hash) return unclean(`leaf ${row.index}'s content`);
+      // As the reference: the predecessor's hash when it is the head, null at revision 0, else unchecked
+      // (an earlier range may hold the predecessor: `stitchScans` checks the link).
+      const head = heads.get(row.stream);
+      const expected = head && head.revision === row.revision - 1 ? head.hash : row.revision === 0 ? null : undefined;
+      if (expected === undefined && !head) firsts.push({ stream: row.stream, revision: row.revision, prev: result.prev });
+      else if (expected !== undefined && result.prev !== expected) return unclean(`leaf ${row.index}'s prevHash`);
+      heads.set(row.stream, { stream: row.stream, revision: row.revision, hash: result.hash });
+      if (leafHashHex(leafInput({ index: row.index, stream: row.stream, revision, hash: result.hash, created: event.created })) !== leafHash) return unclean(`leaf ${row.index}'s leaf hash`);
+    }
+  }
+  return { clean: true, from, to, events, edge: range.edge(), cutEdge, firsts, heads: [...heads.values()], firstPosition, lastPosition, missing, deletions, span: after === null ? null : { first: spanFirst!, last: after }, strayFree };
+};

@@ -1,0 +1,91 @@
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type Database from 'better-sqlite3';
+import type { LeafRange, ParallelScanner, PositionSpan, RangeScan } from '@session-ledger/core';
+import type { ScanAnswer, ScanRequest } from './verifyWorker.js';
+
+/** The worker's script: beside this module when built; from the TypeScript sources (tests), the built one. */
+const workerScript = (): URL | null => {
+  for (const candidate of [new URL('./verifyWorker.js', import.meta.url), new URL('../../dist/log/verifyWorker.js', import.meta.url)]) {
+    if (existsSync(fileURLToPath(candidate))) return candidate;
+  }
+  return null;
+};
+
+const ask = (worker: Worker, request: ScanRequest): Promise<RangeScan> =>
+  new Promise((resolve, reject) => {
+    const onExit = (code: number) => reject(new Error(`verify worker exited with ${code}`));
+    worker.once('error', reject);
+    worker.once('exit', onExit);
+    worker.once('message', (answer: ScanAnswer) => {
+      worker.off('error', reject);
+      worker.off('exit', onExit);
+      if ('error' in answer) reject(new Error(answer.error));
+      else resolve(answer.scan);
+    });
+    worker.postMessage(request);
+  });
+
+/** Stored events outside all the spans (in order, disjoint): the gaps between them counted on the rowid. */
+const uncovered = (db: Database.Database, spans: PositionSpan[]): number => {
+  const below = db.prepare('SELECT count(*) FROM events WHERE position < ?').pluck();
+  const between = db.prepare('SELECT count(*) FROM events WHERE position > ? AND position < ?').pluck();
+  const above = db.prepare('SELECT count(*) FROM events WHERE position > ?').pluck();
+  return db.transaction(() => {
+    if (spans.length === 0) return Number(db.prepare('SELECT count(*) FROM events').pluck().get());
+    let count = Number(below.get(spans[0]!.first)) + Number(above.get(spans[spans.length - 1]!.last));
+    for (let at = 1; at < spans.length; at += 1) count += Number(between.get(spans[at - 1]!.last, spans[at]!.first));
+    return count;
+  })();
+};
+
+/**
+ * Range scans on worker threads, each with its own read-only connection to the store's file: a pool of
+ * `workers` started per verify, each taking the next range until all are done or one is unclean.
+ * A worker that cannot start or fails makes the result short, and verify sweeps the log itself.
+ */
+export const workerScanner = (db: Database.Database, workers = Math.min(availableParallelism(), 4)): ParallelScanner | undefined => {
+  const file = db.name;
+  const script = workerScript();
+  if (!script) return undefined;
+  return {
+    workers,
+    uncovered: async (spans) => uncovered(db, spans),
+    async scan(ranges: LeafRange[], cut: number | null, onScanned?: (scan: RangeScan) => void) {
+      const results: Array<RangeScan | undefined> = [];
+      let next = 0;
+      let stop = false;
+      const pool = Array.from({ length: Math.min(workers, ranges.length) }, () => {
+        const worker = new Worker(script, { workerData: { file } });
+        // An error while no range is asked of it (a worker is only ever idle between two asks) must not end the process.
+        worker.on('error', () => undefined);
+        return worker;
+      });
+      const drain = async (worker: Worker) => {
+        while (!stop && next < ranges.length) {
+          const at = next++;
+          const scan = await ask(worker, { ...ranges[at]!, cut });
+          results[at] = scan;
+          onScanned?.(scan);
+          if (!scan.clean) stop = true;
+        }
+      };
+      try {
+        await Promise.all(pool.map(drain));
+      } catch {
+        stop = true;
+        return [];
+      } finally {
+        await Promise.all(pool.map((worker) => worker.terminate()));
+      }
+      const done: RangeScan[] = [];
+      for (const scan of results) {
+        if (!scan) break;
+        done.push(scan);
+      }
+      return done;
+    },
+  };
+};
