@@ -38,12 +38,13 @@ const isSorted = (keys: string[]): boolean => {
   return true;
 };
 
-/**
- * Whether native JSON.stringify already writes `value`'s canonical text: a JSON primitive, or a plain
- * object of JSON primitives whose keys are in canonical order. Callers that embed such values in a
- * larger object (the chain hash's six keys) can then stringify the whole in one native call.
- */
-export const isCanonicalAsIs = (value: unknown): boolean => {
+/** How deep isCanonicalAsIs looks; deeper values take the generic encoder. */
+const MAX_DEPTH = 32;
+
+/** A value inside an object: also undefined (left out by both encoders). */
+const memberAsIs = (item: unknown, depth: number): boolean => item === undefined || asIs(item, depth);
+
+const asIs = (value: unknown, depth: number): boolean => {
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -52,9 +53,20 @@ export const isCanonicalAsIs = (value: unknown): boolean => {
       return Number.isFinite(value);
     case 'object': {
       if (value === null) return true;
-      if (Array.isArray(value) || !isPlainObject(value)) return false;
+      if (depth >= MAX_DEPTH) return false;
+      if (Array.isArray(value)) {
+        // An own toJSON would be called by JSON.stringify; a hole or undefined is written differently.
+        if (Object.getPrototypeOf(value) !== Array.prototype || (value as { toJSON?: unknown }).toJSON !== undefined) return false;
+        for (let index = 0; index < value.length; index += 1) {
+          if (!(index in value) || !asIs(value[index], depth + 1)) return false;
+        }
+        return true;
+      }
+      if (!isPlainObject(value)) return false;
       const keys = Object.keys(value);
-      return isSorted(keys) && isFlat(value as Record<string, unknown>, keys);
+      if (!isSorted(keys)) return false;
+      for (const key of keys) if (!memberAsIs((value as Record<string, unknown>)[key], depth + 1)) return false;
+      return true;
     }
     default:
       return false;
@@ -62,14 +74,27 @@ export const isCanonicalAsIs = (value: unknown): boolean => {
 };
 
 /**
+ * Whether native JSON.stringify already writes `value`'s canonical text: a JSON primitive, or plain
+ * objects and arrays of them, at every depth, whose keys are in canonical order (writers build them
+ * so). Then one native call writes the whole, with the same escaping and numbers, undefined members
+ * left out; callers that embed such values in a larger object (the chain hash's six keys) can
+ * stringify the whole at once.
+ */
+export const isCanonicalAsIs = (value: unknown): boolean => asIs(value, 0);
+
+/**
  * Canonical JSON: object keys sorted by code unit, no white space, finite numbers only.
  * Two equal JSON values always encode to the same string, on every backend.
  *
  * Written as plain loops appending to one string (no filter/sort/map/join arrays per object):
- * every appended event is encoded once for its chain hash, so this is on the write path. A plain
- * object of JSON primitives (most event data and metadata) is written by native JSON.stringify.
+ * every appended event is encoded once for its chain hash, so this is on the write path. A value
+ * already in canonical order at every depth (isCanonicalAsIs: most event data) is written by one
+ * native JSON.stringify, and so is a plain object of JSON primitives in any key order.
  */
-export const canonicalJson = (value: unknown): string => {
+export const canonicalJson = (value: unknown): string =>
+  typeof value === 'object' && value !== null && asIs(value, 0) ? JSON.stringify(value) : encode(value);
+
+const encode = (value: unknown): string => {
   if (value === null) return 'null';
   switch (typeof value) {
     case 'string':
@@ -83,7 +108,7 @@ export const canonicalJson = (value: unknown): string => {
         let out = '[';
         for (let index = 0; index < value.length; index += 1) {
           // A hole encodes as nothing, as Array.prototype.join did in the earlier encoder.
-          out += (index === 0 ? '' : ',') + (index in value ? canonicalJson(value[index]) : '');
+          out += (index === 0 ? '' : ',') + (index in value ? encode(value[index]) : '');
         }
         return `${out}]`;
       }

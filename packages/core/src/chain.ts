@@ -22,8 +22,8 @@ export const chainHash = (input: ChainInput): string => sha256Hex(chainText(inpu
 /**
  * canonicalJson of { stream, revision, id, type, data, metadata }, with the six keys written in
  * their sorted order directly (this runs once per appended event and once per verified one).
- * When data and metadata are flat and already in canonical order (most events), the whole text is
- * one native JSON.stringify: one flat string, which also hashes faster than a concatenation.
+ * When data and metadata are already in canonical order at every depth (most events), the whole
+ * text is one native JSON.stringify: one flat string, which also hashes faster than a concatenation.
  * Anything but the usual shape (string fields, defined data) takes the generic encoder.
  */
 export const chainText = (input: ChainInput): string => {
