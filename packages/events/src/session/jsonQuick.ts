@@ -1,4 +1,4 @@
-import { hasLoneSurrogate, isPlainObject, type JsonObject, type JsonValue } from '@session-ledger/core';
+import { hasLoneSurrogate, type JsonObject, type JsonValue } from '@session-ledger/core';
 
 /**
  * Hand-written counterparts of the schema's `z.json()` records, `toolCalls` and `tokenCounts`, for
@@ -6,21 +6,22 @@ import { hasLoneSurrogate, isPlainObject, type JsonObject, type JsonValue } from
  * the input's order) or undefined when the value is anything but the plain shape, so zod decides and
  * words the error. Stricter than zod, never looser: besides zod's rules (finite numbers, plain
  * objects, string keys, no holes) it leaves to the schema every string (key or value) that is not
- * well-formed UTF-16, a `__proto__` key (zod drops it), a non-enumerable or symbol key (zod skips or
- * refuses them), and nesting deeper than MAX_DEPTH.
+ * well-formed UTF-16, a `__proto__` key (zod drops it), a symbol key (zod refuses it), and nesting
+ * deeper than MAX_DEPTH. Non-enumerable keys are skipped, as zod skips them.
  */
 const MAX_DEPTH = 64;
 
-/** The own keys of a plain object when all are enumerable strings, well-formed and not `__proto__`. */
-const plainKeys = (value: object): string[] | undefined => {
-  if (!isPlainObject(value)) return undefined;
-  const keys = Reflect.ownKeys(value);
-  for (const key of keys) {
-    if (typeof key !== 'string' || key === '__proto__' || hasLoneSurrogate(key)) return undefined;
-    if (!Object.prototype.propertyIsEnumerable.call(value, key)) return undefined;
-  }
-  return keys as string[];
+/** A literal-made object (or one without a prototype): the only objects zod's records take as they are. */
+const isPlain = (value: object): boolean => {
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 };
+
+/** A key zod keeps as it is: not `__proto__` (dropped), well-formed. */
+const keyOk = (key: string): boolean => key !== '__proto__' && !hasLoneSurrogate(key);
+
+/** Symbol keys: zod's records refuse them, `for … in` does not see them. */
+const hasSymbols = (value: object): boolean => Object.getOwnPropertySymbols(value).length > 0;
 
 const copyValue = (value: unknown, depth: number): JsonValue | undefined => {
   switch (typeof value) {
@@ -50,18 +51,20 @@ const copyArray = (value: unknown[], depth: number): JsonValue[] | undefined => 
   return out;
 };
 
-/** `z.record(z.string(), z.json())`: a plain object of JSON values. */
+/**
+ * `z.record(z.string(), z.json())`: a plain object of JSON values. `for … in` walks the own
+ * enumerable string keys in the order zod does (a plain object inherits none).
+ */
 export const copyJsonObject = (value: unknown, depth = 0): JsonObject | undefined => {
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || depth >= MAX_DEPTH) return undefined;
-  const keys = plainKeys(value);
-  if (keys === undefined) return undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || depth >= MAX_DEPTH || !isPlain(value)) return undefined;
   const out: JsonObject = {};
-  for (const key of keys) {
+  for (const key in value) {
+    if (!keyOk(key)) return undefined;
     const item = copyValue((value as Record<string, unknown>)[key], depth + 1);
     if (item === undefined) return undefined;
     out[key] = item;
   }
-  return out;
+  return hasSymbols(value) ? undefined : out;
 };
 
 /** `z.array(jsonObject)`: the tool calls. */
@@ -78,14 +81,12 @@ export const copyToolCalls = (value: unknown): JsonObject[] | undefined => {
 
 /** `z.object({}).catchall(z.number().int().nonnegative())`: token counts by kind. */
 export const copyTokenCounts = (value: unknown): Record<string, number> | undefined => {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const keys = plainKeys(value);
-  if (keys === undefined) return undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || !isPlain(value)) return undefined;
   const out: Record<string, number> = {};
-  for (const key of keys) {
+  for (const key in value) {
     const item = (value as Record<string, unknown>)[key];
-    if (typeof item !== 'number' || !Number.isSafeInteger(item) || item < 0) return undefined;
+    if (!keyOk(key) || typeof item !== 'number' || !Number.isSafeInteger(item) || item < 0) return undefined;
     out[key] = item;
   }
-  return out;
+  return hasSymbols(value) ? undefined : out;
 };
