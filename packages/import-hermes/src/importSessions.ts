@@ -22,17 +22,13 @@ const plannedEvents = (item: SessionImport): LazyEvent[] => {
   for (const step of item.steps) {
     const id = stepId(item.stream, step);
     if (id === null) continue;
-    const build = () => stepEvent(item.stream, step, item.session, id)!;
-    // Built (and so schema-checked) and checked here, then dropped: the batch that writes it builds it
-    // again. Keeping every event of a long session alive until its last batch cost more in garbage
-    // collection (all of them survived into the old generation) than building each twice.
-    const event = build();
+    const event = stepEvent(item.stream, step, item.session, id)!;
     const illFormed = illFormedPath(event.data, 'data') ?? illFormedPath(event.metadata, 'metadata');
     if (illFormed !== null) {
       const rows = event.rowIds.length > 0 ? `message row ${event.rowIds.join(', ')}` : 'its session row';
       throw invalidInput(`Hermes session ${item.session.id}, ${rows}: ${illFormedMessage(`the ${illFormed} of its ${event.type} event`)} (fix the row, then import again)`);
     }
-    planned.push({ id, kind: step.kind, build });
+    planned.push({ id, kind: step.kind, build: () => event });
   }
   return planned;
 };
