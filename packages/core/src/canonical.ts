@@ -33,6 +33,24 @@ export const isPlainObject = (record: object): boolean => {
   return prototype === Object.prototype || prototype === null;
 };
 
+/**
+ * Sorts keys in place by UTF-16 code units (as the default sort does): a few keys (event metadata) by
+ * insertion, without the work array Array.prototype.sort allocates; more with the default sort.
+ */
+const sortKeys = (keys: string[]): string[] => {
+  if (keys.length > 16) return keys.sort();
+  for (let index = 1; index < keys.length; index += 1) {
+    const key = keys[index]!;
+    let at = index - 1;
+    while (at >= 0 && keys[at]! > key) {
+      keys[at + 1] = keys[at]!;
+      at -= 1;
+    }
+    keys[at + 1] = key;
+  }
+  return keys;
+};
+
 const isSorted = (keys: string[]): boolean => {
   for (let index = 1; index < keys.length; index += 1) if (keys[index - 1]! >= keys[index]!) return false;
   return true;
@@ -63,9 +81,13 @@ const asIs = (value: unknown, depth: number): boolean => {
         return true;
       }
       if (!isPlainObject(value)) return false;
-      const keys = Object.keys(value);
-      if (!isSorted(keys)) return false;
-      for (const key of keys) if (!memberAsIs((value as Record<string, unknown>)[key], depth + 1)) return false;
+      // for-in lists a plain object's keys in Object.keys' (and JSON.stringify's) order, without an array.
+      let previous: string | undefined;
+      for (const key in value) {
+        if (!Object.hasOwn(value, key) || (previous !== undefined && previous >= key)) return false;
+        if (!memberAsIs((value as Record<string, unknown>)[key], depth + 1)) return false;
+        previous = key;
+      }
       return true;
     }
     default:
@@ -118,7 +140,7 @@ const encode = (value: unknown): string => {
       const plain = isPlainObject(record);
       if (plain && isSorted(own) && isFlat(record, own)) return JSON.stringify(record);
       // Default sort compares UTF-16 code units, which is the canonical key order.
-      const keys = own.sort();
+      const keys = sortKeys(own);
       if (plain && isFlat(record, keys)) return JSON.stringify(record, keys);
       let out = '{';
       let first = true;

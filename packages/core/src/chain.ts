@@ -32,9 +32,10 @@ export const chainText = (input: ChainInput): string => {
   if (typeof stream !== 'string' || typeof id !== 'string' || typeof type !== 'string' || data === undefined || metadata === undefined) {
     return canonicalJson({ stream, revision, id, type, data, metadata });
   }
-  if (isCanonicalAsIs(data) && isCanonicalAsIs(metadata)) return JSON.stringify({ data, id, metadata, revision, stream, type });
+  const dataAsIs = isCanonicalAsIs(data);
+  if (dataAsIs && isCanonicalAsIs(metadata)) return JSON.stringify({ data, id, metadata, revision, stream, type });
   return (
-    `{"data":${canonicalJson(data)},"id":${JSON.stringify(id)},"metadata":${canonicalJson(metadata)},` +
+    `{"data":${dataAsIs ? JSON.stringify(data) : canonicalJson(data)},"id":${JSON.stringify(id)},"metadata":${canonicalJson(metadata)},` +
     `"revision":${JSON.stringify(revision)},"stream":${JSON.stringify(stream)},"type":${JSON.stringify(type)}}`
   );
 };
