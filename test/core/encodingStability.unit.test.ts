@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, chainHash, chainText, deterministicId, isCanonicalAsIs, sha256Hex } from '@session-ledger/core';
+import { canonicalJson, chainHash, chainText, deterministicId, isCanonicalAsIs, sha256Hex, sortedAsIs } from '@session-ledger/core';
 import { createHash } from 'node:crypto';
 
 /**
@@ -103,6 +103,30 @@ describe('stored encodings stay byte-identical', () => {
     }
     expect(canonicalJson({ a: withToJson })).toBe('{"a":[1]}');
     expect(canonicalJson({ a: { c: 1, b: 2 } })).toBe('{"a":{"b":2,"c":1}}');
+  });
+
+  it('the chain text sorts metadata keys in a copy and still writes the first encoder\'s bytes, whatever the metadata', () => {
+    const data = { content: 'x', extra: { hermes: { rowId: 1 } }, role: 'user' };
+    fc.assert(
+      fc.property(fc.dictionary(fc.string({ maxLength: 6 }), fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constant(undefined)), { maxKeys: 6 }), (given) => {
+        const metadata = { prevHash: null, ...given } as never;
+        const input = { stream: 's', revision: 3n, id: 'i', type: 't', data, metadata };
+        expect(chainText(input)).toBe(reference({ stream: 's', revision: '3', id: 'i', type: 't', data, metadata }));
+      }),
+      { numRuns: 300 },
+    );
+    // The ledger's order (prevHash first) is sorted in the copy; integer-like keys and unsorted nested values are not.
+    expect(Object.keys(sortedAsIs({ prevHash: null, schemaVersion: 2, importedFrom: 'hermes' })!)).toEqual(['importedFrom', 'prevHash', 'schemaVersion']);
+    expect(sortedAsIs({ b: 1, '10': 2, '9': 3 })).toBeUndefined();
+    expect(sortedAsIs({ b: 1, a: { d: 1, c: 2 } })).toBeUndefined();
+    const proto = JSON.parse('{"b": 1, "__proto__": {"x": 1}}') as Record<string, unknown>;
+    expect(sortedAsIs(proto)).toBeUndefined();
+    expect(chainText({ stream: 's', revision: 0n, id: 'i', type: 't', data, metadata: proto as never })).toBe(
+      reference({ stream: 's', revision: '0', id: 'i', type: 't', data, metadata: proto }),
+    );
+    expect(chainText({ stream: 's', revision: 0n, id: 'i', type: 't', data, metadata: { z: 1, '10': 2, '9': [3] } })).toBe(
+      reference({ stream: 's', revision: '0', id: 'i', type: 't', data, metadata: { z: 1, '10': 2, '9': [3] } }),
+    );
   });
 
   it('chainHash is the sha256 of the canonical event', () => {

@@ -96,6 +96,28 @@ const asIs = (value: unknown, depth: number): boolean => {
 };
 
 /**
+ * A copy of a plain object with its own keys in canonical order, when each value is canonical as is
+ * (isCanonicalAsIs): native JSON.stringify then writes the copy's canonical text. Undefined for
+ * anything else, for a key starting with a digit (JavaScript lists integer-like keys first,
+ * whatever the order they were added in) and for `__proto__`. Event metadata is such an object (the ledger puts its
+ * `prevHash` first), so the chain text can be one native JSON.stringify.
+ */
+export const sortedAsIs = (value: unknown): Record<string, unknown> | undefined => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || !isPlainObject(value)) return undefined;
+  const keys = sortKeys(Object.keys(value));
+  const out: Record<string, unknown> = {};
+  for (const key of keys) {
+    const first = key.charCodeAt(0);
+    // An assignment to `__proto__` would set the copy's prototype, not a key.
+    if ((first >= 48 && first <= 57) || key === '__proto__') return undefined;
+    const item = (value as Record<string, unknown>)[key];
+    if (!memberAsIs(item, 1)) return undefined;
+    out[key] = item;
+  }
+  return out;
+};
+
+/**
  * Whether native JSON.stringify already writes `value`'s canonical text: a JSON primitive, or plain
  * objects and arrays of them, at every depth, whose keys are in canonical order (writers build them
  * so). Then one native call writes the whole, with the same escaping and numbers, undefined members
