@@ -2,7 +2,7 @@ import { illFormedMessage, illFormedPath, invalidInput, isLedgerError, ledgerErr
 import { stepEvent, stepId } from './mapping/stepEvent.js';
 import { buildImportPlan, type SessionImport } from './plan/importPlan.js';
 import { countWritten, type ImportReport } from './report.js';
-import { syncStream, type LazyEvent } from './ledger/syncStream.js';
+import { syncStream, type SyncEvent } from './ledger/syncStream.js';
 import type { HermesSource } from './source/hermesSource.js';
 
 export interface SessionsOptions {
@@ -17,8 +17,8 @@ export interface SessionsOptions {
  * session, naming it and the row: stores keep UTF-8, so the text would be stored as U+FFFD, and a
  * repaired row would be a message Hermes never held. The operator fixes the row and imports again.
  */
-const plannedEvents = (item: SessionImport): LazyEvent[] => {
-  const planned: LazyEvent[] = [];
+const plannedEvents = (item: SessionImport): SyncEvent[] => {
+  const planned: SyncEvent[] = [];
   for (const step of item.steps) {
     const id = stepId(item.stream, step);
     if (id === null) continue;
@@ -28,7 +28,7 @@ const plannedEvents = (item: SessionImport): LazyEvent[] => {
       const rows = event.rowIds.length > 0 ? `message row ${event.rowIds.join(', ')}` : 'its session row';
       throw invalidInput(`Hermes session ${item.session.id}, ${rows}: ${illFormedMessage(`the ${illFormed} of its ${event.type} event`)} (fix the row, then import again)`);
     }
-    planned.push({ id, kind: step.kind, build: () => event });
+    planned.push({ kind: step.kind, event });
   }
   return planned;
 };

@@ -1,18 +1,15 @@
 import { isLedgerError, type ChainHead, type ExpectedRevision, type Ledger, type LedgerAppendResult } from '@session-ledger/core';
 import type { PlannedEvent } from '../mapping/stepEvent.js';
+import { readIds } from './readIds.js';
 
 /**
- * A planned event whose id is known up front; it is built (and encoded) only when its batch is
- * written, so a session's events are never all in memory at once (they are already checked: see
- * importSessions' plannedEvents).
+ * A planned event, built (and so checked) before anything of its session is written, with what its
+ * step is (a conflict report names it).
  */
-export interface LazyEvent {
-  id: string;
-  /** What the step is, for messages. */
+export interface SyncEvent {
   kind: string;
-  build: () => PlannedEvent;
+  event: PlannedEvent;
 }
-import { readIds } from './readIds.js';
 
 /** `written`: how many events this run wrote (or, in a dry run, would write); each batch went to `onBatch`. */
 export type SyncOutcome =
@@ -22,7 +19,7 @@ export type SyncOutcome =
 export interface SyncOptions {
   dryRun: boolean;
   batchSize: number;
-  /** Each batch once written (in a dry run: the batches that would be); the events are not kept after it. */
+  /** Each batch once written (in a dry run: each batch that would be), for the report's counts and progress. */
   onBatch?: (written: PlannedEvent[]) => void;
 }
 
@@ -31,12 +28,12 @@ export interface SyncOptions {
  * in the same places); the rest is appended in batches, each conditional on the exact revision
  * before it. An interrupted import resumes after the last batch; a repeated one writes nothing.
  */
-export const syncStream = async (ledger: Ledger, stream: string, planned: LazyEvent[], options: SyncOptions): Promise<SyncOutcome> => {
+export const syncStream = async (ledger: Ledger, stream: string, planned: SyncEvent[], options: SyncOptions): Promise<SyncOutcome> => {
   const held = await readIds(ledger.store, stream);
   if (held.kind === 'deleted') return { kind: 'conflict', existing: 0, written: 0, reason: 'the session was deleted in the ledger' };
   const ids = held.kind === 'present' ? held.ids : [];
   for (let i = 0; i < ids.length; i += 1) {
-    if (i >= planned.length || ids[i] !== planned[i]!.id) {
+    if (i >= planned.length || ids[i] !== planned[i]!.event.id) {
       const reason =
         i >= planned.length
           ? `the ledger holds ${ids.length - planned.length} event(s) after what this file has for the session (written since, or from a newer copy)`
@@ -47,7 +44,7 @@ export const syncStream = async (ledger: Ledger, stream: string, planned: LazyEv
   const rest = planned.length - ids.length;
   if (options.dryRun) {
     for (let start = ids.length; start < planned.length; start += options.batchSize) {
-      options.onBatch?.(planned.slice(start, start + options.batchSize).map((event) => event.build()));
+      options.onBatch?.(planned.slice(start, start + options.batchSize).map((item) => item.event));
     }
     return { kind: 'synced', existing: ids.length, written: rest };
   }
@@ -57,7 +54,7 @@ export const syncStream = async (ledger: Ledger, stream: string, planned: LazyEv
   let head: ChainHead | null = held.kind === 'present' ? held.head : null;
   let written = 0;
   for (let start = ids.length; start < planned.length; start += options.batchSize) {
-    const batch = planned.slice(start, start + options.batchSize).map((event) => event.build());
+    const batch = planned.slice(start, start + options.batchSize).map((item) => item.event);
     try {
       const result = await ledger.append(
         stream,
