@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, chainHash, deterministicId, sha256Hex } from '@session-ledger/core';
+import { canonicalJson, chainHash, chainText, deterministicId, isCanonicalAsIs, sha256Hex, sortedAsIs } from '@session-ledger/core';
 import { createHash } from 'node:crypto';
 
 /**
@@ -31,16 +31,17 @@ describe('stored encodings stay byte-identical', () => {
     expect(() => canonicalJson([undefined])).toThrow(/Not a JSON value/);
   });
 
+  // The first encoder: sort, drop undefined, recurse. Flat plain objects now go through native
+  // JSON.stringify (already sorted, or with the sorted keys as its property list), others key by key.
+  const reference = (value: unknown): string => {
+    if (value === null || typeof value !== 'object') return JSON.stringify(value);
+    if (Array.isArray(value)) return `[${value.map(reference).join(',')}]`;
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record).sort().filter((key) => record[key] !== undefined);
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${reference(record[key])}`).join(',')}}`;
+  };
+
   it('canonicalJson gives what the first encoder gave, whichever path (native or key by key) it takes', () => {
-    // The first encoder: sort, drop undefined, recurse. Flat plain objects now go through native
-    // JSON.stringify (already sorted, or with the sorted keys as its property list), others key by key.
-    const reference = (value: unknown): string => {
-      if (value === null || typeof value !== 'object') return JSON.stringify(value);
-      if (Array.isArray(value)) return `[${value.map(reference).join(',')}]`;
-      const record = value as Record<string, unknown>;
-      const keys = Object.keys(record).sort().filter((key) => record[key] !== undefined);
-      return `{${keys.map((key) => `${JSON.stringify(key)}:${reference(record[key])}`).join(',')}}`;
-    };
     const flat = fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), fc.constant(undefined)));
     fc.assert(
       fc.property(fc.oneof(flat, fc.jsonValue()), (value) => {
@@ -59,6 +60,73 @@ describe('stored encodings stay byte-identical', () => {
     // tool arguments and extras with such keys depend on it), on the native path and the key-by-key one.
     expect(canonicalJson({ '9': 1, '10': 2, a: 'x' })).toBe('{"10":2,"9":1,"a":"x"}');
     expect(canonicalJson({ '9': [1], '10': { '2': 0, '11': 1 } })).toBe('{"10":{"11":1,"2":0},"9":[1]}');
+  });
+
+  it('a value in canonical order at every depth is written by one native JSON.stringify, with the first encoder\'s bytes', () => {
+    // Rebuilt with every object's keys in code-unit order (as writers build event data), at every depth.
+    const sortedDeep = (value: unknown): unknown => {
+      if (value === null || typeof value !== 'object') return value;
+      if (Array.isArray(value)) return value.map(sortedDeep);
+      const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      // Integer-like keys are listed first by JavaScript whatever the insertion order: such an object stays unsorted.
+      return Object.fromEntries(entries.map(([key, item]) => [key, sortedDeep(item)]));
+    };
+    const listedInOrder = (value: unknown): boolean => {
+      if (value === null || typeof value !== 'object') return true;
+      if (Array.isArray(value)) return value.every(listedInOrder);
+      const keys = Object.keys(value);
+      return keys.every((key, index) => index === 0 || keys[index - 1]! < key) && Object.values(value).every(listedInOrder);
+    };
+    let native = 0;
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), (value) => {
+        const sorted = sortedDeep(value);
+        expect(isCanonicalAsIs(sorted)).toBe(listedInOrder(sorted));
+        if (isCanonicalAsIs(sorted)) native += 1;
+        expect(canonicalJson(sorted)).toBe(reference(value));
+        expect(canonicalJson(value)).toBe(reference(value));
+      }),
+      { numRuns: 500 },
+    );
+    expect(native).toBeGreaterThan(250);
+    expect(isCanonicalAsIs({ a: { b: [1, { c: null, d: 'x' }] }, e: { f: { g: true } } })).toBe(true);
+    const data = { content: 'hi', extra: { hermes: { columns: { platform_message_id: null }, rowId: 7, timestamp: 1.5 } }, role: 'user' };
+    expect(chainText({ stream: 's', revision: 0n, id: 'i', type: 't', data, metadata: { prevHash: null } })).toBe(
+      reference({ stream: 's', revision: '0', id: 'i', type: 't', data, metadata: { prevHash: null } }),
+    );
+    // Not as is, at any depth: unsorted keys, a hole, undefined in an array, a non-finite number, a Date,
+    // an array with its own toJSON; each takes the key-by-key encoder (or its refusal).
+    const withToJson = Object.assign([1], { toJSON: () => 'x' });
+    // eslint-disable-next-line no-sparse-arrays
+    for (const value of [{ a: { c: 1, b: 2 } }, { a: [1, , 2] }, { a: [undefined] }, { a: { b: Number.POSITIVE_INFINITY } }, { a: new Date(0) }, { a: withToJson }]) {
+      expect(isCanonicalAsIs(value)).toBe(false);
+    }
+    expect(canonicalJson({ a: withToJson })).toBe('{"a":[1]}');
+    expect(canonicalJson({ a: { c: 1, b: 2 } })).toBe('{"a":{"b":2,"c":1}}');
+  });
+
+  it('the chain text sorts metadata keys in a copy and still writes the first encoder\'s bytes, whatever the metadata', () => {
+    const data = { content: 'x', extra: { hermes: { rowId: 1 } }, role: 'user' };
+    fc.assert(
+      fc.property(fc.dictionary(fc.string({ maxLength: 6 }), fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constant(undefined)), { maxKeys: 6 }), (given) => {
+        const metadata = { prevHash: null, ...given } as never;
+        const input = { stream: 's', revision: 3n, id: 'i', type: 't', data, metadata };
+        expect(chainText(input)).toBe(reference({ stream: 's', revision: '3', id: 'i', type: 't', data, metadata }));
+      }),
+      { numRuns: 300 },
+    );
+    // The ledger's order (prevHash first) is sorted in the copy; integer-like keys and unsorted nested values are not.
+    expect(Object.keys(sortedAsIs({ prevHash: null, schemaVersion: 2, importedFrom: 'hermes' })!)).toEqual(['importedFrom', 'prevHash', 'schemaVersion']);
+    expect(sortedAsIs({ b: 1, '10': 2, '9': 3 })).toBeUndefined();
+    expect(sortedAsIs({ b: 1, a: { d: 1, c: 2 } })).toBeUndefined();
+    const proto = JSON.parse('{"b": 1, "__proto__": {"x": 1}}') as Record<string, unknown>;
+    expect(sortedAsIs(proto)).toBeUndefined();
+    expect(chainText({ stream: 's', revision: 0n, id: 'i', type: 't', data, metadata: proto as never })).toBe(
+      reference({ stream: 's', revision: '0', id: 'i', type: 't', data, metadata: proto }),
+    );
+    expect(chainText({ stream: 's', revision: 0n, id: 'i', type: 't', data, metadata: { z: 1, '10': 2, '9': [3] } })).toBe(
+      reference({ stream: 's', revision: '0', id: 'i', type: 't', data, metadata: { z: 1, '10': 2, '9': [3] } }),
+    );
   });
 
   it('chainHash is the sha256 of the canonical event', () => {

@@ -1,4 +1,4 @@
-import { canonicalJson, isCanonicalAsIs, sha256Hex } from './canonical.js';
+import { canonicalJson, isCanonicalAsIs, sha256Hex, sortedAsIs } from './canonical.js';
 import type { RecordedEvent } from './envelope.js';
 import type { JsonObject, JsonValue } from './json.js';
 
@@ -22,8 +22,9 @@ export const chainHash = (input: ChainInput): string => sha256Hex(chainText(inpu
 /**
  * canonicalJson of { stream, revision, id, type, data, metadata }, with the six keys written in
  * their sorted order directly (this runs once per appended event and once per verified one).
- * When data and metadata are flat and already in canonical order (most events), the whole text is
- * one native JSON.stringify: one flat string, which also hashes faster than a concatenation.
+ * When data is already in canonical order at every depth and metadata is, or is once its own keys
+ * are sorted (most events), the whole text is one native JSON.stringify: one flat string, which
+ * also hashes faster than a concatenation.
  * Anything but the usual shape (string fields, defined data) takes the generic encoder.
  */
 export const chainText = (input: ChainInput): string => {
@@ -32,9 +33,15 @@ export const chainText = (input: ChainInput): string => {
   if (typeof stream !== 'string' || typeof id !== 'string' || typeof type !== 'string' || data === undefined || metadata === undefined) {
     return canonicalJson({ stream, revision, id, type, data, metadata });
   }
-  if (isCanonicalAsIs(data) && isCanonicalAsIs(metadata)) return JSON.stringify({ data, id, metadata, revision, stream, type });
+  const dataAsIs = isCanonicalAsIs(data);
+  if (dataAsIs) {
+    // Metadata is rarely in order (the ledger's prevHash comes first): a sorted shallow copy of it still
+    // lets the whole text be one native call.
+    const sorted = isCanonicalAsIs(metadata) ? metadata : sortedAsIs(metadata);
+    if (sorted !== undefined) return JSON.stringify({ data, id, metadata: sorted, revision, stream, type });
+  }
   return (
-    `{"data":${canonicalJson(data)},"id":${JSON.stringify(id)},"metadata":${canonicalJson(metadata)},` +
+    `{"data":${dataAsIs ? JSON.stringify(data) : canonicalJson(data)},"id":${JSON.stringify(id)},"metadata":${canonicalJson(metadata)},` +
     `"revision":${JSON.stringify(revision)},"stream":${JSON.stringify(stream)},"type":${JSON.stringify(type)}}`
   );
 };

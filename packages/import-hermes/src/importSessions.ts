@@ -2,7 +2,7 @@ import { illFormedMessage, illFormedPath, invalidInput, isLedgerError, ledgerErr
 import { stepEvent, stepId } from './mapping/stepEvent.js';
 import { buildImportPlan, type SessionImport } from './plan/importPlan.js';
 import { countWritten, type ImportReport } from './report.js';
-import { syncStream, type LazyEvent } from './ledger/syncStream.js';
+import { syncStream, type SyncEvent } from './ledger/syncStream.js';
 import type { HermesSource } from './source/hermesSource.js';
 
 export interface SessionsOptions {
@@ -17,18 +17,21 @@ export interface SessionsOptions {
  * session, naming it and the row: stores keep UTF-8, so the text would be stored as U+FFFD, and a
  * repaired row would be a message Hermes never held. The operator fixes the row and imports again.
  */
-const plannedEvents = (item: SessionImport): LazyEvent[] =>
-  item.steps.flatMap((step) => {
+const plannedEvents = (item: SessionImport): SyncEvent[] => {
+  const planned: SyncEvent[] = [];
+  for (const step of item.steps) {
     const id = stepId(item.stream, step);
-    if (id === null) return [];
+    if (id === null) continue;
     const event = stepEvent(item.stream, step, item.session, id)!;
     const illFormed = illFormedPath(event.data, 'data') ?? illFormedPath(event.metadata, 'metadata');
     if (illFormed !== null) {
       const rows = event.rowIds.length > 0 ? `message row ${event.rowIds.join(', ')}` : 'its session row';
       throw invalidInput(`Hermes session ${item.session.id}, ${rows}: ${illFormedMessage(`the ${illFormed} of its ${event.type} event`)} (fix the row, then import again)`);
     }
-    return [{ id, kind: step.kind, build: () => event }];
-  });
+    planned.push({ kind: step.kind, event });
+  }
+  return planned;
+};
 
 /** A failure mid-run, restated with what was done so it is never left unreported. */
 const interrupted = (error: LedgerError, report: ImportReport, at: string | null, done: number, total: number): LedgerError => {
@@ -63,7 +66,10 @@ export const importSessions = async (ledger: Ledger, source: HermesSource, repor
         outcome = await syncStream(ledger, item.stream, plannedEvents(item), {
           dryRun: options.dryRun ?? false,
           batchSize: options.batchSize ?? 1000,
-          onBatch: (batch) => options.onProgress?.(done + batch.reduce((n, e) => n + e.rowIds.length, 0), total),
+          onBatch: (batch) => {
+            countWritten(report, batch);
+            options.onProgress?.(done + batch.reduce((n, e) => n + e.rowIds.length, 0), total);
+          },
         });
       } catch (error) {
         if (isLedgerError(error, 'invalid_input')) {
@@ -75,10 +81,9 @@ export const importSessions = async (ledger: Ledger, source: HermesSource, repor
         if (isLedgerError(error)) throw interrupted(error, report, item.session.id, index, source.sessionCount);
         throw error;
       }
-      countWritten(report, outcome.written);
       report.unchanged.events += outcome.existing;
-      if (outcome.existing > 0 && outcome.written.length === 0 && outcome.kind === 'synced') report.unchanged.sessions += 1;
-      if (outcome.existing > 0 && outcome.written.length > 0) report.updated += 1;
+      if (outcome.existing > 0 && outcome.written === 0 && outcome.kind === 'synced') report.unchanged.sessions += 1;
+      if (outcome.existing > 0 && outcome.written > 0) report.updated += 1;
       if (outcome.kind === 'conflict') report.skipped.push({ session: item.session.id, rows: item.rows.length, reason: outcome.reason });
       done += item.rows.length;
       index += 1;

@@ -1,22 +1,25 @@
 import { isLedgerError, type ChainHead, type ExpectedRevision, type Ledger, type LedgerAppendResult } from '@session-ledger/core';
 import type { PlannedEvent } from '../mapping/stepEvent.js';
-
-/** A planned event whose id is known up front; it is encoded (and validated) only if it must be written. */
-export interface LazyEvent {
-  id: string;
-  /** What the step is, for messages. */
-  kind: string;
-  build: () => PlannedEvent;
-}
 import { readIds } from './readIds.js';
 
+/**
+ * A planned event, built (and so checked) before anything of its session is written, with what its
+ * step is (a conflict report names it).
+ */
+export interface SyncEvent {
+  kind: string;
+  event: PlannedEvent;
+}
+
+/** `written`: how many events this run wrote (or, in a dry run, would write); each batch went to `onBatch`. */
 export type SyncOutcome =
-  | { kind: 'synced'; existing: number; written: PlannedEvent[] }
-  | { kind: 'conflict'; existing: number; written: PlannedEvent[]; reason: string };
+  | { kind: 'synced'; existing: number; written: number }
+  | { kind: 'conflict'; existing: number; written: number; reason: string };
 
 export interface SyncOptions {
   dryRun: boolean;
   batchSize: number;
+  /** Each batch once written (in a dry run: each batch that would be), for the report's counts and progress. */
   onBatch?: (written: PlannedEvent[]) => void;
 }
 
@@ -25,29 +28,33 @@ export interface SyncOptions {
  * in the same places); the rest is appended in batches, each conditional on the exact revision
  * before it. An interrupted import resumes after the last batch; a repeated one writes nothing.
  */
-export const syncStream = async (ledger: Ledger, stream: string, planned: LazyEvent[], options: SyncOptions): Promise<SyncOutcome> => {
+export const syncStream = async (ledger: Ledger, stream: string, planned: SyncEvent[], options: SyncOptions): Promise<SyncOutcome> => {
   const held = await readIds(ledger.store, stream);
-  if (held.kind === 'deleted') return { kind: 'conflict', existing: 0, written: [], reason: 'the session was deleted in the ledger' };
+  if (held.kind === 'deleted') return { kind: 'conflict', existing: 0, written: 0, reason: 'the session was deleted in the ledger' };
   const ids = held.kind === 'present' ? held.ids : [];
   for (let i = 0; i < ids.length; i += 1) {
-    if (i >= planned.length || ids[i] !== planned[i]!.id) {
+    if (i >= planned.length || ids[i] !== planned[i]!.event.id) {
       const reason =
         i >= planned.length
           ? `the ledger holds ${ids.length - planned.length} event(s) after what this file has for the session (written since, or from a newer copy)`
           : `the source differs from what was imported before at event ${i} (${planned[i]!.kind}); the ledger is left as it is`;
-      return { kind: 'conflict', existing: ids.length, written: [], reason };
+      return { kind: 'conflict', existing: ids.length, written: 0, reason };
     }
   }
-  // Encoded before anything is written: an event the schema refuses leaves the stream untouched.
-  const rest = planned.slice(ids.length).map((event) => event.build());
-  if (options.dryRun) return { kind: 'synced', existing: ids.length, written: rest };
+  const rest = planned.length - ids.length;
+  if (options.dryRun) {
+    for (let start = ids.length; start < planned.length; start += options.batchSize) {
+      options.onBatch?.(planned.slice(start, start + options.batchSize).map((item) => item.event));
+    }
+    return { kind: 'synced', existing: ids.length, written: rest };
+  }
   let expected: ExpectedRevision = held.kind === 'present' ? held.lastRevision : 'no_stream';
   // The chain head each append continues: from the read above, then from the previous append, so the
   // ledger never reads back what this import just wrote.
   let head: ChainHead | null = held.kind === 'present' ? held.head : null;
-  const written: PlannedEvent[] = [];
-  for (let start = 0; start < rest.length; start += options.batchSize) {
-    const batch = rest.slice(start, start + options.batchSize);
+  let written = 0;
+  for (let start = ids.length; start < planned.length; start += options.batchSize) {
+    const batch = planned.slice(start, start + options.batchSize).map((item) => item.event);
     try {
       const result = await ledger.append(
         stream,
@@ -60,7 +67,7 @@ export const syncStream = async (ledger: Ledger, stream: string, planned: LazyEv
       if (!isLedgerError(error, 'wrong_expected_version') && !isLedgerError(error, 'stream_deleted')) throw error;
       return { kind: 'conflict', existing: ids.length, written, reason: `another writer changed the session during the import: ${error.message}` };
     }
-    written.push(...batch);
+    written += batch.length;
     options.onBatch?.(batch);
   }
   return { kind: 'synced', existing: ids.length, written };

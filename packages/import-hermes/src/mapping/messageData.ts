@@ -22,17 +22,20 @@ const parseToolCalls = (text: string | null): JsonObject[] | undefined => {
 /**
  * What the ledger keeps of a row beyond the message fields: its row id and raw timestamp, every
  * column the mapping does not know, and any value the message schema could not hold as is.
+ * Keys in canonical (code unit) order, as the columns are (see source/rows.ts): the chain hash then
+ * encodes the event data with one native JSON.stringify (core's isCanonicalAsIs).
  */
 export const hermesRowExtra = (row: HermesMessage): JsonObject => {
-  const out: JsonObject = { rowId: row.rowId, timestamp: row.timestamp };
-  if (row.summary) out.summary = true;
+  const out: JsonObject = {};
   if (Object.keys(row.extra).length > 0) out.columns = row.extra;
+  out.rowId = row.rowId;
+  if (row.summary) out.summary = true;
+  out.timestamp = row.timestamp;
   return out;
 };
 
 /** A Hermes row as message.appended data: the role, content and tool fields as Hermes stored them. */
 export const messageData = (row: HermesMessage, messageId: string, fallbackTime: number | null): MessageAppended => {
-  const hermes = hermesRowExtra(row);
   const read = readContent(row.role, row.content, row.toolCalls);
   const data: MessageAppended = {
     messageId,
@@ -40,23 +43,28 @@ export const messageData = (row: HermesMessage, messageId: string, fallbackTime:
     content: read.content,
     timestamp: isoOf(row.timestamp, fallbackTime),
   };
-  // What Hermes strips or decodes on read is kept beside the content: the stored text, the parts.
-  if (read.content !== row.content) hermes.storedContent = row.content;
-  if (read.parts !== undefined) hermes.parts = read.parts;
-  if (!isRole(row.role)) hermes.role = row.role;
   const toolCalls = parseToolCalls(row.toolCalls);
   if (toolCalls) data.toolCalls = toolCalls;
-  else if (row.toolCalls !== null) hermes.toolCalls = row.toolCalls;
   if (row.toolCallId) data.toolCallId = row.toolCallId;
-  else if (row.toolCallId !== null) hermes.toolCallId = row.toolCallId;
   if (row.toolName) data.toolName = row.toolName;
-  else if (row.toolName !== null) hermes.toolName = row.toolName;
-  if (row.tokenCount !== null) {
-    if (Number.isInteger(row.tokenCount) && row.tokenCount >= 0) data.tokenCounts = { total: row.tokenCount };
-    else hermes.tokenCount = row.tokenCount;
-  }
+  const tokenCountOk = row.tokenCount !== null && Number.isInteger(row.tokenCount) && row.tokenCount >= 0;
+  if (tokenCountOk) data.tokenCounts = { total: row.tokenCount! };
   if (row.finishReason !== null) data.finishReason = row.finishReason;
   if (row.reasoning !== null) data.reasoning = row.reasoning;
+  // What Hermes strips or decodes on read is kept beside the content (the stored text, the parts), and
+  // what the message fields cannot hold as is, in canonical key order.
+  const hermes: JsonObject = {};
+  if (Object.keys(row.extra).length > 0) hermes.columns = row.extra;
+  if (read.parts !== undefined) hermes.parts = read.parts;
+  if (!isRole(row.role)) hermes.role = row.role;
+  hermes.rowId = row.rowId;
+  if (read.content !== row.content) hermes.storedContent = row.content;
+  if (row.summary) hermes.summary = true;
+  hermes.timestamp = row.timestamp;
+  if (row.tokenCount !== null && !tokenCountOk) hermes.tokenCount = row.tokenCount;
+  if (!row.toolCallId && row.toolCallId !== null) hermes.toolCallId = row.toolCallId;
+  if (!toolCalls && row.toolCalls !== null) hermes.toolCalls = row.toolCalls;
+  if (!row.toolName && row.toolName !== null) hermes.toolName = row.toolName;
   data.extra = { hermes };
   return data;
 };

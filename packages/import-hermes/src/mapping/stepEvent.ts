@@ -16,6 +16,12 @@ export interface PlannedEvent {
   rowIds: number[];
 }
 
+/** Whether an object has an own enumerable key (without an array of its keys). */
+const hasKeys = (value: JsonObject): boolean => {
+  for (const key in value) if (Object.hasOwn(value, key)) return true;
+  return false;
+};
+
 /** A summary's text as Hermes reads its row (empty without a row). */
 const summaryText = (row: HermesMessage | null): string => (row ? readContent(row.role, row.content).content ?? '' : '');
 
@@ -99,13 +105,11 @@ export const stepEvent = (stream: string, step: PlanStep, session: HermesSession
   if (id === null) return null;
   const make = (event: SessionEvent, hermes: JsonObject, rowIds: number[]): PlannedEvent => {
     const encoded = encodeSessionEvent(event);
-    return {
-      id,
-      type: encoded.type,
-      data: encoded.data as SessionEvent['data'],
-      metadata: { ...encoded.metadata, importedFrom: 'hermes', hermes },
-      rowIds,
-    };
+    const metadata = encoded.metadata;
+    metadata.importedFrom = 'hermes';
+    // Left out when empty (every plain message): flat metadata is encoded for the chain in one native call.
+    if (hasKeys(hermes)) metadata.hermes = hermes;
+    return { id, type: encoded.type, data: encoded.data as SessionEvent['data'], metadata, rowIds };
   };
   switch (step.kind) {
     case 'start':

@@ -4,7 +4,7 @@ import type { HermesMessage, HermesSession, HermesSnapshot } from '../model.js';
 import type { HermesSource, OrphanRows } from './hermesSource.js';
 import { lineageUnits } from './lineageUnits.js';
 import { openSource, type OpenSourceOptions } from './openSource.js';
-import { toMessage, toSession } from './rows.js';
+import { messageLayout, toMessage, toSession } from './rows.js';
 import { describeSchema } from './schema.js';
 import { classifySqliteError } from './sourceError.js';
 import { numberOrNull, textOrNull } from './values.js';
@@ -63,14 +63,15 @@ export const openHermesSource = (path: string, options: OpenSourceOptions = {}):
         });
       const messageCount = Number((db.prepare('SELECT count(*) AS n FROM messages').get() as { n: number }).n);
       const sessionRow = db.prepare('SELECT * FROM sessions WHERE rowid = ?').safeIntegers(true);
-      const messageRows = db.prepare('SELECT * FROM messages WHERE session_id = ? ORDER BY id').safeIntegers(true);
+      const messageRows = db.prepare('SELECT * FROM messages WHERE session_id = ? ORDER BY id').safeIntegers(true).raw(true);
+      const layout = messageLayout(messageRows.columns().map((c) => c.name), schema.hasRowFlags);
       const readUnit = (unit: LineageRow[]): HermesSnapshot => {
         const sessions: HermesSession[] = unit.map((s) => toSession(sessionRow.get(s.rowid) as Record<string, unknown>));
         const messages = new Map<string, HermesMessage[]>();
         let count = 0;
         for (const s of unit) {
           if (messages.has(s.id)) continue;
-          const rows = (messageRows.all(s.key) as Array<Record<string, unknown>>).map((row) => toMessage(row, schema.hasRowFlags));
+          const rows = (messageRows.all(s.key) as unknown[][]).map((cells) => toMessage(cells, layout));
           if (rows.length > 0) messages.set(s.id, rows), (count += rows.length);
         }
         return { path, schema, sessions, messages, messageCount: count };

@@ -3,7 +3,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { HermesMessage, HermesSnapshot } from '../model.js';
 import { openSource, type OpenSourceOptions } from './openSource.js';
 import { orderSessions } from './orderSessions.js';
-import { toMessage, toSession } from './rows.js';
+import { messageLayout, toMessage, toSession } from './rows.js';
 import { describeSchema } from './schema.js';
 import { classifySqliteError } from './sourceError.js';
 
@@ -15,9 +15,10 @@ const readInside = (db: Database.Database, path: string): HermesSnapshot => {
   );
   const messages = new Map<string, HermesMessage[]>();
   let messageCount = 0;
-  const rows = db.prepare('SELECT * FROM messages ORDER BY id').safeIntegers(true);
-  for (const row of rows.iterate() as Iterable<Record<string, unknown>>) {
-    const message = toMessage(row, schema.right.hasRowFlags);
+  const rows = db.prepare('SELECT * FROM messages ORDER BY id').safeIntegers(true).raw(true);
+  const layout = messageLayout(rows.columns().map((c) => c.name), schema.right.hasRowFlags);
+  for (const cells of rows.iterate() as Iterable<unknown[]>) {
+    const message = toMessage(cells, layout);
     const list = messages.get(message.sessionId);
     if (list) list.push(message);
     else messages.set(message.sessionId, [message]);

@@ -1,6 +1,7 @@
 import type { HermesMessage, HermesSession, RowState } from '../model.js';
 import { carriesSummary } from '../mapping/hermesRead.js';
 import { MESSAGE_MAPPED, SESSION_MAPPED } from './columns.js';
+import type { JsonObject } from '@session-ledger/core';
 import { cellToJson, extraColumns, numberOrNull, parseJsonObject, textOrNull } from './values.js';
 
 type Row = Record<string, unknown>;
@@ -24,32 +25,87 @@ export const toSession = (row: Row): HermesSession => {
 const flag = (value: unknown): number | null => numberOrNull(value);
 
 /** Hermes' own predicates: `active = 1` is live; `compacted = 1` is display-only; anything else is neither. */
-const stateOf = (row: Row, hasRowFlags: boolean): RowState => {
+const stateOf = (active: unknown, compacted: unknown, hasRowFlags: boolean): RowState => {
   if (!hasRowFlags) return 'active';
-  if (flag(row.active) === 1) return 'active';
-  if (flag(row.compacted) === 1) return 'compacted';
+  if (flag(active) === 1) return 'active';
+  if (flag(compacted) === 1) return 'compacted';
   return 'rewound';
 };
 
-export const toMessage = (row: Row, hasRowFlags: boolean): HermesMessage => {
-  const extra = extraColumns(row, MESSAGE_MAPPED);
-  const odd = [row.active, row.compacted].some((v) => v !== undefined && flag(v) !== 0 && flag(v) !== 1);
-  if (hasRowFlags && odd) extra.$flags = { active: cellToJson(row.active), compacted: cellToJson(row.compacted) };
+/**
+ * Where each column is in a raw row of `SELECT * FROM messages` (better-sqlite3's `.raw()`: an array
+ * of cells, no object per row), worked out once per statement: -1 for a column the file lacks.
+ */
+export interface MessageLayout {
+  id: number;
+  sessionId: number;
+  role: number;
+  content: number;
+  toolCalls: number;
+  toolCallId: number;
+  toolName: number;
+  timestamp: number;
+  tokenCount: number;
+  finishReason: number;
+  reasoning: number;
+  active: number;
+  compacted: number;
+  compressedSummary: number;
+  /** Every column the mapping does not read, with its index, by name in code-unit order (the canonical one). */
+  extra: Array<[string, number]>;
+  hasRowFlags: boolean;
+}
+
+export const messageLayout = (columns: string[], hasRowFlags: boolean): MessageLayout => {
+  const at = (name: string) => columns.indexOf(name);
+  const extra = columns.flatMap((name, index): Array<[string, number]> => (MESSAGE_MAPPED.has(name) ? [] : [[name, index]]));
+  extra.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return {
-    rowId: numberOrNull(row.id) ?? 0,
-    sessionId: textOrNull(row.session_id) ?? '',
-    role: textOrNull(row.role) ?? '',
-    content: textOrNull(row.content),
-    toolCalls: textOrNull(row.tool_calls),
-    toolCallId: textOrNull(row.tool_call_id),
-    toolName: textOrNull(row.tool_name),
-    timestamp: numberOrNull(row.timestamp),
-    tokenCount: numberOrNull(row.token_count),
-    finishReason: textOrNull(row.finish_reason),
-    reasoning: textOrNull(row.reasoning),
-    state: stateOf(row, hasRowFlags),
-    summary: flag(row._compressed_summary) === 1,
-    summaryText: row._compressed_summary === undefined && carriesSummary(textOrNull(row.content)),
+    id: at('id'),
+    sessionId: at('session_id'),
+    role: at('role'),
+    content: at('content'),
+    toolCalls: at('tool_calls'),
+    toolCallId: at('tool_call_id'),
+    toolName: at('tool_name'),
+    timestamp: at('timestamp'),
+    tokenCount: at('token_count'),
+    finishReason: at('finish_reason'),
+    reasoning: at('reasoning'),
+    active: at('active'),
+    compacted: at('compacted'),
+    compressedSummary: at('_compressed_summary'),
+    extra,
+    hasRowFlags,
+  };
+};
+
+/** One raw `messages` row (cells in the statement's column order) as a HermesMessage. */
+export const toMessage = (cells: unknown[], layout: MessageLayout): HermesMessage => {
+  const cell = (index: number): unknown => (index < 0 ? undefined : cells[index]);
+  const active = cell(layout.active);
+  const compacted = cell(layout.compacted);
+  const extra: JsonObject = {};
+  // `$flags` first: it sorts before any column name, so the extras stay in canonical key order.
+  const odd = [active, compacted].some((v) => v !== undefined && flag(v) !== 0 && flag(v) !== 1);
+  if (layout.hasRowFlags && odd) extra.$flags = { active: cellToJson(active), compacted: cellToJson(compacted) };
+  for (const [name, index] of layout.extra) extra[name] = cellToJson(cells[index]);
+  const content = textOrNull(cell(layout.content));
+  return {
+    rowId: numberOrNull(cell(layout.id)) ?? 0,
+    sessionId: textOrNull(cell(layout.sessionId)) ?? '',
+    role: textOrNull(cell(layout.role)) ?? '',
+    content,
+    toolCalls: textOrNull(cell(layout.toolCalls)),
+    toolCallId: textOrNull(cell(layout.toolCallId)),
+    toolName: textOrNull(cell(layout.toolName)),
+    timestamp: numberOrNull(cell(layout.timestamp)),
+    tokenCount: numberOrNull(cell(layout.tokenCount)),
+    finishReason: textOrNull(cell(layout.finishReason)),
+    reasoning: textOrNull(cell(layout.reasoning)),
+    state: stateOf(active, compacted, layout.hasRowFlags),
+    summary: flag(cell(layout.compressedSummary)) === 1,
+    summaryText: layout.compressedSummary < 0 && carriesSummary(content),
     extra,
   };
 };
