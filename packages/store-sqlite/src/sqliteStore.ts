@@ -8,6 +8,7 @@ import {
   decideAppend,
   HASH,
   matchesFilter,
+  sealedDataText,
   storeUnavailable,
   streamDeleted,
   streamNotFound,
@@ -80,7 +81,8 @@ const toText = (event: EventData): EventText => {
   return {
     id: event.id,
     type: event.type,
-    data: JSON.stringify(event.data),
+    // The ledger's sealed events carry the data text their chain hash was computed over.
+    data: sealedDataText(event) ?? JSON.stringify(event.data),
     metadata: JSON.stringify(event.metadata ?? {}),
     hash: typeof hash === 'string' ? hash : undefined,
   };
