@@ -162,12 +162,14 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     let position = 0n;
     let revision = decision.firstRevision;
     const recorded: RecordedEvent[] = [];
+    // The log's size, read once: inside the write transaction only this append adds leaves.
+    let leaf: number | undefined;
     for (const row of rows) {
       const info = sql.insertEvent.run(name, revision, row.id, row.type, row.data, row.metadata, created);
       position = BigInt(info.lastInsertRowid);
       // The log leaf, in the append's own savepoint: a refused append leaves none.
       const hash = row.hash ?? storedChainHash({ stream: name, revision, id: row.id, type: row.type, data: row.data, metadata: row.metadata });
-      leaves.append(position, name, revision, hash, created);
+      leaf = leaves.append(position, name, revision, hash, created, leaf) + 1;
       if (hook) recorded.push(recordedFromText({ ...row, stream: name, revision, position, created }));
       revision += 1n;
     }
