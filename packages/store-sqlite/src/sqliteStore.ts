@@ -149,7 +149,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     const decision = decideAppend(
       name,
       state,
-      rows.map((row) => ({ id: row.id, type: row.type, data: null })), // the rules look at ids and count only
+      rows, // the rules look at ids and count only
       expected,
       (revision) => (state && revision >= state.firstLive ? (sql.idAt.get(name, revision) as string | undefined) : undefined),
       (id) => (state ? (sql.revisionOfId.get(name, id, state.firstLive) as bigint | undefined) : undefined),
