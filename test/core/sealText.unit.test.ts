@@ -6,7 +6,7 @@ import {
   createMemoryStore,
   newId,
   sealedChainHash,
-  sealedDataText,
+  sealedDataTexts,
   type ChainInput,
   type EventData,
   type EventStore,
@@ -50,14 +50,14 @@ describe('sealedChainHash (the write path: one serialisation of the data for the
   });
 });
 
-describe('the ledger hands the store each sealed event with its data text', () => {
-  it('as JSON.stringify of the data, on the event objects the store receives only', async () => {
+describe('the ledger hands the store each sealed batch with its data texts', () => {
+  it('as JSON.stringify of each data in canonical order, for the array and event objects the store receives only', async () => {
     const memory = createMemoryStore();
-    const seen: EventData[] = [];
+    const seen: EventData[][] = [];
     const store: EventStore = {
       ...memory,
       appendToStream: (stream, events, options) => {
-        seen.push(...events);
+        seen.push(events);
         return memory.appendToStream(stream, events, options);
       },
     };
@@ -67,8 +67,20 @@ describe('the ledger hands the store each sealed event with its data text', () =
       { id: newId(), type: 't', data: { b: 1, a: 2 } },
     ];
     await ledger.append('s', events, { expectedRevision: 'no_stream' });
-    expect(seen.map(sealedDataText)).toEqual([JSON.stringify(events[0]!.data), undefined]);
-    expect(sealedDataText({ ...seen[0]! })).toBeUndefined();
-    expect(events.map(sealedDataText)).toEqual([undefined, undefined]);
+    const sealed = seen[0]!;
+    expect(sealedDataTexts(sealed)).toEqual([JSON.stringify(events[0]!.data), undefined]);
+    // A copy of the array, or of one of its events, is not what the ledger sealed.
+    expect(sealedDataTexts([...sealed])).toBeUndefined();
+    expect(sealedDataTexts(sealed.map((event, index) => (index === 0 ? { ...event } : event)))).toBeUndefined();
+    expect(sealedDataTexts(events)).toBeUndefined();
+  });
+
+  it('not for an array whose events were replaced after sealing', async () => {
+    const memory = createMemoryStore();
+    let seen: EventData[] = [];
+    const ledger = createLedger({ ...memory, appendToStream: (stream, events, options) => ((seen = events), memory.appendToStream(stream, events, options)) });
+    await ledger.append('s', [{ id: newId(), type: 't', data: { a: 1 } }], { expectedRevision: 'no_stream' });
+    seen[0] = { ...seen[0]!, data: { a: 2 } };
+    expect(sealedDataTexts(seen)).toBeUndefined();
   });
 });

@@ -6,7 +6,7 @@ import { conflictBackoff, defaultConflictRetry, type ConflictRetryPolicy } from 
 import type { AppendResult, EventData, ExpectedRevision, RecordedEvent } from './envelope.js';
 import { invalidInput, isLedgerError, ledgerError, wrongExpectedVersion } from './errors.js';
 import { liveStreamNames } from './liveEvents.js';
-import { rememberDataText, sealedChainHash } from './sealText.js';
+import { rememberDataTexts, sealedChainHash } from './sealText.js';
 import { readStreamIfAny } from './streamRead.js';
 import type { JsonObject, JsonValue } from './json.js';
 import type { EventStore } from './port.js';
@@ -68,7 +68,9 @@ export interface VerifyReport {
 const sealEvents = (stream: string, base: ChainHead | null, events: NewEvent[]): EventData[] => {
   let prev = base?.hash ?? null;
   let revision = (base?.revision ?? -1n) + 1n;
-  return events.map((event) => {
+  // The store writes the data texts the chain texts already hold (sealText.ts) instead of serialising the data again.
+  const texts: Array<string | undefined> = [];
+  const sealed = events.map((event): EventData => {
     const given = event.metadata;
     if (given && (HASH in given || PREV_HASH in given)) throw invalidInput(`Metadata keys ${PREV_HASH} and ${HASH} belong to the ledger`);
     // prevHash first: before the writers' usual keys (schemaVersion) that is canonical order already.
@@ -78,11 +80,11 @@ const sealEvents = (stream: string, base: ChainHead | null, events: NewEvent[]):
     metadata[HASH] = hash;
     prev = hash;
     revision += 1n;
-    const sealed: EventData = { id: event.id, type: event.type, data: event.data, metadata };
-    // The store writes the data text the chain text already holds (sealText.ts) instead of serialising it again.
-    if (dataText !== undefined) rememberDataText(sealed, dataText);
-    return sealed;
+    texts.push(dataText);
+    return { id: event.id, type: event.type, data: event.data, metadata };
   });
+  rememberDataTexts(sealed, texts);
+  return sealed;
 };
 
 /** The writer's metadata of a recorded event: without the ledger's chain keys. */

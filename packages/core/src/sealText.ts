@@ -2,24 +2,37 @@ import { isCanonicalAsIs, sha256Hex, sortedAsIs } from './canonical.js';
 import { chainText, type ChainInput } from './chain.js';
 import type { EventData } from './envelope.js';
 
+/** The data texts of one sealed batch, beside the event objects they belong to. */
+interface SealedBatch {
+  events: EventData[];
+  texts: Array<string | undefined>;
+}
+
 /**
  * The JSON text of each sealed event's data, as the ledger wrote it into the chain text, keyed by
- * the sealed event object (a WeakMap: a copy of the event, or any event the ledger did not seal,
- * has none, and its store serialises the data itself).
+ * the array of sealed events the ledger hands the store (a WeakMap with one entry a batch: one an
+ * event cost about 0.45 µs an event). A copy of the array, or an array whose events are not the
+ * very objects the ledger sealed, has none, and its store serialises the data itself.
  */
-const dataTexts = new WeakMap<EventData, string>();
+const batches = new WeakMap<readonly EventData[], SealedBatch>();
 
 /**
- * The text `JSON.stringify(event.data)` gives, when the ledger already wrote it for this very
- * event object while sealing it; undefined otherwise. A store writing the data as JSON text
- * (SQLite) uses it instead of serialising the data a second time. The ledger seals and hands the
- * events to the store in one synchronous step, so the data cannot change in between.
+ * The texts `JSON.stringify(events[i].data)` gives, where the ledger already wrote them while
+ * sealing these very event objects (undefined where it did not); undefined for any other array. A
+ * store writing the data as JSON text (SQLite) uses them instead of serialising the data a second
+ * time. The ledger seals and hands the events to the store in one synchronous step, so the data
+ * cannot change in between.
  */
-export const sealedDataText = (event: EventData): string | undefined => dataTexts.get(event);
+export const sealedDataTexts = (events: readonly EventData[]): ReadonlyArray<string | undefined> | undefined => {
+  const batch = batches.get(events);
+  if (!batch || batch.events.length !== events.length) return undefined;
+  for (let index = 0; index < events.length; index += 1) if (batch.events[index] !== events[index]) return undefined;
+  return batch.texts;
+};
 
-/** Records the data text of a sealed event (the ledger only). */
-export const rememberDataText = (event: EventData, text: string): void => {
-  dataTexts.set(event, text);
+/** Records the data texts of a sealed batch (the ledger only). */
+export const rememberDataTexts = (events: EventData[], texts: Array<string | undefined>): void => {
+  batches.set(events, { events: events.slice(), texts });
 };
 
 /**

@@ -8,7 +8,7 @@ import {
   decideAppend,
   HASH,
   matchesFilter,
-  sealedDataText,
+  sealedDataTexts,
   storeUnavailable,
   streamDeleted,
   streamNotFound,
@@ -76,13 +76,13 @@ interface EventText {
   /** The chain hash the ledger computed (metadata.hash), which the log leaf commits to. */
   hash: string | undefined;
 }
-const toText = (event: EventData): EventText => {
+/** `dataText`: the data's JSON text when the ledger already wrote it (sealedDataTexts). */
+const toText = (event: EventData, dataText: string | undefined): EventText => {
   const hash = event.metadata?.[HASH];
   return {
     id: event.id,
     type: event.type,
-    // The ledger's sealed events carry the data text their chain hash was computed over.
-    data: sealedDataText(event) ?? JSON.stringify(event.data),
+    data: dataText ?? JSON.stringify(event.data),
     metadata: JSON.stringify(event.metadata ?? {}),
     hash: typeof hash === 'string' ? hash : undefined,
   };
@@ -230,7 +230,9 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
       const expected = opts.expectedRevision ?? 'any';
       // The events as they are now (the caller may reuse its objects before the group commits),
       // decided and written inside the next group's transaction, answered after its COMMIT.
-      const rows = events.map(toText);
+      // The ledger's sealed events come with the data texts their chain hashes were computed over.
+      const texts = sealedDataTexts(events);
+      const rows = events.map((event, index) => toText(event, texts?.[index]));
       const result = await group.submit(
         () => append(name, rows, expected),
         (done) => done.written && heads.wrote(name, done.nextExpectedRevision),
