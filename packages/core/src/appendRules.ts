@@ -39,7 +39,8 @@ export const validateEvents = (events: EventData[]): void => {
 export const decideAppend = (
   stream: string,
   state: StreamState | undefined,
-  events: EventData[],
+  /** The events to append: the rules look at their ids and count only. */
+  events: ReadonlyArray<Pick<EventData, 'id'>>,
   expected: ExpectedRevision,
   idAt: (revision: bigint) => string | undefined,
   revisionOfId: (id: string) => bigint | undefined,

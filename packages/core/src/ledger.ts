@@ -1,11 +1,12 @@
 import { canonicalJson } from './canonical.js';
-import { chainHash, hashOf, HASH, PREV_HASH, verifyStreamChain, type BrokenLink } from './chain.js';
+import { hashOf, HASH, PREV_HASH, verifyStreamChain, type BrokenLink } from './chain.js';
 import { commandHandler, type Handled, type HandleOptions, type StreamView } from './decider/commandHandler.js';
 import type { Decider } from './decider/decider.js';
 import { conflictBackoff, defaultConflictRetry, type ConflictRetryPolicy } from './decider/retryPolicy.js';
 import type { AppendResult, EventData, ExpectedRevision, RecordedEvent } from './envelope.js';
 import { invalidInput, isLedgerError, ledgerError, wrongExpectedVersion } from './errors.js';
 import { liveStreamNames } from './liveEvents.js';
+import { rememberDataTexts, sealedChainHash } from './sealText.js';
 import { readStreamIfAny } from './streamRead.js';
 import type { JsonObject, JsonValue } from './json.js';
 import type { EventStore } from './port.js';
@@ -67,18 +68,23 @@ export interface VerifyReport {
 const sealEvents = (stream: string, base: ChainHead | null, events: NewEvent[]): EventData[] => {
   let prev = base?.hash ?? null;
   let revision = (base?.revision ?? -1n) + 1n;
-  return events.map((event) => {
+  // The store writes the data texts the chain texts already hold (sealText.ts) instead of serialising the data again.
+  const texts: Array<string | undefined> = [];
+  const sealed = events.map((event): EventData => {
     const given = event.metadata;
     if (given && (HASH in given || PREV_HASH in given)) throw invalidInput(`Metadata keys ${PREV_HASH} and ${HASH} belong to the ledger`);
     // prevHash first: before the writers' usual keys (schemaVersion) that is canonical order already.
     const metadata: JsonObject = { [PREV_HASH]: prev, ...given };
-    const hash = chainHash({ stream, revision, id: event.id, type: event.type, data: event.data, metadata });
+    const { hash, dataText } = sealedChainHash({ stream, revision, id: event.id, type: event.type, data: event.data, metadata });
     // The hash covers the metadata without it, so it is added to the same object afterwards (one copy per event).
     metadata[HASH] = hash;
     prev = hash;
     revision += 1n;
+    texts.push(dataText);
     return { id: event.id, type: event.type, data: event.data, metadata };
   });
+  rememberDataTexts(sealed, texts);
+  return sealed;
 };
 
 /** The writer's metadata of a recorded event: without the ledger's chain keys. */

@@ -8,6 +8,7 @@ import {
   decideAppend,
   HASH,
   matchesFilter,
+  sealedDataTexts,
   storeUnavailable,
   streamDeleted,
   streamNotFound,
@@ -75,12 +76,13 @@ interface EventText {
   /** The chain hash the ledger computed (metadata.hash), which the log leaf commits to. */
   hash: string | undefined;
 }
-const toText = (event: EventData): EventText => {
+/** `dataText`: the data's JSON text when the ledger already wrote it (sealedDataTexts). */
+const toText = (event: EventData, dataText: string | undefined): EventText => {
   const hash = event.metadata?.[HASH];
   return {
     id: event.id,
     type: event.type,
-    data: JSON.stringify(event.data),
+    data: dataText ?? JSON.stringify(event.data),
     metadata: JSON.stringify(event.metadata ?? {}),
     hash: typeof hash === 'string' ? hash : undefined,
   };
@@ -147,7 +149,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     const decision = decideAppend(
       name,
       state,
-      rows.map((row) => ({ id: row.id, type: row.type, data: null })), // the rules look at ids and count only
+      rows, // the rules look at ids and count only
       expected,
       (revision) => (state && revision >= state.firstLive ? (sql.idAt.get(name, revision) as string | undefined) : undefined),
       (id) => (state ? (sql.revisionOfId.get(name, id, state.firstLive) as bigint | undefined) : undefined),
@@ -160,12 +162,14 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     let position = 0n;
     let revision = decision.firstRevision;
     const recorded: RecordedEvent[] = [];
+    // The log's size, read once: inside the write transaction only this append adds leaves.
+    let leaf: number | undefined;
     for (const row of rows) {
       const info = sql.insertEvent.run(name, revision, row.id, row.type, row.data, row.metadata, created);
       position = BigInt(info.lastInsertRowid);
       // The log leaf, in the append's own savepoint: a refused append leaves none.
       const hash = row.hash ?? storedChainHash({ stream: name, revision, id: row.id, type: row.type, data: row.data, metadata: row.metadata });
-      leaves.append(position, name, revision, hash, created);
+      leaf = leaves.append(position, name, revision, hash, created, leaf) + 1;
       if (hook) recorded.push(recordedFromText({ ...row, stream: name, revision, position, created }));
       revision += 1n;
     }
@@ -226,7 +230,9 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
       const expected = opts.expectedRevision ?? 'any';
       // The events as they are now (the caller may reuse its objects before the group commits),
       // decided and written inside the next group's transaction, answered after its COMMIT.
-      const rows = events.map(toText);
+      // The ledger's sealed events come with the data texts their chain hashes were computed over.
+      const texts = sealedDataTexts(events);
+      const rows = events.map((event, index) => toText(event, texts?.[index]));
       const result = await group.submit(
         () => append(name, rows, expected),
         (done) => done.written && heads.wrote(name, done.nextExpectedRevision),

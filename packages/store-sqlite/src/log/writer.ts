@@ -4,8 +4,12 @@ import { completeSubtrees, logSize, TILE } from './tree.js';
 
 /** The append side of one connection's log (see logWriter). */
 export interface LogWriter {
-  /** Appends one event's leaf in the caller's transaction; returns its index. */
-  append(position: bigint, stream: string, revision: bigint, chainHash: string, created: string): number;
+  /**
+   * Appends one event's leaf in the caller's transaction; returns its index. `index`: the log's
+   * size, when the caller knows it (the leaf after the one it just appended in the same
+   * transaction); read from the log otherwise.
+   */
+  append(position: bigint, stream: string, revision: bigint, chainHash: string, created: string, index?: number): number;
   /**
    * Drops what it remembers. Called when what it wrote may be gone (the append's savepoint or the
    * group's transaction rolled back) and before a delete writes the log.
@@ -36,8 +40,8 @@ export const logWriter = (sql: LogStatements): LogWriter => {
   };
 
   return {
-    append(position, stream, revision, chainHash, created) {
-      const index = logSize(sql);
+    append(position, stream, revision, chainHash, created, size) {
+      const index = size ?? logSize(sql);
       const known = tailAt(index);
       const hash = eventLeafHash({ index, stream, revision, hash: chainHash, created });
       sql.insertLeaf.run(BigInt(index), position, stream, revision, hash, null);
