@@ -68,7 +68,8 @@ export interface VerifyReport {
 const sealEvents = (stream: string, base: ChainHead | null, events: NewEvent[]): EventData[] => {
   let prev = base?.hash ?? null;
   let revision = (base?.revision ?? -1n) + 1n;
-  // The store writes the data texts the chain texts already hold (sealText.ts) instead of serialising the data again.
+  // The store writes the data texts the chain texts already hold (sealText.ts) instead of serialising the data again
+  // (kept for the bench row "hermes import ... against plain batched inserts", issue 16: >= 0.3).
   const texts: Array<string | undefined> = [];
   const sealed = events.map((event): EventData => {
     const given = event.metadata;
