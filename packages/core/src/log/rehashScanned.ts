@@ -25,5 +25,5 @@ export const rehashScanned = (event: UsualEvent, revision: bigint, expected: str
     }
   }
   const result = rehash({ stream: event.stream, revision, id: event.id, type: event.type, data: event.data, metadata: text });
-  return 'error' in result || result.stored !== result.hash ? null : result;
+  return 'error' in result || result.stored !== result.hash ? null : { hash: result.hash, prev: result.prev };
 };
