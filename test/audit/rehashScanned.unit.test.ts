@@ -90,6 +90,8 @@ describe('rehashScanned: the range scan rehash, as the reference verify', () => 
       { '10': 'ten', '9': 'nine', a: 1 },
       JSON.parse('{"__proto__":{"x":1},"a":2}') as JsonValue,
       { z: 'é\u0000\ud800', a: '\\"', m: -0, n: 1e21, o: 0.1, p: true, q: null },
+      // No escape in the stored text: written member by member.
+      { h: -5e-7, b: 1e21, a: -0, c: 0.1, d: true, e: null, f: false, g: 'é 中文 😀 \u007f', A: '', 'key with space': 1 },
       'a string',
       [3, 2, 1],
       null,
@@ -120,6 +122,14 @@ describe('rehashScanned: the range scan rehash, as the reference verify', () => 
     const proto = forged('{"a":1,"__proto__":"x"}', '{"a":1}');
     expect(reference(proto)).toBeNull();
     agrees(proto);
+    // Written member by member only without a backslash and with well-formed characters: else the value would not be its JSON text.
+    const quoted = forged('{"a":"x\\"y"}', '{"a":"x"y"}');
+    expect(reference(quoted)).toBeNull();
+    agrees(quoted);
+    const surrogate = forged('{"a":"\ud800"}', '{"a":"\ud800"}');
+    expect(surrogate.data).toHaveLength(9);
+    expect(reference(surrogate)).toBeNull();
+    agrees(surrogate);
     const infinite = forged('{"n":1e999}', '{"n":null}');
     expect(() => reference(infinite)).toThrow();
     expect(() => rehashScanned(infinite, 3n, PREV)).toThrow();

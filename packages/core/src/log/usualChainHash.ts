@@ -11,12 +11,30 @@ export interface UsualEvent {
   metadata: string;
 }
 
+/** String.prototype.isWellFormed (Node 20; ES2024, past this project's lib): no lone surrogate. */
+const isWellFormed = (String.prototype as { isWellFormed?: (this: string) => boolean }).isWellFormed;
+
+/**
+ * A member's value as JSON.stringify writes it, for a value parsed from a text without a backslash
+ * whose characters are well formed: a string then holds no quote, backslash, control character (a raw
+ * one is no JSON) or lone surrogate, none of what JSON.stringify escapes, so it is written as it is
+ * between quotes; a finite number as String writes it (JSON.stringify's own rule). Undefined for anything else.
+ */
+const plainValueText = (value: unknown): string | undefined => {
+  if (typeof value === 'string') return `"${value}"`;
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  return value === null ? 'null' : undefined;
+};
+
 /**
  * The canonical text of stored data that is a flat object (string, boolean, null and finite number
- * values, as writers usually build it): a copy with its keys inserted in code-unit order, which
- * native JSON.stringify writes with the canonical encoder's escaping and numbers. Undefined for
- * anything else (unreadable text, another value, a nested value, a key starting with a digit, which
- * JavaScript lists first whatever the order it was added in, and `__proto__`, which would not copy as a key).
+ * values, as writers usually build it), its keys in code-unit order. A text without a backslash whose
+ * characters are well formed (as the ledger writes data without escapes) is written member by member
+ * (plainValueText); any other as native JSON.stringify writes a copy with the keys inserted in that
+ * order (the canonical encoder's escaping and numbers). Undefined for anything else (unreadable
+ * text, another value, a nested value, a key starting with a digit, which JavaScript lists first
+ * whatever the order it was added in, and `__proto__`, which would not copy as a key).
  */
 const flatDataText = (text: string): string | undefined => {
   let data: unknown;
@@ -38,10 +56,22 @@ const flatDataText = (text: string): string | undefined => {
     }
     keys[at + 1] = key;
   }
-  const copy: Record<string, unknown> = {};
   for (const key of keys) {
     const first = key.charCodeAt(0);
     if ((first >= 48 && first <= 57) || key === '__proto__') return undefined;
+  }
+  if (text.indexOf('\\') === -1 && isWellFormed !== undefined && isWellFormed.call(text)) {
+    // Keys too hold nothing to escape.
+    let out = '{';
+    for (let index = 0; index < keys.length; index += 1) {
+      const value = plainValueText(record[keys[index]!]);
+      if (value === undefined) return undefined;
+      out += `${index === 0 ? '"' : ',"'}${keys[index]!}":${value}`;
+    }
+    return `${out}}`;
+  }
+  const copy: Record<string, unknown> = {};
+  for (const key of keys) {
     const value = record[key];
     if (!(typeof value === 'string' || typeof value === 'boolean' || value === null || (typeof value === 'number' && Number.isFinite(value)))) return undefined;
     copy[key] = value;
