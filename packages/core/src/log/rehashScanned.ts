@@ -14,7 +14,7 @@ import { HASH_AT_NULL, isHex64, PREV_AT, usualMetadata } from './usualMetadata.j
  * Such a text parses to exactly those two values, so the result is rehash's. Anything else (another
  * shape, a hash that differs, other digits) is parsed and rehashed, and the reference decides.
  */
-export const rehashScanned = (event: UsualEvent, revision: bigint, expected: string | null | undefined): { hash: string; prev: unknown } | null => {
+export const rehashScanned = (event: UsualEvent, expected: string | null | undefined): { hash: string; prev: unknown } | null => {
   const text = event.metadata;
   const hashAt = typeof text === 'string' ? usualMetadata(text) : -1;
   if (hashAt >= 0) {
@@ -26,6 +26,6 @@ export const rehashScanned = (event: UsualEvent, revision: bigint, expected: str
       if (typeof expected === 'string' ? prev === expected : isHex64(text, PREV_AT)) return { hash, prev };
     }
   }
-  const result = rehash({ stream: event.stream, revision, id: event.id, type: event.type, data: event.data, metadata: text });
+  const result = rehash({ stream: event.stream, revision: BigInt(event.revision), id: event.id, type: event.type, data: event.data, metadata: text });
   return 'error' in result || result.stored !== result.hash ? null : { hash: result.hash, prev: result.prev };
 };
