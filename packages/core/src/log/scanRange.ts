@@ -1,7 +1,8 @@
-import { deletionLeafHash, leafHashHex, leafInput, nodeHashHex } from './leaf.js';
+import { deletionLeafHash, leafHashHex, nodeHashHex } from './leaf.js';
 import type { EdgeNode } from './merkle.js';
 import type { DeletionRecord } from './port.js';
-import { rehash } from './rehash.js';
+import { rehashScanned } from './rehashScanned.js';
+import { scanLeafInput } from './scanLeafInput.js';
 
 /**
  * One leaf as a range scan reads it: integers as numbers (a scan takes only safe integers, and
@@ -161,17 +162,16 @@ export const scanRange = async (source: ScanSource, from: number, to: number, cu
       if (firstPosition < 0) firstPosition = event.position;
       lastPosition = event.position;
       events += 1;
-      const revision = BigInt(row.revision);
-      const result = rehash({ stream: event.stream, revision, id: event.id, type: event.type, data: event.data, metadata: event.metadata });
-      if ('error' in result || result.stored !== result.hash) return unclean(`leaf ${row.index}'s content`);
       // As the reference: the predecessor's hash when it is the head, null at revision 0, else unchecked
       // (an earlier range may hold the predecessor: `stitchScans` checks the link).
       const head = heads.get(row.stream);
       const expected = head && head.revision === row.revision - 1 ? head.hash : row.revision === 0 ? null : undefined;
+      const result = rehashScanned(event, expected);
+      if (!result) return unclean(`leaf ${row.index}'s content`);
       if (expected === undefined && !head) firsts.push({ stream: row.stream, revision: row.revision, prev: result.prev });
       else if (expected !== undefined && result.prev !== expected) return unclean(`leaf ${row.index}'s prevHash`);
       heads.set(row.stream, { stream: row.stream, revision: row.revision, hash: result.hash });
-      if (leafHashHex(leafInput({ index: row.index, stream: row.stream, revision, hash: result.hash, created: event.created })) !== leafHash) return unclean(`leaf ${row.index}'s leaf hash`);
+      if (leafHashHex(scanLeafInput(row.index, row.stream, row.revision, result.hash, event.created)) !== leafHash) return unclean(`leaf ${row.index}'s leaf hash`);
     }
   }
   return { clean: true, from, to, events, edge: range.edge(), cutEdge, firsts, heads: [...heads.values()], firstPosition, lastPosition, missing, deletions, span: after === null ? null : { first: spanFirst!, last: after }, strayFree };

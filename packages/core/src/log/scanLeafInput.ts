@@ -1,0 +1,8 @@
+/**
+ * leafInput (leaf.ts) as a range scan writes it per event: the revision a safe integer as a number
+ * (its decimal digits are the BigInt's: no BigInt per event) and the hash one the scan computed (64
+ * lowercase hex digits, which JSON.stringify writes between quotes as they are). The same bytes as
+ * leafInput for those inputs; `test/audit/scanLeafInput.unit.test.ts` compares the two.
+ */
+export const scanLeafInput = (index: number, stream: string, revision: number, hash: string, created: string): string =>
+  `{"created":${JSON.stringify(created)},"hash":"${hash}","index":"${index}","revision":"${revision}","stream":${JSON.stringify(stream)}}`;
