@@ -37,7 +37,7 @@ export const isPlainObject = (record: object): boolean => {
  * Sorts keys in place by UTF-16 code units (as the default sort does): a few keys (event metadata) by
  * insertion, without the work array Array.prototype.sort allocates; more with the default sort.
  */
-const sortKeys = (keys: string[]): string[] => {
+export const sortKeys = (keys: string[]): string[] => {
   if (keys.length > 16) return keys.sort();
   for (let index = 1; index < keys.length; index += 1) {
     const key = keys[index]!;

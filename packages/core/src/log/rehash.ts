@@ -1,15 +1,9 @@
 import { chainHash, HASH, PREV_HASH } from '../chain.js';
 import type { JsonObject, JsonValue } from '../json.js';
+import type { StoredEventText } from './port.js';
 
 /** An event's stored columns as verify needs them (the JSON text unparsed). */
-export interface RehashInput {
-  stream: string;
-  revision: bigint;
-  id: string;
-  type: string;
-  data: string;
-  metadata: string;
-}
+export type RehashInput = Omit<StoredEventText, 'position' | 'created'>;
 
 export type Rehashed = { hash: string; stored: JsonValue | undefined; prev: JsonValue } | { error: string };
 

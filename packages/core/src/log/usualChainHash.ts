@@ -1,4 +1,4 @@
-import { sha256Hex } from '../canonical.js';
+import { sha256Hex, sortKeys } from '../canonical.js';
 import { HASH_AT_NULL, PREV_AT } from './usualMetadata.js';
 
 /** An event's stored columns as a range scan reads them (the revision a safe integer). */
@@ -45,17 +45,7 @@ const flatDataText = (text: string): string | undefined => {
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return undefined;
   const record = data as Record<string, unknown>;
-  const keys = Object.keys(record);
-  // Insertion sort by code unit (the default sort's order): data has a few keys.
-  for (let index = 1; index < keys.length; index += 1) {
-    const key = keys[index]!;
-    let at = index - 1;
-    while (at >= 0 && keys[at]! > key) {
-      keys[at + 1] = keys[at]!;
-      at -= 1;
-    }
-    keys[at + 1] = key;
-  }
+  const keys = sortKeys(Object.keys(record));
   for (const key of keys) {
     const first = key.charCodeAt(0);
     if ((first >= 48 && first <= 57) || key === '__proto__') return undefined;

@@ -11,6 +11,7 @@ import {
   type StoredEventText,
 } from '@session-ledger/core';
 import { mapped } from '../errors.js';
+import { deletionRecordOf, type DeletionRow } from './deletionRow.js';
 import type { LogStatements } from './statements.js';
 import { storedChainHash } from './tables.js';
 import { leafAtPosition, logSize, storedLookup } from './tree.js';
@@ -29,18 +30,6 @@ type EntryTuple = [
   bigint | null, string | null, bigint | null, string | null, string | null, string | null, string | null, string | null,
   bigint | null, bigint | null, 'soft' | 'tombstone' | null, bigint | null, bigint | null, string | null, bigint | null, bigint | null, bigint | null, string | null, string | null,
 ];
-interface DeletionRow {
-  id: bigint;
-  stream: string;
-  kind: 'soft' | 'tombstone';
-  from_revision: bigint;
-  head_revision: bigint;
-  head_hash: string | null;
-  first_leaf: bigint | null;
-  last_leaf: bigint | null;
-  log_size: bigint;
-  at: string;
-}
 
 const hex = (buffer: Buffer) => buffer.toString('hex');
 const numberOrNull = (value: bigint | null) => (value === null ? null : Number(value));
@@ -97,19 +86,7 @@ export const sqliteEventLog = (db: Database.Database, sql: LogStatements): Event
       };
     });
 
-  const deletions = (): DeletionRecord[] =>
-    (sql.deletions.all() as DeletionRow[]).map((row) => ({
-      id: Number(row.id),
-      stream: row.stream,
-      kind: row.kind,
-      fromRevision: row.from_revision,
-      headRevision: row.head_revision,
-      headHash: row.head_hash,
-      firstLeaf: numberOrNull(row.first_leaf),
-      lastLeaf: numberOrNull(row.last_leaf),
-      logSize: Number(row.log_size),
-      at: row.at,
-    }));
+  const deletions = (): DeletionRecord[] => (sql.deletions.all() as DeletionRow[]).map(deletionRecordOf);
 
   return {
     digest: async () => mapped(() => digest()),

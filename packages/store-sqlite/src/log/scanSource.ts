@@ -1,20 +1,9 @@
 import type Database from 'better-sqlite3';
 import type { DeletionRecord, ScanRow, ScanSource } from '@session-ledger/core';
+import { deletionRecordOf, type DeletionRow } from './deletionRow.js';
 
 type LeafTuple = [number, number, string, number, string | null, number | null];
 type EventTuple = [number, string, number, string, string, string, string, string];
-interface DeletionRow {
-  id: bigint;
-  stream: string;
-  kind: 'soft' | 'tombstone';
-  from_revision: bigint;
-  head_revision: bigint;
-  head_hash: string | null;
-  first_leaf: bigint | null;
-  last_leaf: bigint | null;
-  log_size: bigint;
-  at: string;
-}
 
 const SQL = {
   // The hash as hex text: a Buffer per row cost more than the rest of the row (a hash that is no blob reads as null).
@@ -24,8 +13,6 @@ const SQL = {
   eventAt: 'SELECT position, stream, revision, id, type, data, metadata, created FROM events WHERE position = ?',
   deletion: 'SELECT id, stream, kind, from_revision, head_revision, head_hash, first_leaf, last_leaf, log_size, at FROM log_deletions WHERE id = ?',
 };
-
-const numberOrNull = (value: bigint | null) => (value === null ? null : Number(value));
 
 const eventOf = (row: EventTuple | undefined): ScanRow['event'] =>
   row ? { position: row[0], stream: row[1], revision: row[2], id: row[3], type: row[4], data: row[5], metadata: row[6], created: row[7] } : null;
@@ -44,19 +31,7 @@ export const sqliteScanSource = (db: Database.Database): ScanSource => {
   const deletion = db.prepare(SQL.deletion).safeIntegers(true);
   const recordOf = (id: number): DeletionRecord | null => {
     const row = deletion.get(id) as DeletionRow | undefined;
-    if (!row) return null;
-    return {
-      id: Number(row.id),
-      stream: row.stream,
-      kind: row.kind,
-      fromRevision: row.from_revision,
-      headRevision: row.head_revision,
-      headHash: row.head_hash,
-      firstLeaf: numberOrNull(row.first_leaf),
-      lastLeaf: numberOrNull(row.last_leaf),
-      logSize: Number(row.log_size),
-      at: row.at,
-    };
+    return row ? deletionRecordOf(row) : null;
   };
   return (from, max, after) =>
     db.transaction(() => {
