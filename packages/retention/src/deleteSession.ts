@@ -1,5 +1,5 @@
 import { ATTR, spanned, isLedgerError, ledgerError, withRetry, type Ledger, type RetryPolicy } from '@session-ledger/core';
-import { conversationEtag } from '@session-ledger/sessions';
+import { conversationEtag, loadConversation, viewEtag } from '@session-ledger/sessions';
 import type { Coverage } from './coverage/coverage.js';
 import { readCoverage } from './coverage/readCoverage.js';
 import { deleteCovered } from './delete/deleteCovered.js';
@@ -34,6 +34,17 @@ export const etagOf = (coverage: Coverage): string =>
   conversationEtag(coverage.conversations[0]!.loaded.segments.map(({ sessionId, events }) => ({ sessionId, revision: events[events.length - 1]!.revision })));
 
 /**
+ * A conversation started by a reset shows the conversations it reset above its own, and
+ * `GET /sessions/:id` names their segments too: that ETag is taken as well (it includes every
+ * segment this deletion covers at the revision read, so drift in them still fails the tombstones).
+ */
+const displayEtagOf = async (ledger: Ledger, coverage: Coverage): Promise<string | null> => {
+  const root = coverage.conversations[0]!.loaded.segments[0]?.events[0];
+  if (root?.type !== 'session.started' || (root.data as { link?: unknown }).link !== 'reset') return null;
+  return viewEtag(await loadConversation(ledger.store, coverage.conversations[0]!.rootId, { view: 'display' }));
+};
+
+/**
  * Deletes a conversation by any of its ids: one read, the live-lease guard on it, then tombstones
  * conditional on the revisions read (so a turn or message that lands in between makes it fail).
  * The read decodes only segments and turns: an event this version cannot decode does not block it.
@@ -57,7 +68,7 @@ const deleteSessionUntraced = async (ledger: Ledger, anyId: string, options: Del
   if (options.ifMatch !== undefined && options.ifMatch.trim() !== '*') {
     const current = etagOf(coverage);
     const given = options.ifMatch.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
-    if (!given.includes(current)) {
+    if (!given.includes(current) && !given.includes((await displayEtagOf(ledger, coverage)) ?? current)) {
       throw ledgerError('precondition_failed', `Session ${anyId} changed since it was read (If-Match ${options.ifMatch}, current ${current})`, {
         expected: options.ifMatch,
         current,

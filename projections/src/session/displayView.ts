@@ -17,6 +17,12 @@ export interface DisplayView {
   markers: Marker[];
   turns: TurnState[];
   lastActivity: string | null;
+  /**
+   * A conversation started by a reset: how many of `messages` (the first ones) come from the
+   * conversations it reset, and their segments, oldest first, at the revisions read (afterReset).
+   * Absent otherwise.
+   */
+  earlier?: { messages: number; segments: SegmentView[] };
 }
 
 /**

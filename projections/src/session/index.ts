@@ -5,6 +5,7 @@ export * from './applySessionEvent.js';
 export * from './foldConversation.js';
 export * from './segmentsView.js';
 export * from './displayView.js';
+export * from './resetDisplay.js';
 export * from './activeView.js';
 export * from './rawView.js';
 export * from './liveness.js';

@@ -9,12 +9,16 @@ export const ROLES = ['user', 'assistant', 'tool', 'system'] as const;
 export type Role = (typeof ROLES)[number];
 export const role = z.enum(ROLES);
 
-export const LINKS = ['compression', 'delegation', 'branch'] as const;
+export const LINKS = ['compression', 'delegation', 'branch', 'reset'] as const;
 export type Link = (typeof LINKS)[number];
 export const link = z.enum(LINKS);
 
-/** Links that open a separate logical conversation (reachable through lineage). */
-export const CHILD_LINKS = ['delegation', 'branch'] as const;
+/**
+ * Links that open a separate logical conversation (reachable through lineage). `reset`: a new
+ * conversation in the same thread (a chat's /new or /reset): the model starts afresh, while its
+ * display shows the conversation it reset above its own messages (sessions' loadConversation).
+ */
+export const CHILD_LINKS = ['delegation', 'branch', 'reset'] as const;
 export type ChildLink = (typeof CHILD_LINKS)[number];
 
 export const TURN_OUTCOMES = ['completed', 'interrupted', 'failed'] as const;

@@ -2,7 +2,6 @@ import { invalidInput, type EventStore } from '@session-ledger/core';
 import { decodeSessionEvent, type SessionRecord } from '@session-ledger/events';
 import {
   activeView,
-  displayView,
   foldConversation,
   rawView,
   type ActiveView,
@@ -10,6 +9,7 @@ import {
   type DisplayView,
   type RawEvent,
 } from '@session-ledger/projections';
+import { displayWithEarlier } from './earlierDisplay.js';
 import { readConversationEvents, type ConversationEvents } from './readConversation.js';
 
 /** A conversation's events validated and upcast (root segment first), and their fold. */
@@ -52,8 +52,8 @@ export const checkViewName = (text: string): ViewName => {
 
 /**
  * Resume by any id: the same whole logical conversation whether `anyId` is its root, a middle
- * segment or its tip. `display` (default): root to tip, compacted originals marked; `active`: what
- * the model sees next; `raw`: every stored event. Print it with `viewToJson`.
+ * segment or its tip. `display` (default): root to tip, compacted originals marked (after the
+ * conversations it reset, for a reset child); `active`: what the model sees next; `raw`: every stored event. Print it with `viewToJson`.
  */
 export const loadConversation = async <V extends ViewName = 'display'>(
   store: EventStore,
@@ -67,5 +67,5 @@ export const loadConversation = async <V extends ViewName = 'display'>(
     return { rootId, tipId, segments: revisions, events: rawView(segments.flatMap((segment) => segment.events)).events } as ViewOf[V];
   }
   const { state } = await readConversationState(store, anyId);
-  return (view === 'active' ? activeView(state) : displayView(state)) as ViewOf[V];
+  return (view === 'active' ? activeView(state) : await displayWithEarlier(store, state)) as ViewOf[V];
 };

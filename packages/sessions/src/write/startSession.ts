@@ -1,5 +1,5 @@
 import { deterministicId, invalidInput, ledgerError, newId, type JsonObject } from '@session-ledger/core';
-import { checkSafeId, type ChildLink, type SessionEventDataMap } from '@session-ledger/events';
+import { CHILD_LINKS, checkSafeId, type ChildLink, type SessionEventDataMap } from '@session-ledger/events';
 import { nowOf, type WriterContext } from '../context.js';
 import { findTip } from '../read/findTip.js';
 import { loadSegment, runSegment } from './runSegment.js';
@@ -7,7 +7,10 @@ import { loadSegment, runSegment } from './runSegment.js';
 export interface StartSessionInput {
   /** Caller-given (a safe id: letters, digits, `_`, `-`, `.`, `:`) or a new UUID. Give one to make a retry idempotent. */
   id?: string;
-  /** A delegated or branched child: the conversation it starts from (any of its ids; the link is written in its tip). */
+  /**
+   * A delegated, branched or reset child: the conversation it starts from (any of its ids; the link
+   * is written in its tip). A reset child's display shows that conversation above its own messages.
+   */
   parentId?: string;
   link?: ChildLink;
   model?: string;
@@ -42,8 +45,8 @@ export const writeStart = async (context: WriterContext, data: Started): Promise
 const checkLink = (input: StartSessionInput): ChildLink | null => {
   if ((input.link as string | undefined) === 'compression') throw invalidInput('A compression child is made by compressSession', 'link');
   if ((input.parentId === undefined) !== (input.link === undefined)) throw invalidInput('parentId and link go together', 'link');
-  if (input.link !== undefined && input.link !== 'delegation' && input.link !== 'branch') {
-    throw invalidInput(`link must be delegation or branch: ${String(input.link)}`, 'link');
+  if (input.link !== undefined && !(CHILD_LINKS as readonly string[]).includes(input.link)) {
+    throw invalidInput(`link must be one of ${CHILD_LINKS.join(', ')}: ${String(input.link)}`, 'link');
   }
   return input.link ?? null;
 };
