@@ -99,6 +99,40 @@ describe('resume by any id through the CLI (seed 002 reproduction)', () => {
   });
 });
 
+describe('a reset through the CLI and over HTTP', () => {
+  const env = { SESSION_LEDGER_STORE: `sqlite:${join(tempDir(), 'ledger.sqlite')}` };
+  const cli = (...args: string[]) => {
+    const result = runCli([...args, '--json'], { env });
+    if (result.code !== 0) throw new Error(`${args.join(' ')} -> ${result.code}: ${result.stderr}`);
+    return result.json();
+  };
+
+  it('starts a conversation that shows the one it reset above its own, and deletes on the ETag GET gave', async () => {
+    const old = cli('sessions', 'start').sessionId as string;
+    cli('messages', 'append', old, '--role', 'user', '--content', 'before the reset');
+    const fresh = cli('sessions', 'start', '--parent', old, '--link', 'reset').sessionId as string;
+    cli('messages', 'append', fresh, '--role', 'user', '--content', 'after the reset');
+    const shown = cli('sessions', 'show', fresh);
+    expect([shown.rootId, shown.earlier.messages, shown.messages.map((m: { content: string }) => m.content)]).toEqual([fresh, 1, ['before the reset', 'after the reset']]);
+    expect(cli('sessions', 'show', fresh, '--view', 'active').messages).toHaveLength(1);
+
+    const service = await startServer(env);
+    try {
+      const post = (path: string, body: unknown) => fetch(`${service.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const child = (await (await post('/sessions', { parentId: fresh, link: 'reset' })).json()) as { sessionId: string };
+      expect((await post(`/sessions/${child.sessionId}/messages`, { role: 'user', content: 'third' })).status).toBe(201);
+      const got = await fetch(`${service.url}/sessions/${child.sessionId}`);
+      const body = (await got.json()) as { earlier: { messages: number }; messages: Array<{ content: string }> };
+      expect([body.earlier.messages, body.messages.map((m) => m.content)]).toEqual([2, ['before the reset', 'after the reset', 'third']]);
+      const gone = await fetch(`${service.url}/sessions/${child.sessionId}`, { method: 'DELETE', headers: { 'if-match': got.headers.get('etag')! } });
+      expect(gone.status).toBe(200);
+      expect((await fetch(`${service.url}/sessions/${fresh}`)).status).toBe(200);
+    } finally {
+      await service.stop();
+    }
+  });
+});
+
 describe('sessions over HTTP', () => {
   const env = { SESSION_LEDGER_STORE: `sqlite:${join(tempDir(), 'ledger.sqlite')}` };
   let service: Awaited<ReturnType<typeof startServer>>;

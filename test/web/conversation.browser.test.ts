@@ -14,6 +14,9 @@ describe('the browser: a conversation', () => {
     const api = apiOf(url);
     await seedConversation(api);
     await api('POST', '/sessions', { id: 'web-helper', parentId: 'web-tip', link: 'delegation', title: 'Price lookup' });
+    await api('POST', '/sessions/web-helper/messages', { id: 'h1', role: 'user', content: 'Find the prices.' });
+    await api('POST', '/sessions', { id: 'web-fresh', parentId: 'web-helper', link: 'reset', title: 'Fresh start' });
+    await api('POST', '/sessions/web-fresh/messages', { id: 'f1', role: 'user', content: 'Start over, please.' });
   });
 
   for (const id of ['web-root', 'web-tip']) {
@@ -66,6 +69,16 @@ describe('the browser: a conversation', () => {
     expect(await page.locator('h1').textContent()).toBe('Price lookup');
     expect(await page.locator('p.parent').textContent()).toBe('Delegated from web-tip');
     expect(await page.locator('p.parent a').getAttribute('href')).toBe('/s/web-tip');
+    await page.close();
+  });
+
+  it('shows a conversation started by a reset below the one it reset, with the reset marked and linked', async () => {
+    const page = await served.browser.open(`${served.service.url}/s/web-fresh`);
+    await page.locator('#message-f1').waitFor();
+    expect(await page.locator('article.message').evaluateAll((all) => all.map((a) => a.id))).toEqual(['message-h1', 'message-f1']);
+    expect(await page.locator('aside.marker.child').textContent()).toMatch(/^Reset: the thread goes on afresh in web-fresh/);
+    expect(await page.locator('p.parent').textContent()).toBe('Reset from (shown above) web-helper');
+    expect(await trouble(page)).toEqual({ dialogs: [], errors: [], violations: [] });
     await page.close();
   });
 

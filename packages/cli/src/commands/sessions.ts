@@ -11,7 +11,7 @@ import { listPage, resolveId, stats, type ListFlags } from './catalog.js';
 /** Loaded on demand, so that other commands start fast. */
 const load = (): Promise<typeof Sessions> => import('@session-ledger/sessions');
 
-const LINKS = ['compression', 'delegation', 'branch'] as const;
+const LINKS = ['compression', 'delegation', 'branch', 'reset'] as const;
 
 const writer = (ledger: Parameters<Parameters<typeof withLedger>[2]>[0], now: () => Date) => ({ ledger, now });
 
@@ -69,7 +69,7 @@ export const registerSessions = (program: Command): void => {
         return S.startSession(writer(ledger, context.now), {
           id: options.id,
           parentId: parent,
-          link: (link ?? (options.parent ? 'delegation' : undefined)) as 'delegation' | 'branch' | undefined,
+          link: (link ?? (options.parent ? 'delegation' : undefined)) as 'delegation' | 'branch' | 'reset' | undefined,
           model: options.model,
           source: options.source,
           title: options.title,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { name } from './common.js';
+import { CHILD_LINKS } from '@session-ledger/events';
 
 /** GET /sessions: a page of the catalog read model (the contract shared with the search and the browser). */
 export const catalogQuery = z.strictObject({
@@ -29,7 +30,7 @@ export const catalogRow = z.object({
   live: z.boolean(),
   ended: z.boolean(),
   parentId: z.string().nullable(),
-  link: z.enum(['delegation', 'branch']).nullable(),
+  link: z.enum(CHILD_LINKS).nullable(),
 });
 
 export const catalogPageBody = z.object({ sessions: z.array(catalogRow), nextCursor: z.string().nullable() });

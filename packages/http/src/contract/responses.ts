@@ -41,7 +41,16 @@ export const messageAppended = z.looseObject({ ...write, messageId: z.string() }
 export const sessionWritten = z.looseObject(write);
 export const compressed = z.looseObject({ sessionId: z.string(), rootId: z.string(), parentId: z.string() });
 
-export const conversation = z.looseObject({ rootId: z.string(), tipId: z.string(), segments: z.array(z.looseObject({ sessionId: z.string() })), messages: z.array(z.looseObject({})) });
+export const conversation = z.looseObject({
+  rootId: z.string(),
+  tipId: z.string(),
+  segments: z.array(z.looseObject({ sessionId: z.string() })),
+  messages: z.array(z.looseObject({})),
+  earlier: z
+    .looseObject({ messages: z.number().int(), segments: z.array(z.looseObject({ sessionId: z.string() })) })
+    .optional()
+    .describe('display of a conversation started by a reset (link reset): how many of the first messages come from the conversations it reset, and their segments'),
+});
 export const conversations = z.array(z.looseObject({ rootId: z.string(), tipId: z.string() }));
 export const deleted = z.looseObject({ requestedId: z.string(), rootId: z.string(), deleted: z.array(z.string()) });
 export const verifyReport = z.looseObject({ ok: z.boolean() });

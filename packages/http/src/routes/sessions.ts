@@ -3,7 +3,7 @@ import {
   beginTurn,
   compactHistory,
   compressSession,
-  conversationEtag,
+  viewEtag,
   endSession,
   endTurn,
   loadConversation,
@@ -70,7 +70,7 @@ export const sessionRoutes: Route[] = [
     handler: async ({ store, params, query, req }) => {
       const id = resolveSession(await readModelsOf(store).ready('catalog'), params.id!);
       const loaded = await loadConversation(store, id, { view: query.view ?? 'display' });
-      const etag = conversationEtag(loaded.segments);
+      const etag = viewEtag(loaded);
       if (req.headers['if-none-match'] === etag) return { status: 304, headers: { etag } };
       return { body: viewToJson(loaded), headers: { etag } };
     },
@@ -83,7 +83,7 @@ export const sessionRoutes: Route[] = [
     responses: { 200: { description: 'the transcript', contentType: 'text/plain' }, 404: { description: 'unknown id' }, ...GONE },
     handler: async ({ store, params, res }) => {
       const loaded = await loadConversation(store, resolveSession(await readModelsOf(store).ready('catalog'), params.id!), { view: 'display' });
-      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', etag: conversationEtag(loaded.segments) });
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', etag: viewEtag(loaded) });
       res.end(renderTranscript(loaded));
       return null;
     },

@@ -4,6 +4,8 @@ import { h, replace, sessionHref, shortId, time } from './dom.js';
 import { followSession } from './feed.js';
 import { VIEWS } from './views.js';
 
+const PARENT_LINK = { delegation: 'Delegated from ', branch: 'Branched from ', reset: 'Reset from (shown above) ' };
+
 const TABS = [
   ['display', 'Conversation'],
   ['active', 'Active (what the model sees)'],
@@ -28,7 +30,7 @@ const heading = (view, name) => {
       tip.model ?? root.model ? ` · ${tip.model ?? root.model}` : '',
       view.lastActivity ? [' · last activity ', time(view.lastActivity)] : '',
     ),
-    root.parentId && root.link ? h('p', { class: 'meta parent' }, root.link === 'delegation' ? 'Delegated from ' : 'Branched from ', h('a', { href: sessionHref(root.parentId) }, shortId(root.parentId))) : '',
+    root.parentId && root.link ? h('p', { class: 'meta parent' }, PARENT_LINK[root.link] ?? 'Linked from ', h('a', { href: sessionHref(root.parentId) }, shortId(root.parentId))) : '',
     h(
       'nav',
       { class: 'tabs', 'aria-label': 'Views' },

@@ -2,6 +2,8 @@ import { h, sessionHref, shortId, time } from './dom.js';
 
 const summary = (text) => h('details', { class: 'summary', open: true }, h('summary', {}, 'Summary'), h('div', { class: 'content' }, text));
 
+const CHILD_VERB = { delegation: 'Delegated to ', branch: 'Branched to ', reset: 'Reset: the thread goes on afresh in ' };
+
 /** A marker of the display view, where it happened between messages. */
 export const markerView = (marker) => {
   switch (marker.kind) {
@@ -15,7 +17,7 @@ export const markerView = (marker) => {
         summary(marker.summary),
       );
     case 'child':
-      return h('aside', { class: 'marker child', role: 'note' }, h('p', {}, `${marker.link === 'delegation' ? 'Delegated' : 'Branched'} to `, h('a', { href: sessionHref(marker.childId) }, shortId(marker.childId)), ' ', time(marker.at)));
+      return h('aside', { class: 'marker child', role: 'note' }, h('p', {}, CHILD_VERB[marker.link] ?? 'Linked to ', h('a', { href: sessionHref(marker.childId) }, shortId(marker.childId)), ' ', time(marker.at)));
     case 'ended':
       return h('aside', { class: 'marker ended', role: 'note' }, h('p', {}, 'Session ended', marker.reason ? `: ${marker.reason}` : '', ' ', time(marker.at)));
     default:
