@@ -44,7 +44,6 @@ const READ_BY = 'hermes-views-read-by-v26.json';
  */
 const KNOWN: Record<string, RegExp> = {
   'v23/race': /#9 \(Hermes 20, ledger 20 messages\): Hermes \{"content":"race question 0: .* \/ ledger \{"content":"race-live-child question 0: /,
-  'v26/gw-after': /#1 \(Hermes 6, ledger 2 messages\): Hermes \{"content":"gw-before question 0: .* \/ ledger \{"content":"gw-after question 0: /,
 };
 const expected = (key: string) => {
   const display = KNOWN[key];

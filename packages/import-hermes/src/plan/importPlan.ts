@@ -29,7 +29,11 @@ export interface ImportPlan {
   skipped: Skipped[];
 }
 
-const LINKS: Partial<Record<ChildKind, LedgerLink>> = { compression: 'compression', branch: 'branch', delegate: 'delegation' };
+/**
+ * A reset child whose session row names the session it reset (Hermes from schema 26) links to it:
+ * Hermes shows that conversation above the new one, and so does the ledger's display.
+ */
+const LINKS: Partial<Record<ChildKind, LedgerLink>> = { compression: 'compression', branch: 'branch', delegate: 'delegation', reset: 'reset' };
 
 type Timed = { step: PlanStep; at: number | null };
 
@@ -96,7 +100,7 @@ export const buildImportPlan = (snapshot: HermesSnapshot): ImportPlan => {
   }
   const decided = new Map<string, { kind: ChildKind; link: LedgerLink | null; parentId: string | null; rootId: string }>();
   const continuationOf = new Map<string, string>();
-  const children = new Map<string, Array<{ id: string; link: 'delegation' | 'branch'; at: number | null }>>();
+  const children = new Map<string, Array<{ id: string; link: Exclude<LedgerLink, 'compression'>; at: number | null }>>();
   for (const session of kept) {
     // A parent must be imported and placed first: a missing, skipped, self or cyclic parent leaves a root.
     const parentId = session.parentSessionId;

@@ -1,6 +1,6 @@
 import type { HermesMessage, HermesSession } from '../model.js';
 
-export type LedgerLink = 'compression' | 'delegation' | 'branch';
+export type LedgerLink = 'compression' | 'delegation' | 'branch' | 'reset';
 
 /** A row recorded as a copy of an earlier row (a carried-over tail or head): one logical message. */
 export interface CopyRow {
@@ -58,6 +58,6 @@ export type PlanStep =
       reason: 'rewound' | 'background-review';
       at: number | null;
     }
-  | { kind: 'child'; childId: string; link: 'delegation' | 'branch'; at: number | null }
+  | { kind: 'child'; childId: string; link: 'delegation' | 'branch' | 'reset'; at: number | null }
   | { kind: 'continued'; childId: string; summaryId: string; summaryRow: HermesMessage | null; at: number | null }
   | { kind: 'end'; endedAt: number; endReason: string | null };

@@ -1,15 +1,17 @@
 import { isLedgerError, type EventStore } from '@session-ledger/core';
-import { loadConversation } from '@session-ledger/sessions';
+import { displayView } from '@session-ledger/projections';
+import { readConversationState } from '@session-ledger/sessions';
 import { ledgerItem, type Side } from './items.js';
 
 /**
- * The ledger's display view of a conversation, loaded the way every reader of the ledger resumes it
- * (root to tip through the compression chain); null when the ledger does not hold it.
+ * The ledger's display view of a conversation's own segments (root to tip through the compression
+ * chain; not the conversations a reset child shows above its own: their rows are another
+ * conversation's); null when the ledger does not hold it.
  */
 export const ledgerConversation = async (store: EventStore, rootId: string): Promise<Side | null> => {
   let view;
   try {
-    view = await loadConversation(store, rootId, { view: 'display' });
+    view = displayView((await readConversationState(store, rootId)).state);
   } catch (error) {
     if (isLedgerError(error, 'not_found') || isLedgerError(error, 'stream_not_found')) return null;
     throw error;
