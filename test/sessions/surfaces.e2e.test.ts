@@ -4,17 +4,22 @@ import { runCli, tempDir } from '../support/cli.js';
 import { z } from 'zod';
 import { bodyOf, errorBody, readSse, startServer } from '../support/http.js';
 
+/** The CLI with --json on a ledger; a non-zero exit throws with its stderr. */
+const jsonCli =
+  (env: Record<string, string>) =>
+  (...args: string[]) => {
+    const result = runCli([...args, '--json'], { env });
+    if (result.code !== 0) throw new Error(`${args.join(' ')} -> ${result.code}: ${result.stderr}`);
+    return result.json();
+  };
+
 /**
  * Seed 002: a session compressed 4 times; its messages live only in a later segment. Resuming the
  * id the harness printed (the root), the tip or a middle segment must show the whole conversation.
  */
 describe('resume by any id through the CLI (seed 002 reproduction)', () => {
   const env = { SESSION_LEDGER_STORE: `sqlite:${join(tempDir(), 'ledger.sqlite')}` };
-  const cli = (...args: string[]) => {
-    const result = runCli([...args, '--json'], { env });
-    if (result.code !== 0) throw new Error(`${args.join(' ')} -> ${result.code}: ${result.stderr}`);
-    return result.json();
-  };
+  const cli = jsonCli(env);
 
   it('resumes the whole conversation from the root, the tip and a middle id', () => {
     const root = cli('sessions', 'start', '--title', 'long chat').sessionId as string;
@@ -101,11 +106,7 @@ describe('resume by any id through the CLI (seed 002 reproduction)', () => {
 
 describe('a reset through the CLI and over HTTP', () => {
   const env = { SESSION_LEDGER_STORE: `sqlite:${join(tempDir(), 'ledger.sqlite')}` };
-  const cli = (...args: string[]) => {
-    const result = runCli([...args, '--json'], { env });
-    if (result.code !== 0) throw new Error(`${args.join(' ')} -> ${result.code}: ${result.stderr}`);
-    return result.json();
-  };
+  const cli = jsonCli(env);
 
   it('starts a conversation that shows the one it reset above its own, and deletes on the ETag GET gave', async () => {
     const old = cli('sessions', 'start').sessionId as string;
