@@ -41,7 +41,8 @@ const routeKey = (path: string): string | null => (/^\/[A-Za-z0-9_-]*(\/|$)/.tes
 
 /**
  * Matches method and path against the routes. HEAD runs the GET route (Node sends no body);
- * `allowed` lists every method the path answers (HEAD and OPTIONS included), for 405 and OPTIONS.
+ * `allowed` lists every method the path answers (HEAD and OPTIONS included), for 405 and OPTIONS:
+ * it is empty when a route matched a method other than OPTIONS.
  */
 export const createRouter = (routes: Route[]) => {
   const compiled: Compiled[] = routes.map((route) => {
@@ -71,6 +72,8 @@ export const createRouter = (routes: Route[]) => {
       const params: Record<string, string> = {};
       names.forEach((name, index) => (params[name] = decode(found[index + 1]!, name)));
       match = { route, params };
+      // A match answers the request: `allowed` is only read for OPTIONS and when nothing matched.
+      if (method !== 'OPTIONS') return { match, allowed: [] };
     }
     if (allowed.size > 0) allowed.add('OPTIONS');
     return { match, allowed: [...allowed] };
