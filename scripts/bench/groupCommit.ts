@@ -1,12 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { Agent, request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { createLedger, newId } from '@session-ledger/core';
 import { appendMessage, startSession } from '@session-ledger/sessions';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
 import { compared, compareRates, scratch } from './measure.js';
 import { benchMessage } from './messages.js';
+import { closeClients, openClients, postMessages, processCpuMicros, startProcess, startSessions, stopProcess } from './httpLoad.js';
 import { openPlain } from './plainSqlite.js';
+import { plainEvents } from './plainEvents.js';
 import type { BenchRow } from './types.js';
 
 /**
@@ -20,7 +20,6 @@ const HTTP_EACH = { normal: 40, full: 15 } as const;
 const SYNC = { normal: 'NORMAL', full: 'FULL' } as const;
 const CLI = fileURLToPath(new URL('../../../packages/cli/bin/session-ledger.js', import.meta.url));
 
-const plainEvents = (count: number) => Array.from({ length: count }, (_, n) => ({ id: newId(), type: 'message.appended', data: benchMessage(n) }));
 const writers = () => Array.from({ length: WRITERS }, (_, index) => index);
 
 const inProcessRow = async (): Promise<BenchRow> => {
@@ -62,52 +61,27 @@ const inProcessRow = async (): Promise<BenchRow> => {
   );
 };
 
-const startServer = (store: string): Promise<{ url: string; child: ChildProcess }> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, '--store', store, 'serve', '--port', '0', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout!.on('data', (chunk) => {
-      out += chunk;
-      if (out.includes('\n')) resolve({ url: (JSON.parse(out) as { url: string }).url, child });
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
-  });
-
-const post = (agent: Agent, url: string, body: unknown): Promise<void> =>
-  new Promise((resolve, reject) => {
-    const text = JSON.stringify(body);
-    const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) };
-    const req = request(url, { method: 'POST', agent, headers }, (res) => {
-      res.resume();
-      res.once('end', () => (res.statusCode! < 300 ? resolve() : reject(new Error(`POST ${url}: ${res.statusCode}`))));
-    });
-    req.once('error', reject);
-    req.end(text);
-  });
-
 const httpRow = async (durability: 'normal' | 'full'): Promise<BenchRow> => {
   const dir = scratch('group-http');
-  const server = await startServer(`sqlite:${dir.file('served.sqlite')}?durability=${durability}`);
-  const agents = writers().map(() => new Agent({ keepAlive: true, maxSockets: 1 }));
+  const server = await startProcess([CLI, '--store', `sqlite:${dir.file('served.sqlite')}?durability=${durability}`, 'serve', '--port', '0', '--json']);
+  const clients = await openClients(server.url);
   const each = HTTP_EACH[durability];
+  const cpu = { micros: 0, client: 0, messages: 0 };
   try {
     const rates = await compareRates(
       WRITERS * each,
       {
         prepare: async () => {
-          const prefix = newId();
-          await Promise.all(agents.map((agent, index) => post(agent, `${server.url}/sessions`, { id: `${prefix}-${index}` })));
-          return prefix;
+          return startSessions(clients);
         },
         work: async (prefix) => {
-          await Promise.all(
-            agents.map(async (agent, index) => {
-              for (let n = 0; n < each; n += 1) {
-                const { id: _id, ...message } = benchMessage(n);
-                await post(agent, `${server.url}/sessions/${prefix}-${index}/messages`, { ...message, id: `m-${n}` });
-              }
-            }),
-          );
+          const before = processCpuMicros(server.child.pid!);
+          const clientBefore = process.cpuUsage();
+          await postMessages(clients, prefix, each);
+          const client = process.cpuUsage(clientBefore);
+          cpu.micros += processCpuMicros(server.child.pid!) - before;
+          cpu.client += client.user + client.system;
+          cpu.messages += WRITERS * each;
         },
       },
       {
@@ -117,6 +91,7 @@ const httpRow = async (durability: 'normal' | 'full'): Promise<BenchRow> => {
       },
       5,
     );
+    process.stderr.write(`bench: serve (${durability}), ${WRITERS} clients: server CPU ${(cpu.micros / cpu.messages).toFixed(1)} us/message, load generator ${(cpu.client / cpu.messages).toFixed(1)} us/message\n`);
     return compared(
       `group commit: HTTP appends, ${WRITERS} keep-alive clients on their own sessions (serve, sqlite ${durability})`,
       'messages/s',
@@ -125,9 +100,8 @@ const httpRow = async (durability: 'normal' | 'full'): Promise<BenchRow> => {
       rates.baseline,
     );
   } finally {
-    for (const agent of agents) agent.destroy();
-    server.child.kill('SIGTERM');
-    await new Promise((resolve) => server.child.once('exit', resolve));
+    closeClients(clients);
+    await stopProcess(server.child);
     dir.remove();
   }
 };

@@ -7,6 +7,7 @@ import * as sessions from './sessions.js';
 import * as retention from './retention.js';
 import * as httpLatency from './httpLatency.js';
 import * as groupCommit from './groupCommit.js';
+import * as groupCommitCeilings from './groupCommitCeilings.js';
 import * as auditLog from './auditLog.js';
 import * as search from './search.js';
 import * as catalog from './catalog.js';
@@ -21,6 +22,7 @@ export const areas: Record<string, BenchArea> = {
   retention,
   'http-latency': httpLatency,
   'group-commit': groupCommit,
+  'group-commit-ceilings': groupCommitCeilings,
   'audit-log': auditLog,
   search,
   catalog,

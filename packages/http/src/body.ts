@@ -31,6 +31,8 @@ const readBytes = (req: IncomingMessage): Promise<Buffer> =>
 
 /** `application/json`, with at most a UTF-8 charset; anything else (text/plain, forms) is 415. */
 const checkContentType = (header: string | undefined): void => {
+  // What clients send almost always, accepted without splitting it (benchmark row "group commit: HTTP appends").
+  if (header === 'application/json' || header === 'application/json; charset=utf-8') return;
   const [type, ...params] = (header ?? '').split(';').map((part) => part.trim().toLowerCase());
   const charset = params.find((param) => param.startsWith('charset='))?.slice(8).replace(/"/g, '');
   if (type !== 'application/json' || (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')) {

@@ -2,6 +2,7 @@ import { createServer as createNodeServer, type IncomingMessage, type Server, ty
 import { timingSafeEqual } from 'node:crypto';
 import { ledgerError, toJson } from '@session-ledger/core';
 import { serveWeb } from '@session-ledger/web';
+import { endJson, JSON_TYPE, PROBLEM_TYPE } from './answer.js';
 import { readJsonBody } from './body.js';
 import { noQuery } from './contract/common.js';
 import { parseBy, queryObject } from './contract/validate.js';
@@ -34,20 +35,25 @@ const splitTarget = (target: string): { path: string; search: URLSearchParams | 
   return mark < 0 ? { path: target, search: null } : { path: target.slice(0, mark), search: new URLSearchParams(target.slice(mark + 1)) };
 };
 
+const NO_HEADERS: Record<string, string> = {};
+
+/** A handler's answer: JSON with its length (answer.ts), or no body (204, 304). */
+const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void => {
+  if (res.headersSent) return void res.end();
+  if (body !== undefined) return endJson(res, status, toJson(body), JSON_TYPE, headers);
+  res.writeHead(status, headers);
+  res.end();
+};
+
 /** The HTTP service: the guard, one router, one schema per query and body, one error mapping (RFC 9457 problems). */
 export const createHttpService = (options: HttpServiceOptions): Server => {
   const route = createRouter(ROUTES);
   const guard = createGuard(options);
   const maxSubscribers = options.maxSubscribers ?? DEFAULT_MAX_SUBSCRIBERS;
   let subscribers = 0;
+  const { ledger, store, now, settings } = options;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-      if (res.headersSent) return void res.end();
-      const text = body === undefined ? '' : toJson(body);
-      res.writeHead(status, { ...(body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' }), ...headers });
-      res.end(text);
-    };
     guard.check(req);
     const method = req.method ?? 'GET';
     const { path, search } = splitTarget(req.url ?? '/');
@@ -77,8 +83,9 @@ export const createHttpService = (options: HttpServiceOptions): Server => {
       subscribers += 1;
       res.once('close', () => (subscribers -= 1));
     }
-    const reply = await spec.handler({ ...options, params: match.params, query, req, res, body });
-    if (reply) send(reply.status ?? 200, reply.body, reply.headers);
+    // A context of one shape, not a spread of the options (benchmark row "group commit: HTTP appends": ~2%).
+    const reply = await spec.handler({ ledger, store, now, settings, params: match.params, query, req, res, body });
+    if (reply) send(res, reply.status ?? 200, reply.body, reply.headers ?? NO_HEADERS);
   };
 
   return createNodeServer(async (req, res) => {
@@ -90,8 +97,7 @@ export const createHttpService = (options: HttpServiceOptions): Server => {
     } catch (error) {
       const problem = problemOf(error);
       if (res.headersSent) return void res.end();
-      res.writeHead(problem.status, { 'content-type': 'application/problem+json; charset=utf-8', ...problem.headers });
-      res.end(toJson(problem.body));
+      endJson(res, problem.status, toJson(problem.body), PROBLEM_TYPE, problem.headers);
     }
   });
 };
