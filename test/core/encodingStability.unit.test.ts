@@ -129,6 +129,23 @@ describe('stored encodings stay byte-identical', () => {
     );
   });
 
+  it('the chain text sorts the data\'s own keys in a copy too and still writes the first encoder\'s bytes, whatever the data', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string({ maxLength: 6 }), fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constant(undefined)), { maxKeys: 6 }), (data) => {
+        const input = { stream: 's', revision: 3n, id: 'i', type: 't', data: data as never, metadata: { prevHash: null } };
+        expect(chainText(input)).toBe(reference({ stream: 's', revision: '3', id: 'i', type: 't', data, metadata: { prevHash: null } }));
+      }),
+      { numRuns: 300 },
+    );
+    // A writer's usual order (role before text, not sorted), an integer-like key, `__proto__`, a nested unsorted object.
+    const proto = JSON.parse('{"b": 1, "__proto__": {"x": 1}}') as Record<string, unknown>;
+    for (const data of [{ role: 'assistant', n: 1, text: 'hi\u2028"' }, { b: 1, '10': 2, '9': 3 }, proto, { b: 1, a: { d: 1, c: 2 } }]) {
+      expect(chainText({ stream: 's', revision: 0n, id: 'i', type: 't', data: data as never, metadata: { prevHash: null } })).toBe(
+        reference({ stream: 's', revision: '0', id: 'i', type: 't', data, metadata: { prevHash: null } }),
+      );
+    }
+  });
+
   it('chainHash is the sha256 of the canonical event', () => {
     const input = { stream: 'session-a', revision: 5n, id: 'u', type: 't', data: { x: [1, { b: 2, a: 1 }] }, metadata: { schemaVersion: 2, prevHash: null } };
     expect(chainHash(input)).toBe('cf25ecc6749f8bcdcdaa30564da5b9391225914930c2eb23f34e5455e3667f5a');

@@ -34,11 +34,15 @@ export const chainText = (input: ChainInput): string => {
     return canonicalJson({ stream, revision, id, type, data, metadata });
   }
   const dataAsIs = isCanonicalAsIs(data);
-  if (dataAsIs) {
+  // Data whose own keys are out of order but whose members are canonical as they are (writers' usual
+  // `{ role, n, text }`) is copied with its keys sorted, like metadata, instead of taking the generic
+  // encoder: the same text from one native call (about 2 us less for a single append's event).
+  const sortedData = dataAsIs ? data : sortedAsIs(data);
+  if (sortedData !== undefined) {
     // Metadata is rarely in order (the ledger's prevHash comes first): a sorted shallow copy of it still
     // lets the whole text be one native call.
     const sorted = isCanonicalAsIs(metadata) ? metadata : sortedAsIs(metadata);
-    if (sorted !== undefined) return JSON.stringify({ data, id, metadata: sorted, revision, stream, type });
+    if (sorted !== undefined) return JSON.stringify({ data: sortedData, id, metadata: sorted, revision, stream, type });
   }
   return (
     `{"data":${dataAsIs ? JSON.stringify(data) : canonicalJson(data)},"id":${JSON.stringify(id)},"metadata":${canonicalJson(metadata)},` +

@@ -32,6 +32,8 @@ export const sealedDataTexts = (events: readonly EventData[]): ReadonlyArray<str
 
 /** Records the data texts of a sealed batch (the ledger only). */
 export const rememberDataTexts = (events: EventData[], texts: Array<string | undefined>): void => {
+  // No text to hand on (data not in canonical order): the store serialises the data either way.
+  if (!texts.some((text) => text !== undefined)) return;
   batches.set(events, { events: events.slice(), texts });
 };
 

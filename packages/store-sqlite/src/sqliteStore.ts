@@ -26,6 +26,7 @@ import { mapped } from './errors.js';
 import { assertLedgerFile, migrate } from './schema.js';
 import { enableWal } from './wal.js';
 import { groupCommit } from './groupCommit.js';
+import { nextPositions } from './positions.js';
 import { headTracker } from './headTracker.js';
 import { prepareStatements, type EventRow, type StreamRow } from './statements.js';
 import { recordDeletion } from './log/deletion.js';
@@ -114,6 +115,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     throw storeUnavailable(`Cannot open ledger at ${path}: ${(error as Error).message}`, (error as { code?: string }).code);
   }
   const sql = prepareStatements(db);
+  const positions = nextPositions(db);
   const logSql = logStatements(db);
   const leaves = logWriter(logSql);
   const hook = options.onCommit;
@@ -164,9 +166,11 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     const recorded: RecordedEvent[] = [];
     // The log's size, read once: inside the write transaction only this append adds leaves.
     let leaf: number | undefined;
+    let next = rows.length > 0 ? positions.next() : 0n;
     for (const row of rows) {
-      const info = sql.insertEvent.run(name, revision, row.id, row.type, row.data, row.metadata, created);
-      position = BigInt(info.lastInsertRowid);
+      sql.insertEvent.run(next, name, revision, row.id, row.type, row.data, row.metadata, created);
+      position = next;
+      next += 1n;
       // The log leaf, in the append's own savepoint: a refused append leaves none.
       const hash = row.hash ?? storedChainHash({ stream: name, revision, id: row.id, type: row.type, data: row.data, metadata: row.metadata });
       leaf = leaves.append(position, name, revision, hash, created, leaf) + 1;

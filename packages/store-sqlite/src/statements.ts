@@ -25,7 +25,8 @@ const SQL = {
   upsertStream: `INSERT INTO streams (name, last_revision, first_live, tombstoned) VALUES (?, ?, ?, ?)
     ON CONFLICT (name) DO UPDATE SET last_revision = excluded.last_revision,
       first_live = excluded.first_live, tombstoned = excluded.tombstoned`,
-  insertEvent: 'INSERT INTO events (stream, revision, id, type, data, metadata, created) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  /** The position given (positions.ts): no AUTOINCREMENT since schema version 5. */
+  insertEvent: 'INSERT INTO events (position, stream, revision, id, type, data, metadata, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   idAt: 'SELECT id FROM events WHERE stream = ? AND revision = ?',
   revisionOfId: 'SELECT revision FROM event_ids WHERE stream = ? AND id = ? AND revision >= ? ORDER BY revision LIMIT 1',
   positionAt: 'SELECT position FROM events WHERE stream = ? AND revision = ?',
