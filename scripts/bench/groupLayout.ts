@@ -55,13 +55,15 @@ const layoutTrial = (file: () => string, statements: boolean): Trial<Prepared> =
     return { db, ids: Array.from({ length: COUNT }, () => newId()), hashes: Array.from({ length: COUNT + 64 }, () => randomBytes(32)) };
   },
   work: ({ db, ids, hashes }) => {
-    const insert = db.prepare('INSERT INTO events (stream, revision, id, type, data, metadata, created) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    const insert = db.prepare('INSERT INTO events (position, stream, revision, id, type, data, metadata, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    const highest = db.prepare('SELECT coalesce(max(position), 0) FROM events').pluck();
     const leaf = db.prepare('INSERT INTO log_leaves (leaf_index, position, stream, revision, hash, deletion) VALUES (?, ?, ?, ?, ?, NULL)');
     const node = db.prepare('INSERT INTO log_nodes (level, idx, hash) VALUES (?, ?, ?)');
     const state = db.prepare(STREAM_STATE).safeIntegers(true);
     const size = db.prepare('SELECT coalesce(max(leaf_index) + 1, 0) FROM log_leaves').pluck();
     const [begin, commit, savepoint, release] = ['BEGIN IMMEDIATE', 'COMMIT', 'SAVEPOINT append', 'RELEASE append'].map((text) => db.prepare(text));
     let leaves = size.get() as number;
+    let position = (highest.get() as number) + 1;
     for (let round = 0; round < EACH; round += 1) {
       begin!.run();
       const created = new Date().toISOString();
@@ -73,8 +75,9 @@ const layoutTrial = (file: () => string, statements: boolean): Trial<Prepared> =
           state.get(name);
           size.get();
         }
-        const info = insert.run(name, round + 1, ids[n]!, 'message.appended', DATA, METADATA, created);
-        leaf.run(leaves, info.lastInsertRowid, name, round + 1, hashes[n]!);
+        insert.run(position, name, round + 1, ids[n]!, 'message.appended', DATA, METADATA, created);
+        leaf.run(leaves, position, name, round + 1, hashes[n]!);
+        position += 1;
         leaves += 1;
         for (let level = TILE_LEVEL; leaves % 2 ** level === 0; level += 1) node.run(level, leaves / 2 ** level - 1, hashes[n + level]!);
         if (statements) release!.run();

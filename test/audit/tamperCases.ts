@@ -58,7 +58,7 @@ export const CASES: Case[] = [
       const id = newId();
       const metadata: JsonObject = { [PREV_HASH]: head[HASH]! };
       const hash = chainHash({ stream: 'session-c', revision: 3n, id, type: 'message', data: { n: 3 }, metadata });
-      db.prepare(`INSERT INTO events (stream, revision, id, type, data, metadata, created) VALUES ('session-c', 3, ?, 'message', '{"n":3}', ?, ?)`).run(
+      db.prepare(`INSERT INTO events (position, stream, revision, id, type, data, metadata, created) VALUES ((SELECT max(position) + 1 FROM events), 'session-c', 3, ?, 'message', '{"n":3}', ?, ?)`).run(
         id,
         JSON.stringify({ ...metadata, [HASH]: hash }),
         new Date().toISOString(),
@@ -96,7 +96,7 @@ export const CASES: Case[] = [
   {
     name: 'an event duplicated at the end of another stream',
     edit: (db) =>
-      db.prepare(`INSERT INTO events (stream, revision, id, type, data, metadata, created) SELECT 'session-c', 3, id, type, data, metadata, created FROM events WHERE stream = 'session-a' AND revision = 0`).run(),
+      db.prepare(`INSERT INTO events (position, stream, revision, id, type, data, metadata, created) SELECT (SELECT max(position) + 1 FROM events), 'session-c', 3, id, type, data, metadata, created FROM events WHERE stream = 'session-a' AND revision = 0`).run(),
     expected: [['stray', 'session-c@3']],
   },
   { name: 'stored JSON made invalid by a byte edit', edit: (db) => db.prepare(`UPDATE events SET data = '{"n":4,"text":"b says' || char(1) || '"}' WHERE stream = 'session-b' AND revision = 4`).run(), expected: [['json', 'session-b@4']] },

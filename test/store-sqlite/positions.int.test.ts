@@ -87,8 +87,22 @@ describe('SQLite positions without AUTOINCREMENT (schema version 5)', () => {
     const db = new Database(temp.file, { readonly: true });
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(db.prepare(`SELECT value FROM ledger_meta WHERE key = 'positions.floor'`).pluck().get()).toBe('5');
-    expect(db.prepare(`SELECT name FROM sqlite_master WHERE type = 'trigger'`).pluck().all()).toEqual(['events_id_recorded']);
+    expect(db.prepare(`SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name`).pluck().all()).toEqual(['events_id_recorded', 'events_position_given']);
     db.close();
+  });
+
+  it('a process of an older version, open on the file while it was migrated, cannot append at a position erased events held', async () => {
+    versionFourFile(temp.file);
+    const older = new Database(temp.file); // its append as schema 4 wrote it: the position left to SQLite
+    const olderAppend = older.prepare(`INSERT INTO events (stream, revision, id, type, data, metadata, created) VALUES ('old', 3, ?, 't', '{"n":9}', '{}', '')`);
+    (await openSqliteStore(temp.file).close());
+
+    expect(() => olderAppend.run(newId())).toThrow(/schema version 5 .* older version/);
+    older.close();
+    const store = openSqliteStore(temp.file);
+    expect((await store.readStream('old')).map((recorded) => [recorded.revision, recorded.position])).toEqual([[0n, 1n], [1n, 2n], [2n, 3n]]);
+    expect((await store.appendToStream('old', [event(3)], { expectedRevision: 2n })).position).toBe(6n);
+    await store.close();
   });
 
   it('a version 5 migration that fails leaves the version 4 file as it was (one transaction: a kill -9 rolls it back the same way)', async () => {

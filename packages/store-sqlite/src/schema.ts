@@ -2,6 +2,9 @@ import type Database from 'better-sqlite3';
 import { buildLog, LOG_TABLES } from './log/tables.js';
 
 /** Each migration moves the schema one version up; `PRAGMA user_version` says where a file is. */
+/** Why an insert without a position is refused at version 5 (an older process's append, never stored). */
+export const OLD_WRITER = 'session-ledger: this ledger file is at schema version 5 and every event names its position; this process is of an older version: restart it with the newer one';
+
 export const MIGRATIONS: ReadonlyArray<string> = [
   `CREATE TABLE ledger_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
    CREATE TABLE streams (
@@ -45,7 +48,9 @@ export const MIGRATIONS: ReadonlyArray<string> = [
   // 4: the log-level commitment (log/tables.ts): a Merkle tree over every event in commit order,
   // built from the events a file already holds, in position order (FILLS, run after the SQL).
   LOG_TABLES,
-  // 5: positions without AUTOINCREMENT (positions.ts): the log's last leaf remembers the highest
+  // 5: positions without AUTOINCREMENT (positions.ts): every insert names its position; one that
+  // does not (a process of an older version, which had the file open while it was migrated, and
+  // would take max(position) + 1: a position erased events held) is refused (events_position_given). the log's last leaf remembers the highest
   // position ever assigned, so sqlite_sequence's page need not be written by every commit (one WAL
   // frame of ~5.4). The events table is rebuilt with the same rows; the highest position a file
   // assigned before its log (events erased before version 4 have no leaf) is kept as a floor.
@@ -67,6 +72,9 @@ export const MIGRATIONS: ReadonlyArray<string> = [
    ALTER TABLE events_v5 RENAME TO events;
    CREATE TRIGGER events_id_recorded AFTER INSERT ON events BEGIN
      INSERT INTO event_ids (stream, id, revision) VALUES (new.stream, new.id, new.revision);
+   END;
+   CREATE TRIGGER events_position_given BEFORE INSERT ON events WHEN new.position IS NULL OR new.position < 1 BEGIN
+     SELECT RAISE(ABORT, '${OLD_WRITER}');
    END;`,
 ];
 
