@@ -1,5 +1,6 @@
 import { sha256Hex, sortKeys } from '../canonical.js';
 import { canonicalFlatText } from './canonicalFlatText.js';
+import { isPlainString } from './plainString.js';
 import { HASH_AT_NULL, PREV_AT } from './usualMetadata.js';
 
 /** An event's stored columns as a range scan reads them (the revision a safe integer). */
@@ -88,6 +89,10 @@ export const usualChainHash = (event: UsualEvent, hashAt: number): string | unde
   const data = flatDataText(event.data);
   if (data === undefined) return undefined;
   const metadata = hashAt === HASH_AT_NULL ? '{"prevHash":null}' : `${event.metadata.slice(0, PREV_AT + 65)}}`;
+  // Strings JSON.stringify would write as they are between quotes (the usual ids, streams and types) are written so.
+  if (isPlainString(id) && isPlainString(stream) && isPlainString(type)) {
+    return sha256Hex(`{"data":${data},"id":"${id}","metadata":${metadata},"revision":"${event.revision}","stream":"${stream}","type":"${type}"}`);
+  }
   return sha256Hex(
     `{"data":${data},"id":${JSON.stringify(id)},"metadata":${metadata},"revision":"${event.revision}","stream":${JSON.stringify(stream)},"type":${JSON.stringify(type)}}`,
   );
