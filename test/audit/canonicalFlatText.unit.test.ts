@@ -125,6 +125,16 @@ describe('rehashScanned with stored data texts a forger wrote', () => {
     }
   });
 
+  it('gives the reference hash for every text it takes, integer-like keys and __proto__ included', () => {
+    for (const text of ['{}', '{"z":true,"y":null,"x":false,"w":-12,"v":0}', '{"é":"中文 😀 \u007f \u2028","e":"é","":"empty key"}', '{"b":1,"10":"ten","9":"nine","__proto__":"p","_":0}', '{"__proto__":1}']) {
+      expect(canonicalFlatText(text), text).toBeDefined();
+      const hash = sha256Hex(`{"data":${canonicalJson(JSON.parse(text))},"id":"${base.id}","metadata":{"prevHash":"${PREV}"},"revision":"3","stream":"${base.stream}","type":"${base.type}"}`);
+      const event = { ...base, data: text, metadata: `{"prevHash":"${PREV}","hash":"${hash}"}` };
+      expect(reference(event), text).toEqual({ hash, prev: PREV });
+      expect(rehashScanned(event, PREV), text).toEqual({ hash, prev: PREV });
+    }
+  });
+
   it('accepts the usual text (keys in the writer order) with the reference hash', () => {
     const event = forged(`{"n":3,"role":"assistant","text":"${LONG}"}`);
     const stored = { ...event, data: `{"role":"assistant","n":3,"text":"${LONG}"}` };
