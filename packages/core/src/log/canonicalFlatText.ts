@@ -4,7 +4,8 @@
  * (the ledger stores data as JSON.stringify wrote it: the usual event's text is); undefined for any
  * other text, which the caller parses and rehashes the general way.
  *
- * The text is taken (FLAT, one regular expression, and isWellFormed) only when it is `{}` or `{"k1":v1,...,"kn":vn}` with no white space where
+ * The text is taken (FLAT, one regular expression, and isWellFormed) only when it is `{}` or
+ * `{"k1":v1,...,"kn":vn}` with no white space where
  * - every key and string value is `"` + characters + `"`, the characters none that JSON.stringify
  *   escapes: no `"`, no backslash (so no escape at all), no control character below U+0020, no lone
  *   surrogate. JSON.parse reads such a string as those characters, and JSON.stringify writes them back
@@ -17,8 +18,9 @@
  * (JSON.parse defines each, `__proto__` too), each member's text `"k":v` being what the canonical
  * encoder writes for it; canonicalJson of the object writes those member texts in the keys' UTF-16
  * code-unit order whatever their order in the object (integer-like keys, which JavaScript lists
- * first, included), and so does the reference rehash (rehash.ts, chain.ts). So the members' texts sorted by key, joined by
- * commas between braces, are the canonical text (the text itself when the keys already grow).
+ * first, included), and so does the reference rehash (rehash.ts, chain.ts). So the members' texts
+ * sorted by key, joined by commas between braces, are the canonical text (the text itself when the
+ * keys already grow).
  */
 export const canonicalFlatText = (text: string): string | undefined => {
   if (!FLAT.test(text) || isWellFormed === undefined || !isWellFormed.call(text)) return undefined;
