@@ -4,7 +4,7 @@ import { stitchScans, type StitchedPass } from './stitchScans.js';
 export interface ParallelOptions {
   /** Logs with fewer leaves are swept on one thread. Default 65,536. */
   minLeaves?: number;
-  /** Leaves per range, a power of two. Default: about a quarter of each worker's share, at least 4,096. */
+  /** Leaves per range, a power of two. Default: rangeSpan's (about a sixteenth of each worker's share, at least 4,096). */
   span?: number;
   /** The scanner to use instead of the store's (`EventLog.parallel`). */
   scanner?: ParallelScanner;
@@ -15,6 +15,15 @@ const floorPowerOfTwo = (n: number): number => {
   while (power * 2 <= n) power *= 2;
   return power;
 };
+
+/**
+ * The default range span: about a sixteenth of each worker's share of the leaves (a power of two, at
+ * least 4,096). Workers take the next range when done, so they end at most one range apart: at a
+ * quarter of a share (16 ranges of 65,536 leaves at 1M on two workers) one worker sat idle for the
+ * last range, about 5 % of the verify's time; at a sixteenth about 1 %. A range costs a message and
+ * a few hundred bytes of edges, links and heads, nothing per leaf.
+ */
+export const rangeSpan = (size: number, workers: number): number => Math.max(4096, floorPowerOfTwo(Math.ceil(size / (workers * 16))));
 
 /** [0, size) in ranges of `span` leaves; every range starts at a multiple of span, so its subtrees are the tree's. */
 export const leafRanges = (size: number, span: number): LeafRange[] => {
@@ -36,7 +45,7 @@ export const parallelPass = async (
   onProgress?: (done: number) => void,
 ): Promise<(StitchedPass & { strayFree: boolean }) | null> => {
   if (!scanner || size === 0 || size < (options.minLeaves ?? 65_536)) return null;
-  const span = options.span ?? Math.max(4096, floorPowerOfTwo(Math.ceil(size / (scanner.workers * 4))));
+  const span = options.span ?? rangeSpan(size, scanner.workers);
   let done = 0;
   const scans = await scanner.scan(leafRanges(size, span), cut, (scan) => {
     done += scan.to - scan.from;

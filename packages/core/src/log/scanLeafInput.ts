@@ -1,3 +1,5 @@
+import { isPlainString } from './plainString.js';
+
 /**
  * leafInput (leaf.ts) as a range scan writes it per event: the revision a safe integer as a number
  * (its decimal digits are the BigInt's: no BigInt per event) and the hash one the scan computed (64
@@ -5,4 +7,7 @@
  * leafInput for those inputs; `test/audit/scanLeafInput.unit.test.ts` compares the two.
  */
 export const scanLeafInput = (index: number, stream: string, revision: number, hash: string, created: string): string =>
-  `{"created":${JSON.stringify(created)},"hash":"${hash}","index":"${index}","revision":"${revision}","stream":${JSON.stringify(stream)}}`;
+  // created and stream as JSON.stringify writes them: between quotes as they are when nothing in them is escaped (isPlainString).
+  isPlainString(created) && isPlainString(stream)
+    ? `{"created":"${created}","hash":"${hash}","index":"${index}","revision":"${revision}","stream":"${stream}"}`
+    : `{"created":${JSON.stringify(created)},"hash":"${hash}","index":"${index}","revision":"${revision}","stream":${JSON.stringify(stream)}}`;

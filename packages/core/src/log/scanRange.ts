@@ -1,4 +1,4 @@
-import { deletionLeafHash, leafHashHex, nodeHashHex } from './leaf.js';
+import { deletionLeafHash, leafHashHex, nodeHashText } from './leaf.js';
 import type { EdgeNode } from './merkle.js';
 import type { DeletionRecord } from './port.js';
 import { rehashScanned } from './rehashScanned.js';
@@ -92,8 +92,11 @@ export type RangeScan =
 
 const PAGE = 2000;
 
-/** compactRange over hex hashes (merkle.ts), local to a range: its edge is handed over as Buffers. */
-const hexRange = () => {
+/**
+ * compactRange (merkle.ts) local to a range: the leaves' hashes as hex (as compared), the nodes above
+ * them as binary strings (nodeHashText); its edge is handed over as Buffers.
+ */
+const textRange = () => {
   const levels: number[] = [];
   const hashes: string[] = [];
   return {
@@ -102,13 +105,13 @@ const hexRange = () => {
       let top = hash;
       while (levels.length > 0 && levels[levels.length - 1] === level) {
         levels.pop();
-        top = nodeHashHex(hashes.pop()!, top);
+        top = nodeHashText(hashes.pop()!, top, level === 0 ? 'hex' : 'latin1');
         level += 1;
       }
       levels.push(level);
       hashes.push(top);
     },
-    edge: (): EdgeNode[] => levels.map((level, at) => ({ level, hash: Buffer.from(hashes[at]!, 'hex') })),
+    edge: (): EdgeNode[] => levels.map((level, at) => ({ level, hash: Buffer.from(hashes[at]!, level === 0 ? 'hex' : 'latin1') })),
   };
 };
 
@@ -117,7 +120,7 @@ const safe = Number.isSafeInteger;
 /** Scans the leaves [from, to); from must be a multiple of the range's power-of-two span. */
 export const scanRange = async (source: ScanSource, from: number, to: number, cut: number | null = null): Promise<RangeScan> => {
   const unclean = (why: string): RangeScan => ({ clean: false, from, to, why });
-  const range = hexRange();
+  const range = textRange();
   let cutEdge: EdgeNode[] | null = null;
   const firsts: ScanLink[] = [];
   const heads = new Map<string, ScanHead>();

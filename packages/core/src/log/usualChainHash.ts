@@ -1,4 +1,6 @@
 import { sha256Hex, sortKeys } from '../canonical.js';
+import { canonicalFlatText } from './canonicalFlatText.js';
+import { isPlainString } from './plainString.js';
 import { HASH_AT_NULL, PREV_AT } from './usualMetadata.js';
 
 /** An event's stored columns as a range scan reads them (the revision a safe integer). */
@@ -29,7 +31,9 @@ const plainValueText = (value: unknown): string | undefined => {
 
 /**
  * The canonical text of stored data that is a flat object (string, boolean, null and finite number
- * values, as writers usually build it), its keys in code-unit order. A text without a backslash whose
+ * values, as writers usually build it), its keys in code-unit order. The usual stored text (plain
+ * strings, integers and literals, no white space: canonicalFlatText.ts) is cut and its members sorted
+ * without a parse. Any other text without a backslash whose
  * characters are well formed (as the ledger writes data without escapes) is written member by member
  * (plainValueText); any other as native JSON.stringify writes a copy with the keys inserted in that
  * order (the canonical encoder's escaping and numbers). Undefined for anything else (unreadable
@@ -37,6 +41,9 @@ const plainValueText = (value: unknown): string | undefined => {
  * whatever the order it was added in, and `__proto__`, which would not copy as a key).
  */
 const flatDataText = (text: string): string | undefined => {
+  // The usual stored text: its members cut and sorted, without a parse.
+  const members = canonicalFlatText(text);
+  if (members !== undefined) return members;
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -82,6 +89,10 @@ export const usualChainHash = (event: UsualEvent, hashAt: number): string | unde
   const data = flatDataText(event.data);
   if (data === undefined) return undefined;
   const metadata = hashAt === HASH_AT_NULL ? '{"prevHash":null}' : `${event.metadata.slice(0, PREV_AT + 65)}}`;
+  // Strings JSON.stringify would write as they are between quotes (the usual ids, streams and types) are written so.
+  if (isPlainString(id) && isPlainString(stream) && isPlainString(type)) {
+    return sha256Hex(`{"data":${data},"id":"${id}","metadata":${metadata},"revision":"${event.revision}","stream":"${stream}","type":"${type}"}`);
+  }
   return sha256Hex(
     `{"data":${data},"id":${JSON.stringify(id)},"metadata":${metadata},"revision":"${event.revision}","stream":${JSON.stringify(stream)},"type":${JSON.stringify(type)}}`,
   );

@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { scanRange, type RangeScan } from '@session-ledger/core';
+// The scan's own entry: the package's index would load the whole core in every worker.
+import { scanRange, type RangeScan } from '@session-ledger/core/scan';
 import { sqliteScanSource } from './scanSource.js';
 
 /** One range scan a worker is asked for (workerScanner.ts), and its answer. */
