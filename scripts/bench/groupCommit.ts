@@ -4,7 +4,7 @@ import { appendMessage, startSession } from '@session-ledger/sessions';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
 import { compared, compareRates, scratch } from './measure.js';
 import { benchMessage } from './messages.js';
-import { closeClients, openClients, postMessages, processCpuMicros, startProcess, startSessions, stopProcess } from './httpLoad.js';
+import { closeClients, openClients, startProcess, startSessions, stopProcess, timedPosts, type PostCpu } from './httpLoad.js';
 import { openPlain } from './plainSqlite.js';
 import { plainEvents } from './plainEvents.js';
 import type { BenchRow } from './types.js';
@@ -66,7 +66,7 @@ const httpRow = async (durability: 'normal' | 'full'): Promise<BenchRow> => {
   const server = await startProcess([CLI, '--store', `sqlite:${dir.file('served.sqlite')}?durability=${durability}`, 'serve', '--port', '0', '--json']);
   const clients = await openClients(server.url);
   const each = HTTP_EACH[durability];
-  const cpu = { micros: 0, client: 0, messages: 0 };
+  const cpu: PostCpu = { server: 0, client: 0, messages: 0 };
   try {
     const rates = await compareRates(
       WRITERS * each,
@@ -74,15 +74,7 @@ const httpRow = async (durability: 'normal' | 'full'): Promise<BenchRow> => {
         prepare: async () => {
           return startSessions(clients);
         },
-        work: async (prefix) => {
-          const before = processCpuMicros(server.child.pid!);
-          const clientBefore = process.cpuUsage();
-          await postMessages(clients, prefix, each);
-          const client = process.cpuUsage(clientBefore);
-          cpu.micros += processCpuMicros(server.child.pid!) - before;
-          cpu.client += client.user + client.system;
-          cpu.messages += WRITERS * each;
-        },
+        work: (prefix) => timedPosts(clients, server.child.pid!, prefix, each, cpu),
       },
       {
         prepare: () => ({ plain: openPlain(dir.file(`${newId()}.plain`), SYNC[durability]), payload: plainEvents(WRITERS * each) }),
@@ -91,7 +83,7 @@ const httpRow = async (durability: 'normal' | 'full'): Promise<BenchRow> => {
       },
       5,
     );
-    process.stderr.write(`bench: serve (${durability}), ${WRITERS} clients: server CPU ${(cpu.micros / cpu.messages).toFixed(1)} us/message, load generator ${(cpu.client / cpu.messages).toFixed(1)} us/message\n`);
+    process.stderr.write(`bench: serve (${durability}), ${WRITERS} clients: server CPU ${(cpu.server / cpu.messages).toFixed(1)} us/message, load generator ${(cpu.client / cpu.messages).toFixed(1)} us/message\n`);
     return compared(
       `group commit: HTTP appends, ${WRITERS} keep-alive clients on their own sessions (serve, sqlite ${durability})`,
       'messages/s',

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { newId } from '@session-ledger/core';
-import { closeClients, openClients, CLIENTS, postMessages, processCpuMicros, startProcess, startSessions, stopProcess } from './httpLoad.js';
+import { closeClients, openClients, CLIENTS, startProcess, startSessions, stopProcess, timedPosts, type PostCpu } from './httpLoad.js';
 import { compared, compareRates, scratch } from './measure.js';
 import { openPlain } from './plainSqlite.js';
 import { plainEvents } from './plainEvents.js';
@@ -21,21 +21,13 @@ export const bareHttpRow = async (): Promise<BenchRow> => {
   const server = await startProcess([BARE]);
   const clients = await openClients(server.url);
   const count = CLIENTS * EACH;
-  const cpu = { server: 0, client: 0, messages: 0 };
+  const cpu: PostCpu = { server: 0, client: 0, messages: 0 };
   try {
     const rates = await compareRates(
       count,
       {
         prepare: () => startSessions(clients),
-        work: async (prefix) => {
-          const serverBefore = processCpuMicros(server.child.pid!);
-          const clientBefore = process.cpuUsage();
-          await postMessages(clients, prefix, EACH);
-          const client = process.cpuUsage(clientBefore);
-          cpu.server += processCpuMicros(server.child.pid!) - serverBefore;
-          cpu.client += client.user + client.system;
-          cpu.messages += count;
-        },
+        work: (prefix) => timedPosts(clients, server.child.pid!, prefix, EACH, cpu),
       },
       {
         prepare: () => ({ plain: openPlain(dir.file(`${newId()}.plain`), 'NORMAL'), payload: plainEvents(count) }),

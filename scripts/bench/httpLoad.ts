@@ -65,3 +65,21 @@ export const postMessages = async (clients: RawHttpClient[], prefix: string, eac
     }),
   );
 };
+
+/** CPU spent on the posts of a trial: the server process's and this (load generator) process's. */
+export interface PostCpu {
+  server: number;
+  client: number;
+  messages: number;
+}
+
+/** Posts `each` messages from every client, adding the server's and the clients' CPU (microseconds) to `cpu`. */
+export const timedPosts = async (clients: RawHttpClient[], serverPid: number, prefix: string, each: number, cpu: PostCpu): Promise<void> => {
+  const serverBefore = processCpuMicros(serverPid);
+  const clientBefore = process.cpuUsage();
+  await postMessages(clients, prefix, each);
+  const client = process.cpuUsage(clientBefore);
+  cpu.server += processCpuMicros(serverPid) - serverBefore;
+  cpu.client += client.user + client.system;
+  cpu.messages += clients.length * each;
+};

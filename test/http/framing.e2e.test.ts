@@ -1,19 +1,12 @@
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../support/cli.js';
-import { rawRequest, startServer } from '../support/http.js';
+import { describe, expect, it } from 'vitest';
+import { rawRequest, servedSqlite } from '../support/http.js';
 
 /**
  * JSON answers and problems carry their Content-Length, so Node writes each as one string instead
  * of chunked framing (a writev of four buffers); the length is the body's in bytes, not characters.
  */
 describe('HTTP: JSON answers and problems are sent with their Content-Length, not chunked', () => {
-  const env = { SESSION_LEDGER_STORE: `sqlite:${join(tempDir(), 'ledger.sqlite')}` };
-  let service: Awaited<ReturnType<typeof startServer>>;
-  beforeAll(async () => {
-    service = await startServer(env);
-  });
-  afterAll(async () => service?.stop());
+  const service = servedSqlite();
 
   const post = (path: string, body: unknown) =>
     rawRequest(service.url, { method: 'POST', path, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -1,6 +1,8 @@
 import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { z } from 'zod';
-import { startCli } from './cli.js';
+import { startCli, tempDir } from './cli.js';
 
 /** The JSON error every 4xx/5xx answer carries (`LedgerError.toJSON()` or the router's own). */
 export const errorBody = z.object({
@@ -19,6 +21,21 @@ export const startServer = async (env: Record<string, string>, extraArgs: string
   await server.waitFor((out) => out.includes('"url"'), 'the listening line');
   const { url } = JSON.parse(server.stdout()) as { url: string };
   return { url, stop: server.stop, server };
+};
+
+/**
+ * `session-ledger serve` on a fresh SQLite ledger for the enclosing describe: started before its
+ * tests, stopped after them. Read `url` inside a test (it is set once the server listens).
+ */
+export const servedSqlite = (extraArgs: string[] = []) => {
+  const served = { env: { SESSION_LEDGER_STORE: `sqlite:${join(tempDir(), 'ledger.sqlite')}` }, url: '' };
+  let service: Awaited<ReturnType<typeof startServer>> | undefined;
+  beforeAll(async () => {
+    service = await startServer(served.env, extraArgs);
+    served.url = service.url;
+  });
+  afterAll(async () => service?.stop());
+  return served;
 };
 
 export interface SseEvent {
