@@ -2,33 +2,13 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLedger, newId, verifyLog, type LogVerifyReport } from '@session-ledger/core';
 import { openSqliteStore, SCHEMA_VERSION } from '@session-ledger/store-sqlite';
-import { buildLog } from '../../packages/store-sqlite/src/log/tables.js';
-import { MIGRATIONS } from '../../packages/store-sqlite/src/schema.js';
 import { tempLedger } from './tempLedger.js';
+import { versionFourFile } from './versionFourFile.js';
 
 const event = (n: number) => ({ id: newId(), type: 't', data: { n } });
 
 /** The log's own breaks: the version 4 file's events were written without the ledger's chain. */
 const logBreaks = (report: LogVerifyReport) => report.breaks.filter((item) => item.kind !== 'hash' && item.kind !== 'prev');
-
-/**
- * A version 4 file (the log, positions by AUTOINCREMENT) whose stream `gone` held the highest
- * positions (4 and 5) and was soft-deleted before the file had a log, so no leaf holds them.
- */
-const versionFourFile = (file: string): void => {
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  for (const sql of MIGRATIONS.slice(0, 3)) db.exec(sql);
-  const insert = db.prepare(`INSERT INTO events (stream, revision, id, type, data, metadata, created) VALUES (?, ?, ?, 't', '{"n":1}', '{}', '2026-12-01T00:00:00.000Z')`);
-  [0, 1, 2].forEach((revision) => insert.run('old', revision, newId()));
-  [0, 1].forEach((revision) => insert.run('gone', revision, newId()));
-  db.exec(`INSERT INTO streams (name, last_revision, first_live, tombstoned) VALUES ('old', 2, 0, 0), ('gone', 1, 2, 0);
-    DELETE FROM events WHERE stream = 'gone'; DELETE FROM event_ids WHERE stream = 'gone';`);
-  db.exec(MIGRATIONS[3]!);
-  buildLog(db);
-  db.pragma('user_version = 4');
-  db.close();
-};
 
 describe('SQLite positions without AUTOINCREMENT (schema version 5)', () => {
   let temp: ReturnType<typeof tempLedger>;

@@ -22,20 +22,50 @@ export const contextOf = (command: Command, io: Io = processIo()): CommandContex
   return { io, json: Boolean(options.json), storeUrl: options.store ?? defaultStoreUrl(), now: () => new Date() };
 };
 
-/** A read model's progress (the position reached, the ledger's head) on a bar whose total is the head. */
-export const towardsHead = (bar: Progress): ReadModelProgress => {
+/** Steps toward a total on a bar: the bar starts at the first step and ends when the total is reached. */
+const towards = (bar: Progress): ((done: number, total: number) => void) => {
   let started = false;
-  return (_name, position, head) => {
-    if (!started && head > 0n) bar.start(Number(head));
+  return (done, total) => {
+    if (!started && total > 0) bar.start(total);
     started = true;
-    bar.update(Number(position));
-    // A catch-up reaching the head ends its bar: a later one (a deferred model caught up by a read
-    // during the command, before a prompt) starts its own, and none is left running.
-    if (position >= head) {
+    bar.update(done);
+    // A step reaching its total ends its bar: a later one (a deferred model caught up by a read
+    // during the command, before a prompt; the next migration) starts its own, and none is left running.
+    if (done >= total) {
       bar.stop();
       started = false;
     }
   };
+};
+
+/** A read model's progress (the position reached, the ledger's head) on a bar whose total is the head. */
+export const towardsHead = (bar: Progress): ReadModelProgress => {
+  const step = towards(bar);
+  return (_name, position, head) => step(Number(position), Number(head));
+};
+
+/**
+ * Opens a store with a bar on a terminal for what may take long: a migration of the file (every
+ * event copied or hashed) and a read model built or caught up, on open or later (a deferred model
+ * caught up by a read during the command). `stopBars` ends whatever bar is still running.
+ */
+export const openShowingProgress = async (
+  context: CommandContext,
+  url: string,
+  options: { write: boolean },
+): Promise<{ store: EventStore; stopBars: () => void }> => {
+  const migration = progressFor(context, 'upgrading the ledger file', 'events');
+  const bar = progressFor(context, 'read models', 'events');
+  const step = towards(migration);
+  const stopBars = () => {
+    migration.stop();
+    bar.stop();
+  };
+  try {
+    return { store: await openStore(url, { ...options, onProgress: towardsHead(bar), onMigration: (_version, done, total) => step(done, total) }), stopBars };
+  } finally {
+    stopBars();
+  }
 };
 
 /** Opens the store for one command and always closes it. Read-only commands never create a store file. */
@@ -44,20 +74,11 @@ export const withLedger = async <T>(
   options: { write: boolean },
   run: (ledger: Ledger, store: EventStore) => Promise<T>,
 ): Promise<T> => {
-  // A read model built or caught up on open (a new version, a ledger written without it) shows a bar on a terminal.
-  const bar = progressFor(context, 'read models', 'events');
-  let store: EventStore;
-  try {
-    store = await openStore(context.storeUrl, { ...options, onProgress: towardsHead(bar) });
-  } catch (error) {
-    bar.stop();
-    throw error;
-  }
-  bar.stop();
+  const { store, stopBars } = await openShowingProgress(context, context.storeUrl, options);
   try {
     return await run(createLedger(store), store);
   } finally {
-    bar.stop();
+    stopBars();
     await store.close();
   }
 };

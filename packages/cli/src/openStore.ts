@@ -4,13 +4,15 @@ import { mkdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { createMemoryStore, invalidInput, traced, type EventStore } from '@session-ledger/core';
 import { attachReadModels, DEFAULT_READ_MODELS, inlineReadModels, readModelsOf, withSubscribedReadModels, type Progress } from '@session-ledger/read-models';
-import { openSqliteStore } from '@session-ledger/store-sqlite';
+import { openSqliteStore, type MigrationProgress } from '@session-ledger/store-sqlite';
 
 export interface OpenOptions {
   /** The command writes: a missing SQLite file may be created. Read-only commands never create one. */
   write: boolean;
   /** Told how a read model's catch-up or rebuild advances (a progress bar on a terminal). */
   onProgress?: Progress;
+  /** Told how a migration of the file advances (SQLite: every event copied or hashed), a bar on a terminal. */
+  onMigration?: MigrationProgress;
 }
 
 type Opener = (rest: string, url: URL | null, options: OpenOptions) => Promise<EventStore>;
@@ -25,7 +27,7 @@ const sqliteOpener: Opener = async (rest, _url, options) => {
   if (options.write) mkdirSync(join(file, '..'), { recursive: true });
   // The read models (the session catalog) are kept inline: in the append's own transaction.
   const { hook, readModels } = inlineReadModels(DEFAULT_READ_MODELS, { onProgress: options.onProgress });
-  const store = openSqliteStore(file, { durability: durability.toLowerCase() as 'normal' | 'full', create: options.write, onCommit: hook });
+  const store = openSqliteStore(file, { durability: durability.toLowerCase() as 'normal' | 'full', create: options.write, onCommit: hook, onMigration: options.onMigration });
   return attachReadModels(store, readModels);
 };
 

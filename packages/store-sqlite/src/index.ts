@@ -1,2 +1,2 @@
 export { openSqliteStore, type SqliteStoreOptions, type Durability, type CommitHook } from './sqliteStore.js';
-export { SCHEMA_VERSION } from './schema.js';
+export { SCHEMA_VERSION, type MigrationProgress } from './schema.js';

@@ -1,10 +1,10 @@
 import type Database from 'better-sqlite3';
 import { buildLog, LOG_TABLES } from './log/tables.js';
+import { rebuildEvents } from './rebuildEvents.js';
+
+export { OLD_WRITER } from './rebuildEvents.js';
 
 /** Each migration moves the schema one version up; `PRAGMA user_version` says where a file is. */
-/** Why an insert without a position is refused at version 5 (an older process's append, never stored). */
-export const OLD_WRITER = 'session-ledger: this ledger file is at schema version 5 and every event names its position; this process is of an older version: restart it with the newer one';
-
 export const MIGRATIONS: ReadonlyArray<string> = [
   `CREATE TABLE ledger_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
    CREATE TABLE streams (
@@ -54,6 +54,7 @@ export const MIGRATIONS: ReadonlyArray<string> = [
   // position ever assigned, so sqlite_sequence's page need not be written by every commit (one WAL
   // frame of ~5.4). The events table is rebuilt with the same rows; the highest position a file
   // assigned before its log (events erased before version 4 have no leaf) is kept as a floor.
+  // The rows are copied by rebuildEvents (a fill: in pages, so a terminal shows the copy's progress).
   `INSERT OR REPLACE INTO ledger_meta (key, value) SELECT 'positions.floor', CAST(seq AS TEXT) FROM sqlite_sequence WHERE name = 'events';
    CREATE TABLE events_v5 (
      position INTEGER PRIMARY KEY,
@@ -65,23 +66,21 @@ export const MIGRATIONS: ReadonlyArray<string> = [
      metadata TEXT NOT NULL,
      created TEXT NOT NULL,
      UNIQUE (stream, revision)
-   );
-   INSERT INTO events_v5 (position, stream, revision, id, type, data, metadata, created)
-     SELECT position, stream, revision, id, type, data, metadata, created FROM events ORDER BY position;
-   DROP TABLE events;
-   ALTER TABLE events_v5 RENAME TO events;
-   CREATE TRIGGER events_id_recorded AFTER INSERT ON events BEGIN
-     INSERT INTO event_ids (stream, id, revision) VALUES (new.stream, new.id, new.revision);
-   END;
-   CREATE TRIGGER events_position_given BEFORE INSERT ON events WHEN new.position IS NULL OR new.position < 1 BEGIN
-     SELECT RAISE(ABORT, '${OLD_WRITER}');
-   END;`,
+   );`,
 ];
 
-/** Steps that must compute (hash) after a migration's SQL, by the version it brings a file to. */
-const FILLS: Readonly<Record<number, (db: Database.Database) => void>> = { 4: buildLog };
+/** How a migration that reads every event advances: the version it brings the file to, events done, events in all. */
+export type MigrationProgress = (version: number, done: number, total: number) => void;
+
+/**
+ * Steps that must compute (hash) or copy in pages after a migration's SQL, by the version it brings
+ * a file to; each tells how many events it has done.
+ */
+const FILLS: Readonly<Record<number, (db: Database.Database, done: (events: number) => void) => void>> = { 4: buildLog, 5: rebuildEvents };
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
+
+const eventCount = (db: Database.Database): number => db.prepare('SELECT count(*) FROM events').pluck().get() as number;
 
 /**
  * Refuses, before anything is written, a file that is not a session-ledger store:
@@ -100,7 +99,7 @@ export const assertLedgerFile = (db: Database.Database): void => {
 };
 
 /** Brings a file up to the current schema in one immediate transaction; several processes may race here. */
-export const migrate = (db: Database.Database): void => {
+export const migrate = (db: Database.Database, onProgress?: MigrationProgress): void => {
   db.transaction(() => {
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version > SCHEMA_VERSION) {
@@ -110,9 +109,12 @@ export const migrate = (db: Database.Database): void => {
       const tables = db.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'`).get() as { n: number };
       if (tables.n > 0) throw new Error('not a session-ledger store: the file holds other tables');
     }
+    // Counted once, only when a fill will read every event and someone shows its progress.
+    const total = onProgress && version > 0 && version < SCHEMA_VERSION ? eventCount(db) : 0;
     for (let next = version; next < SCHEMA_VERSION; next += 1) {
       db.exec(MIGRATIONS[next]!);
-      FILLS[next + 1]?.(db);
+      let done = 0;
+      FILLS[next + 1]?.(db, (events) => onProgress?.(next + 1, (done += events), Math.max(total, done)));
     }
     if (version < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }).immediate();

@@ -23,7 +23,7 @@ import {
   type StreamState,
 } from '@session-ledger/core';
 import { mapped } from './errors.js';
-import { assertLedgerFile, migrate } from './schema.js';
+import { assertLedgerFile, migrate, type MigrationProgress } from './schema.js';
 import { enableWal } from './wal.js';
 import { groupCommit } from './groupCommit.js';
 import { nextPositions } from './positions.js';
@@ -56,6 +56,8 @@ export interface SqliteStoreOptions {
    * commits or rolls back with the events. The store knows nothing of what they keep.
    */
   onCommit?: CommitHook;
+  /** Told how a migration that reads every event advances (a progress bar on a terminal). */
+  onMigration?: MigrationProgress;
 }
 
 /** A hook running in the store's write transactions (see SqliteStoreOptions.onCommit). */
@@ -108,7 +110,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     db.pragma('secure_delete = ON');
     db.pragma('cache_size = -65536');
     db.pragma('foreign_keys = ON');
-    migrate(db);
+    migrate(db, options.onMigration);
     options.onCommit?.init(db);
   } catch (error) {
     opened?.close(); // a refused file is not held open

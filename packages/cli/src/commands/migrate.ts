@@ -2,8 +2,7 @@ import type { Command } from 'commander';
 import { invalidInput, type EventStore } from '@session-ledger/core';
 import { migrateStores, type MigrationPhase, type MigrationSummary } from '@session-ledger/migrate';
 import { action } from '../action.js';
-import type { CommandContext } from '../context.js';
-import { openStore } from '../openStore.js';
+import { openShowingProgress, type CommandContext } from '../context.js';
 import { emit } from '../output.js';
 import { parseCountOption } from '../parse.js';
 import { sameStore } from '../sameStore.js';
@@ -52,10 +51,10 @@ const formatSummary = (summary: MigrationSummary): string => {
   return lines.join('\n');
 };
 
-const withStores = async <T>(fromUrl: string, toUrl: string, run: (from: EventStore, to: EventStore) => Promise<T>): Promise<T> => {
-  const from = await openStore(fromUrl, { write: false });
+const withStores = async <T>(context: CommandContext, fromUrl: string, toUrl: string, run: (from: EventStore, to: EventStore) => Promise<T>): Promise<T> => {
+  const { store: from } = await openShowingProgress(context, fromUrl, { write: false });
   try {
-    const to = await openStore(toUrl, { write: true });
+    const { store: to } = await openShowingProgress(context, toUrl, { write: true });
     try {
       return await run(from, to);
     } finally {
@@ -81,7 +80,7 @@ export const registerMigrate = (program: Command): void => {
       // Checked before either store is opened: nothing is written into a source named twice.
       if (sameStore(options.from, options.to)) throw invalidInput(`--from and --to name the same store (${options.to}): a store cannot be migrated into itself`, 'to');
       const progress = phasedProgress(context);
-      const summary = await withStores(options.from, options.to, (from, to) =>
+      const summary = await withStores(context, options.from, options.to, (from, to) =>
         migrateStores({ from, to, pageSize, onProgress: ({ phase, done, total }) => progress.update(phase, done, total) }).finally(() =>
           progress.stop(),
         ),

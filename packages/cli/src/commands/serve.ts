@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { createLedger, invalidInput } from '@session-ledger/core';
 import { MEMORY_SETTINGS, startConfiguredFanOut } from '@session-ledger/memory';
 import { action } from '../action.js';
-import { openStore } from '../openStore.js';
+import { openShowingProgress } from '../context.js';
 import { emit, note } from '../output.js';
 import { parseCountOption } from '../parse.js';
 
@@ -32,7 +32,7 @@ export const registerServe = (program: Command): void => {
       if (!isLoopback(options.host) && !token) {
         throw invalidInput(`Refusing to bind ${options.host} without --token: only loopback may be served without a bearer token`);
       }
-      const store = await openStore(context.storeUrl, { write: true });
+      const { store } = await openShowingProgress(context, context.storeUrl, { write: true });
       const settings: Record<string, string | undefined> = { ...process.env };
       if (options.mirror) settings[MEMORY_SETTINGS.mirror] = options.mirror;
       const server = createHttpService({

@@ -54,7 +54,7 @@ export const storedChainHash = (row: Omit<Row, 'position' | 'created'>): string 
   }
 };
 
-export const buildLog = (db: Database.Database): void => {
+export const buildLog = (db: Database.Database, done: (events: number) => void = () => undefined): void => {
   const sql = logStatements(db);
   const leaves = logWriter(sql);
   const page = db
@@ -65,6 +65,7 @@ export const buildLog = (db: Database.Database): void => {
     const rows = page.all(after) as Row[];
     for (const row of rows) leaves.append(row.position, row.stream, row.revision, storedChainHash(row), row.created);
     if (rows.length === 0) break;
+    done(rows.length);
     after = rows[rows.length - 1]!.position;
   }
   // Deletions made before the log: recorded as of the migration, so that verify accepts the streams' states.
