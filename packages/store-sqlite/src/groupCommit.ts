@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { mapSqliteError } from './errors.js';
+import { turnScheduler, type FlushScheduler } from './flushScheduler.js';
 
 interface Queued {
   work: () => unknown;
@@ -26,14 +27,23 @@ export interface GroupCommit {
 }
 
 /**
- * Group commit: every append submitted in one turn of the event loop (better-sqlite3 is
+ * Group commit: every append submitted in one turn of the event loop (or, under the store's eager
+ * scheduler at synchronous=NORMAL, a lone awaited append at once: flushScheduler.ts; better-sqlite3 is
  * synchronous, so a commit in progress holds the turn and later arrivals join the next group) is
  * decided and written in arrival order inside one `BEGIN IMMEDIATE` ... `COMMIT`, and every
  * caller is answered after that COMMIT returned: durable at the connection's `synchronous`
  * setting, with one WAL sync per group instead of one per append.
  */
-/** `onRollback`: after a group's transaction failed as a whole (BEGIN or COMMIT, or a lone append refused). */
-export const groupCommit = (db: Database.Database, onCommit?: (appends: number) => void, onRollback?: () => void): GroupCommit => {
+/**
+ * `onRollback`: after a group's transaction failed as a whole (BEGIN or COMMIT, or a lone append refused).
+ * `scheduler`: when a group is flushed; by default in the check phase of the turn (flushScheduler.ts).
+ */
+export const groupCommit = (
+  db: Database.Database,
+  onCommit?: (appends: number) => void,
+  onRollback?: () => void,
+  scheduler: FlushScheduler = turnScheduler(),
+): GroupCommit => {
   let queue: Queued[] = [];
   let scheduled = false;
 
@@ -86,6 +96,7 @@ export const groupCommit = (db: Database.Database, onCommit?: (appends: number) 
     if (queue.length === 0) return;
     const group = queue;
     queue = [];
+    scheduler.flushed(group.length);
     let outcomes: Outcome[];
     try {
       outcomes = runGroup(group);
@@ -119,7 +130,7 @@ export const groupCommit = (db: Database.Database, onCommit?: (appends: number) 
         queue.push({ work, committed: committed as ((value: never) => void) | undefined, resolve: resolve as (value: never) => void, reject });
         if (!scheduled) {
           scheduled = true;
-          setImmediate(scheduledFlush);
+          scheduler.schedule(scheduledFlush);
         }
       }),
     flush,

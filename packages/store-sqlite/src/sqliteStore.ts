@@ -26,6 +26,7 @@ import { mapped } from './errors.js';
 import { assertLedgerFile, migrate, type MigrationProgress } from './schema.js';
 import { enableWal } from './wal.js';
 import { groupCommit } from './groupCommit.js';
+import { eagerScheduler, turnScheduler } from './flushScheduler.js';
 import { nextPositions } from './positions.js';
 import { headTracker } from './headTracker.js';
 import { prepareStatements, type EventRow, type StreamRow } from './statements.js';
@@ -185,7 +186,8 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     return { nextExpectedRevision: last, position, written: rows.length > 0 };
   };
 
-  const group = groupCommit(db, options.onGroupCommit, leaves.forget);
+  // Under FULL every commit pays an fsync: groups wait for the turn (flushScheduler.ts).
+  const group = groupCommit(db, options.onGroupCommit, leaves.forget, options.durability === 'full' ? turnScheduler() : eagerScheduler());
   const heads = headTracker(db);
 
   const remove = db.transaction((name: string, expected: ExpectedRevision, tombstone: boolean) => {
