@@ -61,7 +61,7 @@ const importHermesUntraced = async (store: EventStore, options: ImportOptions): 
     for (const orphan of source.orphans()) {
       report.skipped.push({ session: orphan.sessionId, rows: orphan.rows, reason: 'messages whose session row is missing' });
     }
-    if (options.appendThread !== undefined && !dryRun) await splitSessions(source, report, { ...options, opener: options.appendThread });
+    if (options.appendThread !== undefined && !dryRun) await splitSessions(store, source, report, { ...options, opener: options.appendThread });
     else await importSessions(ledger, source, report, options);
   } finally {
     opened?.close();

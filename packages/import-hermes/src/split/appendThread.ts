@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import type { SyncEvent } from '../ledger/syncStream.js';
-import { MAX_IN_FLIGHT, type AppendWorkerData, type FromAppender, type StoreOpener, type ToAppender } from './protocol.js';
+import { sealedDataTexts, type EventData, type ExpectedRevision } from '@session-ledger/core';
+import { MAX_IN_FLIGHT, type AppendWorkerData, type FromAppender, type StoreOpener, type ToAppender, type WroteCounts } from './protocol.js';
 import { fromWire } from './wireError.js';
 
 /**
@@ -14,10 +14,10 @@ const workerFile = (): URL =>
 const CLOSE_MS = 30_000;
 
 export interface AppendThread {
-  begin(stream: string): void;
-  /** Sends a batch once fewer than MAX_IN_FLIGHT wait; rejects once the worker failed. */
-  batch(events: SyncEvent[]): Promise<void>;
-  end(count: number, refused?: string): void;
+  begin(stream: string, existing: number): void;
+  /** Sends a sealed batch once fewer than MAX_IN_FLIGHT wait; rejects once the worker failed. */
+  batch(events: EventData[], expected: ExpectedRevision, counts: WroteCounts): Promise<void>;
+  end(refused?: string): void;
   /** The worker's failure, if it failed (its error on this side). */
   failure(): Error | null;
   /** Asks the worker to close its store after what was sent, and waits until it has ended. */
@@ -31,11 +31,10 @@ export interface AppendThread {
  */
 export const startAppendThread = (
   opener: StoreOpener,
-  batchSize: number,
   onMessage: (message: Extract<FromAppender, { t: 'wrote' | 'outcome' }>) => void,
   onFailure: (error: Error) => void,
 ): AppendThread => {
-  const worker = new Worker(workerFile(), { workerData: { opener, batchSize } satisfies AppendWorkerData });
+  const worker = new Worker(workerFile(), { workerData: { opener } satisfies AppendWorkerData });
   let failure: Error | null = null;
   let inFlight = 0;
   let room: { resolve: () => void; reject: (error: Error) => void } | null = null;
@@ -73,17 +72,21 @@ export const startAppendThread = (
   });
   const post = (message: ToAppender) => worker.postMessage(message);
   return {
-    begin: (stream) => post({ t: 'begin', stream }),
-    async batch(events) {
+    begin: (stream, existing) => post({ t: 'begin', stream, existing }),
+    async batch(events, expected, counts) {
       while (inFlight >= MAX_IN_FLIGHT) {
         if (failure !== null) throw failure;
         await new Promise<void>((resolve, reject) => (room = { resolve, reject }));
       }
       if (failure !== null) throw failure;
       inFlight += 1;
-      post({ t: 'batch', text: JSON.stringify(events) });
+      // The data go as the texts the ledger wrote into the chain texts: not serialised again here, nor by the worker's store.
+      const sealed = sealedDataTexts(events);
+      const data = events.map((event, index) => sealed?.[index] ?? JSON.stringify(event.data));
+      const heads = events.map((event) => ({ id: event.id, type: event.type, metadata: event.metadata }));
+      post({ t: 'batch', expected: String(expected), text: JSON.stringify(heads), data, counts });
     },
-    end: (count, refused) => post({ t: 'end', count, ...(refused === undefined ? {} : { refused }) }),
+    end: (refused) => post({ t: 'end', ...(refused === undefined ? {} : { refused }) }),
     failure: () => failure,
     async close() {
       post({ t: 'close' });

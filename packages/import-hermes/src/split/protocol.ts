@@ -17,20 +17,26 @@ export interface StoreOpener {
 
 export interface AppendWorkerData {
   opener: StoreOpener;
-  batchSize: number;
 }
 
 /**
- * Messages from the import (this thread: reads, plans, builds and checks the events) to its append
- * worker (appendWorker.ts: brings each stream up to the plan through a ledger on its own store). One
- * session at a time, in plan order: `begin`, its events as JSON text batches, `end`.
+ * Messages from the import (this thread: reads, plans, builds, checks and seals the events, deciding
+ * each append's expected revision from the store as the run found it) to its append worker
+ * (appendWorker.ts: writes them through its own store). One session at a time, in plan order:
+ * `begin`, its sealed batches, `end`.
  */
 export type ToAppender =
-  | { t: 'begin'; stream: string }
-  /** JSON text of SyncEvent[], the session's next planned events in order (those already held included). */
-  | { t: 'batch'; text: string }
-  /** `count`: how many events the plan holds. `refused`: this thread refused the session part way: write no more of it. */
-  | { t: 'end'; count: number; refused?: string }
+  /** `existing`: how many of the plan's events the stream already held (the report's count). */
+  | { t: 'begin'; stream: string; existing: number }
+  /**
+   * One conditional append at `expected` (a revision in decimal, or `no_stream`) of sealed events:
+   * `text`, the JSON text of their ids, types and metadata (chain hashes included), `data`, each
+   * one's data as the JSON text the chain hash covered (the store writes it as it is); and the
+   * report's counts once it is written.
+   */
+  | { t: 'batch'; expected: string; text: string; data: string[]; counts: WroteCounts }
+  /** `refused`: this thread refused the session part way: write no more of it. */
+  | { t: 'end'; refused?: string }
   /** Close the store and end. */
   | { t: 'close' };
 
