@@ -6,7 +6,7 @@ import type { StoreOpener } from '@session-ledger/import-hermes';
  * the worker's start (its own copy of the store's modules and a second connection, see
  * packages/import-hermes/README.md, "Speed", Session 8) costs more than the split saves.
  */
-export const SPLIT_MIN_MESSAGES = 5_000;
+export const SPLIT_MIN_MESSAGES = 20_000;
 
 export type Threads = 1 | 2 | 'auto';
 
