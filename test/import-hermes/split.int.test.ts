@@ -86,9 +86,10 @@ const storedRows = (path: string) => {
 const bothWays = async (dir: string, source: string, batchSize?: number) => {
   const one = join(dir, 'one.sqlite');
   const split = join(dir, 'split.sqlite');
-  const options = { path: source, ...(batchSize ? { batchSize } : {}) };
-  const reports: ImportReport[] = [await importHermes(ledgerAt(one), options), await importHermes(ledgerAt(split), { ...options, appendThread: sqliteOpener(split) })];
-  return { reports, one: storedRows(one), split: storedRows(split) };
+  const progress: Array<Array<[number, number]>> = [[], []];
+  const options = (n: number) => ({ path: source, ...(batchSize ? { batchSize } : {}), onProgress: (done: number, total: number) => void progress[n]!.push([done, total]) });
+  const reports: ImportReport[] = [await importHermes(ledgerAt(one), options(0)), await importHermes(ledgerAt(split), { ...options(1), appendThread: sqliteOpener(split) })];
+  return { reports, progress, one: storedRows(one), split: storedRows(split) };
 };
 
 const HERMES_FIXTURES = join(import.meta.dirname, 'fixtures', 'hermes');
@@ -101,17 +102,20 @@ describe('the import split: this thread builds, a worker appends', () => {
     buildBulk(join(dir, 'bulk.db'), { conversations: 12, messages: 300, contentSize: 300 });
     sources.push(join(dir, 'current.db'), join(dir, 'bulk.db'));
     for (const [index, source] of sources.entries()) {
-      for (const batchSize of [7, undefined]) {
+      // The default batch size too for the two larger files (their sessions span several batches).
+      for (const batchSize of index >= sources.length - 2 ? [7, undefined] : [7]) {
         const at = join(dir, `${index}-${batchSize ?? 'default'}`);
         mkdirSync(at);
         // Batches of 7: many batches a session, the worker's appends straddling the batches it is sent.
-        const { reports, one, split } = await bothWays(at, source, batchSize);
+        const { reports, progress, one, split } = await bothWays(at, source, batchSize);
         expect(one.events.length, source).toBeGreaterThan(0);
         expect(split, source).toEqual(one);
         expect(reports[1], source).toEqual(reports[0]);
+        // The progress a terminal shows: the same steps.
+        expect(progress[1], source).toEqual(progress[0]);
       }
     }
-    expect(workers.length).toBe(sources.length * 2);
+    expect(workers.length).toBe(sources.length + 2);
     for (const worker of workers) expect(worker.threadId).toBe(-1);
   });
 
@@ -187,6 +191,23 @@ describe('the import split: this thread builds, a worker appends', () => {
       process.off('unhandledRejection', onUnhandled);
     }
     expect(unhandled).toEqual([]);
+  });
+
+  it('a worker that dies mid-import (its thread exits) fails the import with an error saying so, not a hang', async () => {
+    const dir = tempDir('hermes-split');
+    const source = join(dir, 'state.db');
+    buildBulk(source, { conversations: 3, messages: 100, contentSize: 10 });
+    const ledger = join(dir, 'ledger.sqlite');
+    const file = join(dir, 'dyingStore.mjs');
+    writeFileSync(
+      file,
+      `import { openSqliteStore } from ${JSON.stringify(STORE_MODULE)};
+export const open = (path) => ({ ...openSqliteStore(path), appendToStream: () => process.exit(3) });
+`,
+    );
+    const error: unknown = await importHermes(ledgerAt(ledger), { path: source, batchSize: 10, appendThread: { module: pathToFileURL(file).href, name: 'open', args: [ledger] } }).catch((e: unknown) => e);
+    expect((error as Error).message).toBe("the import's append worker ended (exit code 3)");
+    expect(workers[0]!.threadId).toBe(-1);
   });
 
   it('a worker that cannot open its store fails the import with that error, before anything is written, and ends', async () => {
