@@ -10,9 +10,11 @@ import { tempDir } from './fixtures/scenarios.js';
 /**
  * Peak RSS (MiB) the import may reach, whatever the size of the file: a constant, not a share of the
  * file. Most of it is fixed: Node and the CLI's modules (~70 MiB), the ledger store's 64 MiB page
- * cache, and the V8 heap's own slack over a live set of under 40 MiB.
+ * cache, and the V8 heap's own slack over a live set of under 40 MiB. Split (the append on a second
+ * thread, the default for a large source), the worker adds its own V8 isolate and modules and the
+ * store's page cache is its connection's: measured 329-369 MB against 276-293 MB on one thread.
  */
-const PEAK_MIB = 300;
+const PEAK_MIB = { one: 300, split: 400 };
 /** How much more a file four times larger may take: nothing but noise. */
 const PEAK_GROWTH_MIB = 48;
 /**
@@ -41,16 +43,15 @@ const runMeasured = (dir: string, args: string[], env: Record<string, string>, n
  * Builds a file of `conversations` conversations of 250 rows of about 4 KB, then imports and verifies
  * it in a child process once per set of node flags (each into a new ledger): the peak RSS of each.
  */
-const importMeasured = (conversations: number, runs: string[][]) => {
+const importMeasured = (conversations: number, runs: Array<{ flags: string[]; threads: '1' | '2' }>) => {
   const dir = tempDir('hermes-big');
   const path = join(dir, 'state.db');
   buildBulk(path, { conversations, messages: 250, contentSize: 4000 });
   const fileMiB = statSync(path).size / 2 ** 20;
   try {
-    const peaks = runs.map((flags, index) => {
+    const peaks = runs.map(({ flags, threads }, index) => {
       const ledger = join(dir, `ledger-${index}.sqlite`);
-      // Split (the append on a second thread, with its own connection and page cache), as the CLI runs a large source by default.
-      const run = runMeasured(dir, ['import', 'hermes', path, '--verify', '--json', '--threads', '2'], { SESSION_LEDGER_STORE: `sqlite:${ledger}` }, flags);
+      const run = runMeasured(dir, ['import', 'hermes', path, '--verify', '--json', '--threads', threads], { SESSION_LEDGER_STORE: `sqlite:${ledger}` }, flags);
       expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
       const report = JSON.parse(run.stdout) as { messages: number; verify: { conversations: number; matched: number } };
@@ -96,14 +97,20 @@ const killedThenResumed = async (dirs: string[], threads: string[]) => {
 
 describe('import hermes streams the source', () => {
   it('imports and verifies a 250 MB state.db in the same peak RSS as a 60 MB one: memory bounded by a constant, not by the file', () => {
-    const small = importMeasured(60, [CAPPED]);
-    const large = importMeasured(240, [CAPPED, []]);
+    // The growth split, as the CLI runs a large source by default; the peak both ways.
+    const small = importMeasured(60, [{ flags: CAPPED, threads: '2' }]);
+    const large = importMeasured(240, [
+      { flags: CAPPED, threads: '2' },
+      { flags: [], threads: '2' },
+      { flags: [], threads: '1' },
+    ]);
     expect(small.fileMiB).toBeGreaterThan(55);
     expect(large.fileMiB).toBeGreaterThan(4 * small.fileMiB - 5);
     // Reading the whole file first (d7c12f1) peaked at 269 and 563 MiB for files of this shape (50 and 200 MB).
     expect(large.peaks[0]! - small.peaks[0]!).toBeLessThan(PEAK_GROWTH_MIB);
     // With the default flags, as a user runs it.
-    expect(large.peaks[1]!).toBeLessThan(PEAK_MIB);
+    expect(large.peaks[1]!).toBeLessThan(PEAK_MIB.split);
+    expect(large.peaks[2]!).toBeLessThan(PEAK_MIB.one);
   }, 900_000);
 
   it.each([
