@@ -4,15 +4,17 @@ import { appendThreadFor, parseThreads, SPLIT_MIN_MESSAGES } from '../../package
 
 describe('import hermes: when the CLI appends on a second thread', () => {
   it('by default, for an SQLite ledger and a source of SPLIT_MIN_MESSAGES or more, through its own openStore and URL', () => {
-    const opener = appendThreadFor('sqlite:/tmp/ledger.sqlite?durability=full', 'auto', SPLIT_MIN_MESSAGES);
+    const opener = appendThreadFor('sqlite:/tmp/ledger.sqlite?durability=full', 'auto', SPLIT_MIN_MESSAGES, 2);
     expect(opener).toMatchObject({ name: 'openStore', args: ['sqlite:/tmp/ledger.sqlite?durability=full', { write: true }] });
     expect(opener!.module).toMatch(/\/packages\/cli\/src\/openStore\.js$/);
-    expect(appendThreadFor('SQLITE:/tmp/ledger.sqlite', 'auto', SPLIT_MIN_MESSAGES + 1)).toBeDefined();
+    expect(appendThreadFor('SQLITE:/tmp/ledger.sqlite', 'auto', SPLIT_MIN_MESSAGES + 1, 8)).toBeDefined();
   });
 
-  it('not for a smaller source (the worker would cost more than it saves) unless --threads 2 asks', () => {
-    expect(appendThreadFor('sqlite:/tmp/ledger.sqlite', 'auto', SPLIT_MIN_MESSAGES - 1)).toBeUndefined();
-    expect(appendThreadFor('sqlite:/tmp/ledger.sqlite', 2, 1)).toBeDefined();
+  it('not for a smaller source (the worker would cost more than it saves) nor on one core, unless --threads 2 asks', () => {
+    expect(appendThreadFor('sqlite:/tmp/ledger.sqlite', 'auto', SPLIT_MIN_MESSAGES - 1, 2)).toBeUndefined();
+    expect(appendThreadFor('sqlite:/tmp/ledger.sqlite', 'auto', 10 * SPLIT_MIN_MESSAGES, 1)).toBeUndefined();
+    expect(appendThreadFor('sqlite:/tmp/ledger.sqlite', 2, 1, 2)).toBeDefined();
+    expect(appendThreadFor('sqlite:/tmp/ledger.sqlite', 2, 10 * SPLIT_MIN_MESSAGES, 1)).toBeDefined();
   });
 
   it('never with --threads 1, nor for a store a second thread cannot open as its own (memory, EventStoreDB)', () => {

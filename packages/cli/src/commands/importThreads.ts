@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { invalidInput } from '@session-ledger/core';
 import type { StoreOpener } from '@session-ledger/import-hermes';
 
@@ -20,11 +21,12 @@ export const parseThreads = (value: string | undefined): Threads => {
 /**
  * How the import's append worker opens its own store on this ledger: the CLI's own opener and URL,
  * so its appends write the inline read models (session catalog, search) in their own transactions,
- * as this thread's would. Only an SQLite ledger can be opened twice like that; any other store, one
- * thread, `--threads 1` or a small source keeps the import on one thread.
+ * as this thread's would. Only an SQLite ledger can be opened twice like that; any other store,
+ * `--threads 1`, and by default a small source or a machine with one core (the split costs more CPU
+ * in all, and only a second core pays it back) keep the import on one thread.
  */
-export const appendThreadFor = (storeUrl: string, threads: Threads, messages: number): StoreOpener | undefined => {
+export const appendThreadFor = (storeUrl: string, threads: Threads, messages: number, cores = availableParallelism()): StoreOpener | undefined => {
   if (threads === 1 || !/^sqlite:/i.test(storeUrl)) return undefined;
-  if (threads === 'auto' && messages < SPLIT_MIN_MESSAGES) return undefined;
+  if (threads === 'auto' && (messages < SPLIT_MIN_MESSAGES || cores < 2)) return undefined;
   return { module: new URL('../openStore.js', import.meta.url).href, name: 'openStore', args: [storeUrl, { write: true }] };
 };
