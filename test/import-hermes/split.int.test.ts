@@ -159,8 +159,13 @@ describe('the import split: this thread builds, a worker appends', () => {
     const ledger = join(dir, 'ledger.sqlite');
     const store = ledgerAt(ledger);
 
-    const report = await importHermes(store, { path: h.path, batchSize: 1, appendThread: sqliteOpener(ledger) });
+    const progress: Array<Array<[number, number]>> = [[], []];
+    const report = await importHermes(store, { path: h.path, batchSize: 1, appendThread: sqliteOpener(ledger), onProgress: (d, t) => void progress[0]!.push([d, t]) });
+    const one = await importHermes(ledgerAt(join(dir, 'one.sqlite')), { path: h.path, batchSize: 1, onProgress: (d, t) => void progress[1]!.push([d, t]) });
 
+    // Reported, and its progress told, as on one thread.
+    expect(report).toEqual(one);
+    expect(progress[0]).toEqual(progress[1]);
     expect(workers).toHaveLength(1);
     expect(report.skipped.find((item) => item.session === 'bad')?.reason).toContain(`Hermes session bad, message row ${row}`);
     expect((await readStreamState(store, sessionStream('bad'))).state).toBe('absent');

@@ -74,7 +74,8 @@ export const splitSessions = async (store: EventStore, source: HermesSource, rep
     }
     done += rows;
     index += 1;
-    options.onProgress?.(done, total);
+    // One thread tells the progress of a refused session with the next one's.
+    if (outcome.kind !== 'refused') options.onProgress?.(done, total);
   };
   const onMessage = (message: Extract<FromAppender, { t: 'wrote' | 'outcome' }>) => {
     const item = head()!;
