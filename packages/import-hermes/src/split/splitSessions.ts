@@ -4,28 +4,13 @@ import { readIds } from '../ledger/readIds.js';
 import type { SyncEvent } from '../ledger/syncStream.js';
 import type { PlannedEvent } from '../mapping/stepEvent.js';
 import { buildImportPlan, type SessionImport } from '../plan/importPlan.js';
-import { countWritten, emptyReport, type ImportReport } from '../report.js';
+import type { ImportReport } from '../report.js';
 import type { HermesSource } from '../source/hermesSource.js';
 import { startAppendThread } from './appendThread.js';
 import { forwardingStore } from './forwardingStore.js';
-import type { FromAppender, SessionOutcome, StoreOpener, WroteCounts } from './protocol.js';
+import type { SessionOutcome, StoreOpener, WroteCounts } from './protocol.js';
+import { countsOf, reportInOrder } from './reportInOrder.js';
 import { mayBeIllFormed, plannedEvent, plannedEvents } from './sessionEvents.js';
-
-/**
- * What the report is told, in the order the one-thread import tells it: a session the worker writes
- * waits for its outcome; what this thread decides alone (a session skipped, refused, in conflict or
- * already complete) waits behind the sessions before it, so the report's lists come out in order.
- */
-type Entry = { worker: false; apply: () => void } | { worker: true; sessionId: string; rows: number };
-
-/** The report's counts of one batch (countWritten), and its Hermes rows for the progress. */
-const countsOf = (batch: PlannedEvent[]): WroteCounts => {
-  const r = emptyReport('', false);
-  countWritten(r, batch);
-  let rows = 0;
-  for (const event of batch) rows += event.rowIds.length;
-  return { events: r.events, sessions: r.sessions, segments: r.segments, messages: r.messages, compacted: r.compacted, rewound: r.rewound, rows };
-};
 
 /**
  * importSessions on two threads. This one reads the source, plans each unit, builds and checks each
@@ -44,60 +29,14 @@ const countsOf = (batch: PlannedEvent[]): WroteCounts => {
  * sent, so its refusal writes nothing.
  */
 export const splitSessions = async (store: EventStore, source: HermesSource, report: ImportReport, options: SessionsOptions & { opener: StoreOpener }): Promise<void> => {
-  const total = source.messageCount;
   const batchSize = options.batchSize ?? 1000;
-  let done = 0;
-  let index = 0;
-  const queue: Entry[] = [];
+  const told = reportInOrder(report, source.messageCount, options.onProgress);
   let failed: unknown = null;
-
-  const drainLocal = () => {
-    while (queue.length > 0 && !queue[0]!.worker) (queue.shift() as { apply: () => void }).apply();
-  };
-  const local = (apply: () => void) => {
-    queue.push({ worker: false, apply });
-    if (queue.length === 1) drainLocal();
-  };
-  const head = () => {
-    drainLocal();
-    return queue[0] as Extract<Entry, { worker: true }> | undefined;
-  };
-  /** As importSessions counts a session's outcome. */
-  const apply = (sessionId: string, rows: number, outcome: SessionOutcome) => {
-    if (outcome.kind === 'refused') {
-      report.skipped.push({ session: sessionId, rows, reason: `cannot be mapped: ${outcome.reason}` });
-    } else {
-      report.unchanged.events += outcome.existing;
-      if (outcome.existing > 0 && outcome.written === 0 && outcome.kind === 'synced') report.unchanged.sessions += 1;
-      if (outcome.existing > 0 && outcome.written > 0) report.updated += 1;
-      if (outcome.kind === 'conflict') report.skipped.push({ session: sessionId, rows, reason: outcome.reason });
-    }
-    done += rows;
-    index += 1;
-    // One thread tells the progress of a refused session with the next one's.
-    if (outcome.kind !== 'refused') options.onProgress?.(done, total);
-  };
-  const onMessage = (message: Extract<FromAppender, { t: 'wrote' | 'outcome' }>) => {
-    const item = head()!;
-    if (message.t === 'wrote') {
-      report.events += message.events;
-      report.sessions += message.sessions;
-      report.segments += message.segments;
-      report.messages += message.messages;
-      report.compacted += message.compacted;
-      report.rewound += message.rewound;
-      options.onProgress?.(done + message.rows, total);
-      return;
-    }
-    queue.shift();
-    apply(item.sessionId, item.rows, message.outcome);
-    drainLocal();
-  };
   const onFailure = (error: Error) => {
     // Restated with what was written when it failed, as one thread does.
-    failed = isLedgerError(error) ? interrupted(error, report, head()?.sessionId ?? null, index, source.sessionCount) : error;
+    failed = isLedgerError(error) ? interrupted(error, report, told.writing(), told.sessions(), source.sessionCount) : error;
   };
-  const thread = startAppendThread(options.opener, onMessage, onFailure);
+  const thread = startAppendThread(options.opener, told.onMessage, onFailure);
   let counts: WroteCounts | null = null;
   const ledger = createLedger(forwardingStore(store, thread, () => counts!));
   const check = () => {
@@ -107,7 +46,7 @@ export const splitSessions = async (store: EventStore, source: HermesSource, rep
   /** Decides and sends one session (syncStream's rules); what it decides alone is reported in its place. */
   const sendSession = async (item: SessionImport) => {
     const rows = item.rows.length;
-    const decided = (outcome: SessionOutcome) => local(() => apply(item.session.id, rows, outcome));
+    const decided = (outcome: SessionOutcome) => told.decided(item.session.id, rows, outcome);
     let whole: SyncEvent[] | null = null;
     if (mayBeIllFormed(item)) {
       try {
@@ -126,7 +65,7 @@ export const splitSessions = async (store: EventStore, source: HermesSource, rep
     let begun = false;
     let batch: PlannedEvent[] = [];
     const flush = async () => {
-      if (!begun) queue.push({ worker: true, sessionId: item.session.id, rows }), thread.begin(item.stream, ids.length), (begun = true);
+      if (!begun) told.sent(item.session.id, rows), thread.begin(item.stream, ids.length), (begun = true);
       counts = countsOf(batch);
       const result = await ledger.append(item.stream, batch, { expectedRevision: expected, head: chainHead });
       expected = result.nextExpectedRevision;
@@ -186,11 +125,11 @@ export const splitSessions = async (store: EventStore, source: HermesSource, rep
         // What was sent is written first, as one thread had written it before reading on.
         await finish();
         check();
-        throw interrupted(error as LedgerError, report, null, index, source.sessionCount);
+        throw interrupted(error as LedgerError, report, null, told.sessions(), source.sessionCount);
       }
       if (next.done) break;
       const plan = buildImportPlan(next.value);
-      local(() => report.skipped.push(...plan.skipped));
+      told.local(() => report.skipped.push(...plan.skipped));
       for (const item of plan.sessions) {
         check();
         await sendSession(item);
@@ -198,7 +137,7 @@ export const splitSessions = async (store: EventStore, source: HermesSource, rep
     }
     await finish();
     check();
-    drainLocal();
+    told.flush();
   } catch (error) {
     await finish();
     throw failed ?? error;
