@@ -1,5 +1,7 @@
 import { ATTR, spanned, createLedger, isLedgerError, ledgerError, type EventStore } from '@session-ledger/core';
 import { importSessions } from './importSessions.js';
+import type { StoreOpener } from './split/protocol.js';
+import { splitSessions } from './split/splitSessions.js';
 import { checkMemoryProfile, importMemory } from './memory/importMemory.js';
 import { readMemoryDir } from './memory/readMemoryDir.js';
 import { emptyReport, type ImportReport } from './report.js';
@@ -29,6 +31,13 @@ export interface ImportOptions {
    * read transaction open across the import and a `verifyHermes` of the same snapshot, then closes it.
    */
   source?: HermesSource;
+  /**
+   * Append on a second thread, through a store of its own on the same ledger, opened as this says
+   * (splitSessions): this thread reads, plans and builds the events, the worker writes them. Same
+   * ledger, bytes and report as one thread. Without it (or in a dry run) everything runs on this
+   * thread, through `store`, which also takes the memory entries either way.
+   */
+  appendThread?: StoreOpener;
 }
 
 /**
@@ -52,7 +61,8 @@ const importHermesUntraced = async (store: EventStore, options: ImportOptions): 
     for (const orphan of source.orphans()) {
       report.skipped.push({ session: orphan.sessionId, rows: orphan.rows, reason: 'messages whose session row is missing' });
     }
-    await importSessions(ledger, source, report, options);
+    if (options.appendThread !== undefined && !dryRun) await splitSessions(store, source, report, { ...options, opener: options.appendThread });
+    else await importSessions(ledger, source, report, options);
   } finally {
     opened?.close();
   }

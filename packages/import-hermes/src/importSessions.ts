@@ -1,8 +1,8 @@
-import { illFormedMessage, illFormedPath, invalidInput, isLedgerError, ledgerError, type Ledger, type LedgerError } from '@session-ledger/core';
-import { stepEvent, stepId } from './mapping/stepEvent.js';
+import { isLedgerError, ledgerError, type Ledger, type LedgerError } from '@session-ledger/core';
 import { buildImportPlan, type SessionImport } from './plan/importPlan.js';
 import { countWritten, type ImportReport } from './report.js';
-import { syncStream, type SyncEvent } from './ledger/syncStream.js';
+import { syncStream } from './ledger/syncStream.js';
+import { plannedEvents } from './split/sessionEvents.js';
 import type { HermesSource } from './source/hermesSource.js';
 
 export interface SessionsOptions {
@@ -11,30 +11,8 @@ export interface SessionsOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-/**
- * Every event of one session, built before any of it is written. A row holding a string that is not
- * well-formed UTF-16 (a lone surrogate, e.g. a `\udcff` escape in its JSON) refuses the whole
- * session, naming it and the row: stores keep UTF-8, so the text would be stored as U+FFFD, and a
- * repaired row would be a message Hermes never held. The operator fixes the row and imports again.
- */
-const plannedEvents = (item: SessionImport): SyncEvent[] => {
-  const planned: SyncEvent[] = [];
-  for (const step of item.steps) {
-    const id = stepId(item.stream, step);
-    if (id === null) continue;
-    const event = stepEvent(item.stream, step, item.session, id)!;
-    const illFormed = illFormedPath(event.data, 'data') ?? illFormedPath(event.metadata, 'metadata');
-    if (illFormed !== null) {
-      const rows = event.rowIds.length > 0 ? `message row ${event.rowIds.join(', ')}` : 'its session row';
-      throw invalidInput(`Hermes session ${item.session.id}, ${rows}: ${illFormedMessage(`the ${illFormed} of its ${event.type} event`)} (fix the row, then import again)`);
-    }
-    planned.push({ kind: step.kind, event });
-  }
-  return planned;
-};
-
 /** A failure mid-run, restated with what was done so it is never left unreported. */
-const interrupted = (error: LedgerError, report: ImportReport, at: string | null, done: number, total: number): LedgerError => {
+export const interrupted = (error: LedgerError, report: ImportReport, at: string | null, done: number, total: number): LedgerError => {
   const where = at === null ? `after ${done} of ${total} sessions` : `at session ${at} after ${done} of ${total} sessions`;
   const progress = `import stopped ${where} (${report.events} events written); run it again to resume`;
   return ledgerError(error.type, `${error.message}; ${progress}`, error.details as never);

@@ -6,6 +6,7 @@ import { withLedger, type CommandContext } from '../context.js';
 import { emit } from '../output.js';
 import { parseCountOption } from '../parse.js';
 import { progressFor } from '../progress.js';
+import { appendThreadFor, parseThreads, SPLIT_MIN_MESSAGES } from './importThreads.js';
 
 interface HermesOptions {
   memories?: string;
@@ -13,6 +14,7 @@ interface HermesOptions {
   dryRun?: boolean;
   verify?: boolean;
   busyTimeout: string;
+  threads?: string;
 }
 
 /** A dry run against a ledger that does not exist yet compares with an empty one. */
@@ -37,11 +39,16 @@ export const registerImport = (program: Command): void => {
       .option('--profile <name>', 'the memory profile the entries go to', 'default')
       .option('--dry-run', 'read and plan, write nothing; report what would be imported')
       .option('--verify', 'compare every conversation’s display history with the source afterwards; exit 1 on any difference')
-      .option('--busy-timeout <ms>', 'how long to wait for a Hermes writer holding a lock', '5000'),
+      .option('--busy-timeout <ms>', 'how long to wait for a Hermes writer holding a lock', '5000')
+      .option(
+        '--threads <n>',
+        `1: read, build and append on one thread; 2: append on a second thread (sqlite: ledgers only). Default: 2 for a source of ${SPLIT_MIN_MESSAGES.toLocaleString('en-US')} messages or more`,
+      ),
     async (context, path: string, options: HermesOptions) => {
       // Loaded on demand, so that other commands start fast.
       const H = await import('@session-ledger/import-hermes');
       const busyTimeoutMs = parseCountOption('busy-timeout', options.busyTimeout);
+      const threads = parseThreads(options.threads);
       const progress = progressFor(context, 'importing', 'rows');
       let started = false;
       const { report, verify } = await withStore(context, Boolean(options.dryRun), async (store) => {
@@ -56,6 +63,7 @@ export const registerImport = (program: Command): void => {
             profile: options.profile,
             dryRun: options.dryRun,
             busyTimeoutMs,
+            appendThread: appendThreadFor(context.storeUrl, threads, source.messageCount),
             onProgress: (done, total) => {
               if (!started) progress.start(total), (started = true);
               progress.update(done);
