@@ -184,7 +184,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
   };
 
   const group = groupCommit(db, options.onGroupCommit, leaves.forget);
-  const heads = headTracker(db);
+  const heads = headTracker(db, streamState);
 
   const remove = db.transaction((name: string, expected: ExpectedRevision, tombstone: boolean) => {
     const state = streamState(name);
