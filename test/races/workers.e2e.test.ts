@@ -5,7 +5,7 @@ import { createLedger } from '@session-ledger/core';
 import { loadConversation, startSession } from '@session-ledger/sessions';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCli } from '../support/cli.js';
+import { runCli, startCli } from '../support/cli.js';
 import { readSse, startServer } from '../support/http.js';
 import { tempLedger } from '../store-sqlite/tempLedger.js';
 import { alive, childPids, eventually, postFresh } from './workerProcesses.js';
@@ -185,6 +185,13 @@ describe('serve --workers 2: limits, stopping, failing', { timeout: 60_000 }, ()
       await served.stop();
       temp.remove();
     }
+  });
+
+  it('--workers above 1 needs a sqlite: store; a count below 1 is refused', () => {
+    const memory = runCli(['--store', 'memory:', 'serve', '--port', '0', '--workers', '2']);
+    expect([memory.code, memory.stderr]).toEqual([2, 'session-ledger: --workers 2 needs a sqlite: store; a memory: store is served by one process\n']);
+    const zero = runCli(['--store', 'memory:', 'serve', '--port', '0', '--workers', '0']);
+    expect([zero.code, zero.stderr]).toEqual([2, 'session-ledger: --workers must be a whole number from 1 to 64: 0\n']);
   });
 
   it('a port already in use: one line, exit 2, no worker left behind', async () => {

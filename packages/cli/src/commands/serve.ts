@@ -8,7 +8,7 @@ import { emit, note } from '../output.js';
 import { parseCountOption } from '../parse.js';
 import { serveCluster } from './serveCluster.js';
 import { closeServer, listenService, urlOf, type ServeConfig } from './serveService.js';
-import { workerCount } from './serveWorkers.js';
+import { DEFAULT_WORKERS, workerCount } from './serveWorkers.js';
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
@@ -52,18 +52,17 @@ export const registerServe = (program: Command): void => {
       .option('--max-subscribers <n>', 'event streams (SSE) served at once, counted over all workers; more are answered 503', '64')
       .option(
         '--workers <n>',
-        'processes serving requests on the one SQLite file (env SESSION_LEDGER_WORKERS); auto: 2 on sqlite with 2+ cores, else 1; memory: and EventStoreDB stores take 1',
-        'auto',
+        `processes serving requests, each with its own connection to the one SQLite file (env SESSION_LEDGER_WORKERS; default ${DEFAULT_WORKERS}); sqlite: only`,
       )
       .option('--mirror <dir>', `keep a Markdown mirror of memory (MEMORY.md, USER.md) in this directory (env ${MEMORY_SETTINGS.mirror})`),
     async (
       context,
-      options: { host: string; port: string; token?: string; mirror?: string; allowedHost: string[]; corsOrigin: string[]; maxSubscribers: string; workers: string },
+      options: { host: string; port: string; token?: string; mirror?: string; allowedHost: string[]; corsOrigin: string[]; maxSubscribers: string; workers?: string },
     ) => {
       const { isLoopback } = await import('@session-ledger/http');
       const port = parseCountOption('port', options.port);
       const maxSubscribers = parseCountOption('max-subscribers', options.maxSubscribers);
-      const workers = workerCount(options.workers === 'auto' ? (process.env.SESSION_LEDGER_WORKERS ?? 'auto') : options.workers, context.storeUrl);
+      const workers = workerCount(options.workers ?? process.env.SESSION_LEDGER_WORKERS ?? DEFAULT_WORKERS, context.storeUrl);
       const token = options.token ?? process.env.SESSION_LEDGER_TOKEN;
       if (!isLoopback(options.host) && !token) {
         throw invalidInput(`Refusing to bind ${options.host} without --token: only loopback may be served without a bearer token`);
