@@ -201,8 +201,7 @@ describe('serve --workers 2: limits, stopping, failing', { timeout: 60_000 }, ()
     const temp = tempLedger('workers-port');
     const cli = startCli(['serve', '--port', String(port), '--workers', '2'], { SESSION_LEDGER_STORE: `sqlite:${temp.file}` });
     const code = await new Promise<number | null>((resolve) => cli.child.once('exit', resolve));
-    expect(code).toBe(2);
-    expect(cli.stderr()).toMatch(/^session-ledger: Cannot listen on 127\.0\.0\.1:\d+: EADDRINUSE\n$/);
+    expect({ code, stderr: cli.stderr() }).toEqual({ code: 2, stderr: `session-ledger: Cannot listen on 127.0.0.1:${port}: EADDRINUSE\n` });
     expect(childPids(cli.child.pid!)).toEqual([]);
     blocker.close();
     temp.remove();

@@ -11,6 +11,11 @@ const WORKER = fileURLToPath(new URL('./serveWorker.js', import.meta.url));
 /** How long a stopping worker may take to close its connections and store before it is killed. */
 const STOP_GRACE_MS = 10_000;
 
+/** A message to a worker that may be exiting: never an unhandled EPIPE. */
+const tell = (worker: Worker, message: ToWorker): void => {
+  if (worker.isConnected()) worker.send(message, undefined, () => undefined);
+};
+
 const failure = (message: Extract<FromWorker, { kind: 'failed' }>): Error =>
   message.type === 'invalid_input' ? invalidInput(message.message) : message.type === 'store_unavailable' ? storeUnavailable(message.message) : new Error(message.message);
 
@@ -38,7 +43,7 @@ export const serveCluster = (context: CommandContext, config: ServeConfig, worke
       process.off('SIGINT', stopAll);
       process.off('SIGTERM', stopAll);
       for (const worker of live) {
-        worker.send({ kind: 'stop' } satisfies ToWorker);
+        tell(worker, { kind: 'stop' });
         setTimeout(() => worker.process.kill('SIGKILL'), STOP_GRACE_MS).unref();
       }
       if (live.size === 0) finish();
@@ -58,9 +63,10 @@ export const serveCluster = (context: CommandContext, config: ServeConfig, worke
     const start = (slot: number) => {
       const worker = cluster.fork();
       live.add(worker);
+      worker.on('error', () => undefined); // a channel error ends in 'close' below
       let listening = false;
       worker.on('message', (message: FromWorker) => {
-        if (message.kind === 'ready') worker.send({ kind: 'config', config, fanOut: slot === 0 } satisfies ToWorker);
+        if (message.kind === 'ready') tell(worker, { kind: 'config', config, fanOut: slot === 0 });
         else if (message.kind === 'listening') {
           listening = true;
           onListening(slot, message.port);
@@ -72,13 +78,14 @@ export const serveCluster = (context: CommandContext, config: ServeConfig, worke
             openSlots += 1;
             held.set(worker, (held.get(worker) ?? 0) + 1);
           }
-          worker.send({ kind: 'slot', id: message.id, granted } satisfies ToWorker);
+          tell(worker, { kind: 'slot', id: message.id, granted });
         } else if (message.kind === 'unslot') {
           openSlots -= 1;
           held.set(worker, (held.get(worker) ?? 1) - 1);
         }
       });
-      worker.on('exit', (code, signal) => {
+      // 'close', not 'exit': it comes after the IPC channel has delivered the worker's last message (its failure).
+      worker.process.once('close', (code: number | null, signal: NodeJS.Signals | null) => {
         live.delete(worker);
         openSlots -= held.get(worker) ?? 0;
         held.delete(worker);

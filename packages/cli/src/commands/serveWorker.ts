@@ -11,9 +11,12 @@ import { closeServer, listenService, type ServeConfig } from './serveService.js'
  * commit and HTTP server on the port the primary holds. It stops when the primary says so or goes
  * away; SIGINT and SIGTERM are the primary's to act on (a Ctrl-C reaches the whole process group).
  */
-const send = (message: FromWorker): void => {
-  if (process.connected) process.send!(message, undefined, undefined, () => undefined);
-};
+/** Resolves once the message is handed to the channel (or at once when the primary is gone). */
+const send = (message: FromWorker): Promise<void> =>
+  new Promise((resolve) => {
+    if (!process.connected) return resolve();
+    process.send!(message, undefined, undefined, () => resolve());
+  });
 
 /** The --max-subscribers slots, asked of the primary: one count over every worker. */
 const primarySlots = (max: number): SubscriberSlots => {
@@ -31,9 +34,9 @@ const primarySlots = (max: number): SubscriberSlots => {
         if (!process.connected) return resolve(false);
         const id = next++;
         waiting.set(id, resolve);
-        send({ kind: 'slot', id });
+        void send({ kind: 'slot', id });
       }),
-    release: () => send({ kind: 'unslot' }),
+    release: () => void send({ kind: 'unslot' }),
   };
 };
 
@@ -49,7 +52,7 @@ const run = async (config: ServeConfig, fanOutHere: boolean): Promise<void> => {
     listening = await listenService(config, store, () => new Date(), primarySlots(config.maxSubscribers));
   } catch (error) {
     await store?.close();
-    send({ kind: 'failed', type: isLedgerError(error) ? error.type : undefined, message: (error as Error).message });
+    await send({ kind: 'failed', type: isLedgerError(error) ? error.type : undefined, message: (error as Error).message });
     process.exit(1);
   }
   const opened = store;
@@ -65,7 +68,7 @@ const run = async (config: ServeConfig, fanOutHere: boolean): Promise<void> => {
     await opened.close();
     process.exit(0);
   };
-  send({ kind: 'listening', port: listening.port });
+  void send({ kind: 'listening', port: listening.port });
 };
 
 process.on('SIGINT', () => undefined);
@@ -76,4 +79,4 @@ process.on('message', (message: ToWorker) => {
 });
 // The primary is gone (killed): nobody hands this worker connections or stops it.
 process.on('disconnect', () => void (stopWorker ? stopWorker() : process.exit(1)));
-send({ kind: 'ready' });
+void send({ kind: 'ready' });
