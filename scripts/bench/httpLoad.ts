@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { newId } from '@session-ledger/core';
 import { benchMessage } from './messages.js';
 import { rawHttpClient, type RawHttpClient } from './rawHttp.js';
@@ -36,6 +36,23 @@ export const processCpuMicros = (pid: number): number => {
   // utime and stime are fields 14 and 15 of stat(5): 11 and 12 after the command name and state.
   return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
 };
+
+/** The processes whose parent is `pid` (a `serve --workers N` primary's workers), from /proc (Linux). */
+export const childPids = (pid: number): number[] =>
+  readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false; // gone meanwhile
+      }
+    })
+    .map(Number);
+
+/** The CPU time of a server: its process and its worker processes (`serve --workers N`), in microseconds. */
+export const serverCpuMicros = (pid: number): number => [pid, ...childPids(pid)].reduce((sum, each) => sum + processCpuMicros(each), 0);
 
 /** The clients: one keep-alive connection each (rawHttp.ts). */
 export const openClients = (url: string): Promise<RawHttpClient[]> => Promise.all(Array.from({ length: CLIENTS }, () => rawHttpClient(url)));
@@ -75,11 +92,11 @@ export interface PostCpu {
 
 /** Posts `each` messages from every client, adding the server's and the clients' CPU (microseconds) to `cpu`. */
 export const timedPosts = async (clients: RawHttpClient[], serverPid: number, prefix: string, each: number, cpu: PostCpu): Promise<void> => {
-  const serverBefore = processCpuMicros(serverPid);
+  const serverBefore = serverCpuMicros(serverPid);
   const clientBefore = process.cpuUsage();
   await postMessages(clients, prefix, each);
   const client = process.cpuUsage(clientBefore);
-  cpu.server += processCpuMicros(serverPid) - serverBefore;
+  cpu.server += serverCpuMicros(serverPid) - serverBefore;
   cpu.client += client.user + client.system;
   cpu.messages += clients.length * each;
 };

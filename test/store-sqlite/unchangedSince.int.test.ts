@@ -5,7 +5,7 @@ import { tempLedger } from './tempLedger.js';
 
 const events = (count: number): EventData[] => Array.from({ length: count }, (_, n) => ({ id: newId(), type: 'written', data: { n } }));
 
-/** store.unchangedSince: true only for the revision this connection committed last, while no other connection committed. */
+/** store.unchangedSince: true only for the revision this connection committed last, while no other connection moved that stream. */
 describe('SQLite store: unchangedSince', () => {
   const temps: Array<ReturnType<typeof tempLedger>> = [];
   const stores: EventStore[] = [];
@@ -53,6 +53,20 @@ describe('SQLite store: unchangedSince', () => {
     expect(store.unchangedSince!('s', 1n)).toBe(false);
     await store.appendToStream('s', events(1), { expectedRevision: 1n });
     expect(store.unchangedSince!('s', 2n)).toBe(true);
+  });
+
+  it('stays true across another connection commits that left the stream alone (serve --workers N), and is false once one moved it', async () => {
+    const { store, file } = open();
+    for (const name of ['s', 'd', 't']) await store.appendToStream(name, events(1), { expectedRevision: 'no_stream' });
+    const other = open(file).store;
+    await other.appendToStream('elsewhere', events(3));
+    expect([store.unchangedSince!('s', 0n), store.unchangedSince!('d', 0n), store.unchangedSince!('t', 0n)]).toEqual([true, true, true]);
+    await other.appendToStream('s', events(1), { expectedRevision: 0n });
+    await other.deleteStream('d');
+    await other.tombstoneStream('t');
+    expect([store.unchangedSince!('s', 0n), store.unchangedSince!('d', 0n), store.unchangedSince!('t', 0n)]).toEqual([false, false, false]);
+    // A head found stale is dropped: the stream is read again, whatever comes next.
+    expect(store.unchangedSince!('s', 1n)).toBe(false);
   });
 
   it('is false after a delete or a tombstone through the same store, and after close', async () => {

@@ -17,6 +17,7 @@ const ENVIRONMENT: Array<[string, string]> = [
   ['SESSION_LEDGER_STORE', 'store URL when --store is not given'],
   ['SESSION_LEDGER_HOME', 'directory of the default store sqlite:$SESSION_LEDGER_HOME/ledger.sqlite (default ~/.session-ledger)'],
   ['SESSION_LEDGER_TOKEN', 'bearer token of `serve` (as --token)'],
+  ['SESSION_LEDGER_WORKERS', 'processes `serve` runs on a sqlite: store (as --workers; default 1)'],
   ['SESSION_LEDGER_MEMORY_MIRROR', 'Markdown mirror directory of memory (as --mirror)'],
   ['SESSION_LEDGER_MEMORY_MIRROR_PROFILE', 'memory profile the mirror follows'],
   ['SESSION_LEDGER_MEMORY_BUDGET', 'character budget of the memory target (default 2200)'],

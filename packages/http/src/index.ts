@@ -4,3 +4,4 @@ export { streamSse, resumeFrom, sseField } from './sse.js';
 export { openApi, ROUTES } from './routes/index.js';
 export { problemOf, problemType } from './problem.js';
 export type { Route, Reply, RequestContext, ServiceContext } from './types.js';
+export { localSlots, type SubscriberSlots } from './subscriberSlots.js';

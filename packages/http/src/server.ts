@@ -10,6 +10,7 @@ import { createGuard, type GuardOptions } from './guard.js';
 import { httpProblem, problemOf } from './problem.js';
 import { createRouter } from './router.js';
 import { ROUTES } from './routes/index.js';
+import { localSlots, type SubscriberSlots } from './subscriberSlots.js';
 import type { ServiceContext } from './types.js';
 
 export { isLoopback } from './loopback.js';
@@ -19,6 +20,8 @@ export interface HttpServiceOptions extends ServiceContext, GuardOptions {
   token?: string;
   /** Server-Sent Events clients served at once; one more is answered 503 with Retry-After (default 64). */
   maxSubscribers?: number;
+  /** Where the limit is counted: default, in this process (`maxSubscribers`); `serve --workers N` passes the primary's. */
+  subscriberSlots?: SubscriberSlots;
 }
 
 export const DEFAULT_MAX_SUBSCRIBERS = 64;
@@ -49,8 +52,7 @@ const send = (res: ServerResponse, status: number, body: unknown, headers: Recor
 export const createHttpService = (options: HttpServiceOptions): Server => {
   const route = createRouter(ROUTES);
   const guard = createGuard(options);
-  const maxSubscribers = options.maxSubscribers ?? DEFAULT_MAX_SUBSCRIBERS;
-  let subscribers = 0;
+  const slots = options.subscriberSlots ?? localSlots(options.maxSubscribers ?? DEFAULT_MAX_SUBSCRIBERS);
   const { ledger, store, now, settings } = options;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -79,9 +81,13 @@ export const createHttpService = (options: HttpServiceOptions): Server => {
     if (!spec.body && raw !== null) throw httpProblem(400, 'invalid_input', `${method} ${spec.path} takes no body`);
     const body = spec.body ? parseBy(spec.body, raw ?? {}, 'body') : undefined;
     if (spec.sse) {
-      if (subscribers >= maxSubscribers) throw httpProblem(503, 'too_many_subscribers', `${maxSubscribers} event streams are open already; retry later`, { 'retry-after': '5' });
-      subscribers += 1;
-      res.once('close', () => (subscribers -= 1));
+      const granted = slots.acquire();
+      if (!(granted === true || (granted !== false && (await granted)))) {
+        throw httpProblem(503, 'too_many_subscribers', `${slots.max} event streams are open already; retry later`, { 'retry-after': '5' });
+      }
+      // A client gone while a shared slot was asked for: its close has fired already.
+      if (res.destroyed) return void slots.release();
+      res.once('close', () => slots.release());
     }
     // A context of one shape, not a spread of the options (benchmark row "group commit: HTTP appends": ~2%).
     const reply = await spec.handler({ ledger, store, now, settings, params: match.params, query, req, res, body });

@@ -188,7 +188,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
 
   // Under FULL every commit pays an fsync: groups wait for the turn (flushScheduler.ts).
   const group = groupCommit(db, options.onGroupCommit, leaves.forget, options.durability === 'full' ? turnScheduler() : eagerScheduler());
-  const heads = headTracker(db);
+  const heads = headTracker(db, streamState);
 
   const remove = db.transaction((name: string, expected: ExpectedRevision, tombstone: boolean) => {
     const state = streamState(name);

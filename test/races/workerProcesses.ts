@@ -1,0 +1,56 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { request } from 'node:http';
+
+/** The processes whose parent is `pid` (the workers of `serve --workers N`), from /proc (Linux). */
+export const childPids = (pid: number): number[] =>
+  readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false; // gone meanwhile
+      }
+    })
+    .map(Number);
+
+export const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Waits until `check` holds (polling), at most `ms`. */
+export const eventually = async (check: () => boolean, what: string, ms = 20_000): Promise<void> => {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > ms) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+};
+
+/**
+ * One JSON POST on a connection of its own (no keep-alive agent): the cluster's primary hands each
+ * new connection to the next worker, so consecutive calls reach the workers in turn. `timeoutMs`:
+ * give up (reject) when no answer came by then.
+ */
+export const postFresh = (url: string, path: string, body: unknown, timeoutMs?: number): Promise<{ status: number; json: any }> =>
+  new Promise((resolve, reject) => {
+    const base = new URL(url);
+    const req = request(
+      { host: base.hostname, port: base.port, method: 'POST', path, agent: false, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: text ? JSON.parse(text) : undefined }));
+      },
+    );
+    req.on('error', reject);
+    if (timeoutMs !== undefined) req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer in ${timeoutMs} ms`)));
+    req.end(JSON.stringify(body));
+  });
