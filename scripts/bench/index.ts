@@ -9,6 +9,7 @@ import * as httpLatency from './httpLatency.js';
 import * as groupCommit from './groupCommit.js';
 import * as groupCommitCeilings from './groupCommitCeilings.js';
 import * as auditLog from './auditLog.js';
+import * as auditLive from './auditLive.js';
 import * as search from './search.js';
 import * as catalog from './catalog.js';
 
@@ -24,6 +25,7 @@ export const areas: Record<string, BenchArea> = {
   'group-commit': groupCommit,
   'group-commit-ceilings': groupCommitCeilings,
   'audit-log': auditLog,
+  'audit-live': auditLive,
   search,
   catalog,
 };

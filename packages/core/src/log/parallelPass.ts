@@ -1,4 +1,5 @@
 import type { LeafRange, ParallelScanner } from './port.js';
+import type { PositionSpan } from './scanRange.js';
 import { stitchScans, type StitchedPass } from './stitchScans.js';
 
 export interface ParallelOptions {
@@ -43,7 +44,7 @@ export const parallelPass = async (
   cut: number | null,
   options: ParallelOptions,
   onProgress?: (done: number) => void,
-): Promise<(StitchedPass & { strayFree: boolean }) | null> => {
+): Promise<(StitchedPass & { strays: StraysLeft }) | null> => {
   if (!scanner || size === 0 || size < (options.minLeaves ?? 65_536)) return null;
   const span = options.span ?? rangeSpan(size, scanner.workers);
   let done = 0;
@@ -53,7 +54,19 @@ export const parallelPass = async (
   });
   const pass = scans.length === Math.ceil(size / span) ? stitchScans(scans, cut) : null;
   if (!pass) return null;
-  // Every stored event is at a leaf's position when the ranges saw none that is not and none lies outside them.
-  const strayFree = pass.spans !== null && scanner.uncovered !== undefined && (await scanner.uncovered(pass.spans)) === 0;
-  return { ...pass, strayFree };
+  return { ...pass, strays: await straysLeft(scanner, pass.spans) };
+};
+
+/**
+ * Where strays may still lie after a clean pass: 'none' when the ranges saw none and no stored event
+ * lies outside their spans; above the last span's position when only events there do (on a live
+ * ledger, those appended since verify read the log's size); else 'anywhere'.
+ */
+export type StraysLeft = 'none' | 'anywhere' | { after: number };
+
+const straysLeft = async (scanner: ParallelScanner, spans: PositionSpan[] | null): Promise<StraysLeft> => {
+  if (spans === null || !scanner.uncovered) return 'anywhere';
+  const { inside, above } = await scanner.uncovered(spans);
+  if (inside > 0 || (above > 0 && spans.length === 0)) return 'anywhere';
+  return above === 0 ? 'none' : { after: spans[spans.length - 1]!.last };
 };

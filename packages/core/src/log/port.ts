@@ -89,8 +89,29 @@ export interface ParallelScanner {
    * stop early once a range is unclean (verify then reads the log itself): the result then holds it.
    */
   scan(ranges: LeafRange[], cut: number | null, onScanned?: (scan: RangeScan) => void): Promise<RangeScan[]>;
-  /** Optional: how many stored events lie outside all the spans (verify then knows there are no strays without `strays()`). */
-  uncovered?(spans: PositionSpan[]): Promise<number>;
+  /**
+   * Optional: how many stored events lie outside all the spans (verify then knows there are no strays
+   * without `strays()`): those below or between them apart from those above the last (on a live
+   * ledger, the events appended since verify read the log's size lie there; verify then seeks strays
+   * only among them, `strays` with a bound).
+   */
+  uncovered?(spans: PositionSpan[]): Promise<UncoveredCount>;
+}
+
+/** Stored events outside the spans: below the first or between two (`inside`), and above the last (`above`). */
+export interface UncoveredCount {
+  inside: number;
+  above: number;
+}
+
+/**
+ * Where strays may lie, when verify has checked the rest: at a position above `after`, and not held by
+ * a leaf at index `fromLeaf` or later (the leaves below it hold positions up to `after`: verify checked
+ * that their positions grow and found no stray among them).
+ */
+export interface StrayBound {
+  after: bigint;
+  fromLeaf: number;
 }
 
 export interface EventLog {
@@ -102,8 +123,11 @@ export interface EventLog {
   proof(stream: string, revision: bigint, size?: number): Promise<InclusionProof>;
   /** Leaves from index `from`, at most `max`, with the events now at their positions. */
   entries(from: number, max: number): Promise<LogEntry[]>;
-  /** Stored events that no leaf holds (inserted behind the store's back). */
-  strays(): Promise<StoredEventText[]>;
+  /**
+   * Stored events that no leaf holds (inserted behind the store's back), in position order. Given a
+   * bound, a store may seek only there (verify has ruled out the rest) or ignore it: the answer is the same.
+   */
+  strays(bound?: StrayBound): Promise<StoredEventText[]>;
   deletions(): Promise<DeletionRecord[]>;
   /** Optional: range scans on other threads (the SQLite store's worker threads); verify reads `entries` itself without it. */
   parallel?: ParallelScanner;

@@ -158,7 +158,10 @@ export const verifyLog = async (store: EventStore, options: VerifyLogOptions = {
   if (range.size() !== stored.size || root !== stored.root) {
     report('root', null, null, null, null, `the stored tree's root ${stored.root} (size ${stored.size}) is not the root of its leaves, ${root} (size ${range.size()})`);
   }
-  for (const stray of fast?.strayFree ? [] : await log.strays()) report('stray', stray.stream, stray.revision, stray.position, null, `stored at position ${stray.position} but in no leaf of the log`);
+  // A clean pass leaves strays only where it could not rule them out: nowhere, above its last span (appends since), or anywhere.
+  const left = fast?.strays ?? 'anywhere';
+  const strays = left === 'none' ? [] : await log.strays(left === 'anywhere' ? undefined : { after: BigInt(left.after), fromLeaf: stored.size });
+  for (const stray of strays) report('stray', stray.stream, stray.revision, stray.position, null, `stored at position ${stray.position} but in no leaf of the log`);
   // Deletes committed while this ran (their leaves lie past the size verified): checked leaf by leaf.
   const end = await log.digest();
   const later = (await log.deletions()).filter((record) => record.logSize >= stored.size && record.logSize < end.size);

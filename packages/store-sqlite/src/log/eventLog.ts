@@ -92,7 +92,7 @@ export const sqliteEventLog = (db: Database.Database, sql: LogStatements): Event
     digest: async () => mapped(() => digest()),
     proof: async (stream, revision, size) => mapped(() => proof(stream, revision, size)),
     entries: async (from, max) => mapped(() => entries(from, max)),
-    strays: async () => mapped(() => sql.strays.all() as StoredEventText[]),
+    strays: async (bound) => mapped(() => (bound ? sql.straysAbove.all(bound.after, BigInt(bound.fromLeaf)) : sql.strays.all()) as StoredEventText[]),
     deletions: async () => mapped(deletions),
     // verify's range scans on worker threads, each reading the file on its own connection (not for :memory:).
     ...(db.memory ? {} : { parallel: workerScanner(db) }),

@@ -19,6 +19,13 @@ const SQL = {
     WHERE l.leaf_index >= ? ORDER BY l.leaf_index LIMIT ?`,
   strays: `SELECT position, stream, revision, id, type, data, metadata, created FROM events
     WHERE position NOT IN (SELECT position FROM log_leaves) ORDER BY position`,
+  // The strays above a clean verify pass's last position (EventLog.strays' bound): every event leaf below the
+  // verified size holds a position at most that, and every deletion leaf there is its record's log_size (the pass
+  // checked both), so the leaves from that size on and the deletion leaves are all that can hold one. The rowid
+  // ranges read only those: no temporary b-tree of every leaf's position.
+  straysAbove: `SELECT position, stream, revision, id, type, data, metadata, created FROM events
+    WHERE position > ? AND position NOT IN (SELECT position FROM log_leaves WHERE leaf_index >= ?
+      UNION ALL SELECT position FROM log_leaves WHERE leaf_index IN (SELECT log_size FROM log_deletions)) ORDER BY position`,
   streamSpan: 'SELECT min(position) AS first, max(position) AS last FROM events WHERE stream = ?',
   headEvent: 'SELECT stream, revision, id, type, data, metadata FROM events WHERE stream = ? AND revision = ?',
   insertDeletion: `INSERT INTO log_deletions (stream, kind, from_revision, head_revision, head_hash, first_leaf, last_leaf, log_size, at)

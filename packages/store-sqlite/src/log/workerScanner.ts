@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
-import type { LeafRange, ParallelScanner, PositionSpan, RangeScan } from '@session-ledger/core';
+import type { LeafRange, ParallelScanner, PositionSpan, RangeScan, UncoveredCount } from '@session-ledger/core';
 import type { ScanAnswer, ScanRequest } from './verifyWorker.js';
 
 /** The worker's script: beside this module when built; from the TypeScript sources (tests), the built one. */
@@ -28,16 +28,20 @@ const ask = (worker: Worker, request: ScanRequest): Promise<RangeScan> =>
     worker.postMessage(request);
   });
 
-/** Stored events outside all the spans (in order, disjoint): the gaps between them counted on the rowid. */
-const uncovered = (db: Database.Database, spans: PositionSpan[]): number => {
+/**
+ * Stored events outside all the spans (in order, disjoint), counted on the rowid: those below the first
+ * or in a gap between two apart from those above the last (on a live ledger, the appends since verify
+ * read the log's size).
+ */
+const uncovered = (db: Database.Database, spans: PositionSpan[]): UncoveredCount => {
   const below = db.prepare('SELECT count(*) FROM events WHERE position < ?').pluck();
   const between = db.prepare('SELECT count(*) FROM events WHERE position > ? AND position < ?').pluck();
   const above = db.prepare('SELECT count(*) FROM events WHERE position > ?').pluck();
   return db.transaction(() => {
-    if (spans.length === 0) return Number(db.prepare('SELECT count(*) FROM events').pluck().get());
-    let count = Number(below.get(spans[0]!.first)) + Number(above.get(spans[spans.length - 1]!.last));
-    for (let at = 1; at < spans.length; at += 1) count += Number(between.get(spans[at - 1]!.last, spans[at]!.first));
-    return count;
+    if (spans.length === 0) return { inside: Number(db.prepare('SELECT count(*) FROM events').pluck().get()), above: 0 };
+    let inside = Number(below.get(spans[0]!.first));
+    for (let at = 1; at < spans.length; at += 1) inside += Number(between.get(spans[at - 1]!.last, spans[at]!.first));
+    return { inside, above: Number(above.get(spans[spans.length - 1]!.last)) };
   })();
 };
 
