@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { invalidInput, storeUnavailable } from '@session-ledger/core';
 import type { CommandContext } from '../context.js';
 import { emit, note } from '../output.js';
+import { restartBudget, RESTART_WINDOW_MS, RESTARTS_PER_WINDOW } from './restartBudget.js';
 import type { FromWorker, ToWorker } from './serveMessages.js';
 import { urlOf, type ServeConfig } from './serveService.js';
 
@@ -25,8 +26,9 @@ const failure = (message: Extract<FromWorker, { kind: 'failed' }>): Error =>
  * and HTTP server on the one SQLite file. The primary prints the `{url, store}` line once, when
  * every worker listens; counts the --max-subscribers slots over all workers; stops them all on
  * SIGINT/SIGTERM. A worker that dies after it listened is reported on stderr and replaced (the one
- * running the memory fan-out by one that runs it); one that fails before it listened stops the
- * server with its error.
+ * running the memory fan-out by one that runs it), unless workers keep dying (restartBudget.ts:
+ * then the server stops with that error); one that fails before it listened stops the server with
+ * its error.
  */
 export const serveCluster = (context: CommandContext, config: ServeConfig, workers: number, storeName: string): Promise<void> =>
   new Promise<void>((resolve, reject) => {
@@ -37,6 +39,7 @@ export const serveCluster = (context: CommandContext, config: ServeConfig, worke
     let failed: Error | undefined;
     let openSlots = 0;
     const held = new Map<Worker, number>();
+    const died = restartBudget();
 
     const stopAll = () => {
       stopping = true;
@@ -94,7 +97,12 @@ export const serveCluster = (context: CommandContext, config: ServeConfig, worke
           failed ??= new Error(`a worker process exited before it listened (${signal ?? `exit code ${code}`})`);
           return stopAll();
         }
-        context.io.err(`session-ledger: worker process ${worker.process.pid} ${signal ? `was killed by ${signal}` : `exited with code ${code}`}; starting another`);
+        const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+        if (died(Date.now()) === 'stop') {
+          failed ??= new Error(`worker processes keep dying (more than ${RESTARTS_PER_WINDOW} in ${RESTART_WINDOW_MS / 1000} s; the last, ${worker.process.pid}, ${how}); stopping`);
+          return stopAll();
+        }
+        context.io.err(`session-ledger: worker process ${worker.process.pid} ${how}; starting another`);
         start(slot);
       });
     };
