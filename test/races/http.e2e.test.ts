@@ -3,6 +3,7 @@ import { loadConversation, startSession } from '@session-ledger/sessions';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempLedger } from '../store-sqlite/tempLedger.js';
+import { expectAckedStored } from './ackedStored.js';
 import { startServer } from '../support/http.js';
 
 type Server = Awaited<ReturnType<typeof startServer>>;
@@ -28,27 +29,11 @@ describe('racing clients on several server processes (HTTP, one SQLite file)', (
   });
 
   it('24 clients x 20 appends without ids over 3 servers: every 2xx is stored, once', async () => {
-    const store = openSqliteStore(temp.file);
-    await startSession({ ledger: createLedger(store) }, { id: 'busy' });
-    const acked: string[] = [];
-    const refused: number[] = [];
-    await Promise.all(
-      Array.from({ length: 24 }, async (_, client) => {
-        const server = servers[client % servers.length]!;
-        for (let index = 0; index < 20; index += 1) {
-          const response = await post(`${server.url}/sessions/busy/messages`, { role: 'user', content: `client ${client} #${index}` });
-          const body = (await response.json()) as { messageId?: string };
-          if (response.ok) acked.push(body.messageId!);
-          else refused.push(response.status);
-        }
-      }),
-    );
-    const stored = (await loadConversation(store, 'busy')).messages.map((message) => message.id);
-    expect(refused).toEqual([]);
-    expect(acked).toHaveLength(480);
-    expect(new Set(acked).size).toBe(480);
-    expect([...stored].sort()).toEqual([...acked].sort());
-    await store.close();
+    await expectAckedStored(temp.file, async (client, content) => {
+      const response = await post(`${servers[client % servers.length]!.url}/sessions/busy/messages`, { role: 'user', content });
+      const body = (await response.json()) as { messageId?: string };
+      return { status: response.status, messageId: body.messageId };
+    });
   });
 
   it('two harnesses beginning a turn at once on two servers, 40 rounds: exactly one is granted, the other gets 409 session_active', async () => {

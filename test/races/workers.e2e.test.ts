@@ -1,13 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, request, type ClientRequest, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
-import { createLedger } from '@session-ledger/core';
-import { loadConversation, startSession } from '@session-ledger/sessions';
+import { loadConversation } from '@session-ledger/sessions';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startCli } from '../support/cli.js';
 import { readSse, startServer } from '../support/http.js';
 import { tempLedger } from '../store-sqlite/tempLedger.js';
+import { expectAckedStored } from './ackedStored.js';
 import { alive, childPids, eventually, postFresh } from './workerProcesses.js';
 
 type Server = Awaited<ReturnType<typeof startServer>>;
@@ -36,24 +36,10 @@ describe('serve --workers 2 on one SQLite file', { timeout: 120_000 }, () => {
   });
 
   it('24 clients x 20 appends without ids or expected revisions, each on a new connection: every 2xx is stored, once', async () => {
-    const store = openSqliteStore(temp.file);
-    await startSession({ ledger: createLedger(store) }, { id: 'busy' });
-    const acked: string[] = [];
-    const refused: number[] = [];
-    await Promise.all(
-      Array.from({ length: 24 }, async (_, client) => {
-        for (let index = 0; index < 20; index += 1) {
-          const answer = await postFresh(service.url, '/sessions/busy/messages', { role: 'user', content: `client ${client} #${index}` });
-          if (answer.status === 201) acked.push(answer.json.messageId);
-          else refused.push(answer.status);
-        }
-      }),
-    );
-    const stored = (await loadConversation(store, 'busy')).messages.map((message) => message.id);
-    expect(refused).toEqual([]);
-    expect(new Set(acked).size).toBe(480);
-    expect([...stored].sort()).toEqual([...acked].sort());
-    await store.close();
+    await expectAckedStored(temp.file, async (_client, content) => {
+      const answer = await postFresh(service.url, '/sessions/busy/messages', { role: 'user', content });
+      return { status: answer.status, messageId: answer.json?.messageId };
+    });
   });
 
   it('two harnesses beginning a turn at once, on two connections (two workers), 40 rounds: exactly one is granted', async () => {
