@@ -6,7 +6,7 @@ import { openSqliteStore } from '@session-ledger/store-sqlite';
 import { createLedger } from '@session-ledger/core';
 import { appendMessage, startSession } from '@session-ledger/sessions';
 import { sessionStream } from '@session-ledger/events';
-import { DEFAULT_READ_MODELS, attachReadModels, catalogPage, inlineReadModels, openSearch } from '@session-ledger/read-models';
+import { DEFAULT_READ_MODELS, attachReadModels, catalogPage, catalogReadModel, inlineReadModels, openSearch } from '@session-ledger/read-models';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -39,6 +39,12 @@ describe('the default read models on the embedded store (deferred upkeep: catalo
     expect((await openSearch(store)).search({ q: 'quinces' }).hits.map((hit) => hit.messageId)).toHaveLength(1);
     expect((await readModels.status()).find((row) => row.name === 'search')!.position).toBeGreaterThan(before);
     await store.close();
+  });
+
+  it('Given only deferred models, When the inline runner is made, Then its hook takes no appends (the store then builds no recorded event per append); an inline model gets them', () => {
+    expect(inlineReadModels(DEFAULT_READ_MODELS).hook.appended).toBeUndefined();
+    expect(inlineReadModels([{ ...catalogReadModel, upkeep: 'inline' }]).hook.appended).toBeTypeOf('function');
+    expect(inlineReadModels([{ ...catalogReadModel, upkeep: 'inline' }], { appends: 'deferred' }).hook.appended).toBeUndefined();
   });
 
   it('Given a searched session, When it is tombstoned, Then search no longer finds it, before any catch-up', async () => {
