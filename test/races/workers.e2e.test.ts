@@ -1,6 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { createServer, request, type ClientRequest, type IncomingMessage } from 'node:http';
-import { join } from 'node:path';
 import { loadConversation } from '@session-ledger/sessions';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -154,23 +152,6 @@ describe('serve --workers 2: limits, stopping, failing', { timeout: 60_000 }, ()
     expect(await served.stop()).toBe(0);
     await eventually(() => workers.every((pid) => !alive(pid)), 'the workers to exit');
     temp.remove();
-  });
-
-  it('keeps the memory mirror with one fan-out, fed by appends through both workers', async () => {
-    const temp = tempLedger('workers-mirror');
-    const mirror = join(temp.dir, 'mirror');
-    const served = await startServer({ SESSION_LEDGER_STORE: `sqlite:${temp.file}` }, ['--workers', '2', '--mirror', mirror]);
-    try {
-      for (let index = 0; index < 6; index += 1) {
-        expect((await postFresh(served.url, '/memory/add', { target: 'memory', content: `note ${index}` })).status).toBe(200);
-      }
-      const expected = Array.from({ length: 6 }, (_, index) => `note ${index}`).join('\n§\n');
-      const file = join(mirror, 'MEMORY.md');
-      await eventually(() => existsSync(file) && readFileSync(file, 'utf8') === expected, 'the mirror');
-    } finally {
-      await served.stop();
-      temp.remove();
-    }
   });
 
   it('--workers above 1 needs a sqlite: store; a count below 1 is refused', () => {
