@@ -1,19 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
-
-/** The processes whose parent is `pid` (the workers of `serve --workers N`), from /proc (Linux). */
-export const childPids = (pid: number): number[] =>
-  readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .filter((name) => {
-      try {
-        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
-      } catch {
-        return false; // gone meanwhile
-      }
-    })
-    .map(Number);
 
 export const alive = (pid: number): boolean => {
   try {

@@ -1,12 +1,13 @@
 import { existsSync, mkdirSync, readFileSync, watch } from 'node:fs';
 import { join } from 'node:path';
+import { workerPids } from '@session-ledger/cli';
 import { createLedger, newId } from '@session-ledger/core';
 import { createMarkdownMirror, PROVIDER_STATUS_STREAM } from '@session-ledger/memory';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
 import { describe, expect, it } from 'vitest';
 import { startServer } from '../support/http.js';
 import { tempLedger } from '../store-sqlite/tempLedger.js';
-import { childPids, eventually, postFresh, serving } from './workerProcesses.js';
+import { eventually, postFresh, serving } from './workerProcesses.js';
 
 const FILES = ['MEMORY.md', 'USER.md', '.session-ledger-mirror.json'];
 const filesOf = (dir: string) => FILES.map((name) => (existsSync(join(dir, name)) ? readFileSync(join(dir, name), 'utf8') : null));
@@ -57,7 +58,7 @@ describe('serve --workers 2 --mirror: one memory fan-out, taken over by the repl
       await legacy();
       await mutate('add', { target: 'memory', content: 'after legacy' });
       const before = await caughtUp('before');
-      const workers = childPids(served.server.child.pid!);
+      const workers = workerPids(served.server.child.pid!);
       // One writer, one of the workers; each mutation written once (its target file and the mapping).
       expect([before.writers.size, workers.includes([...before.writers][0]!), before.files]).toEqual([1, true, 2 * before.events]);
       expect(before.status).toEqual(['memory.provider_registered', 'memory.provider_skipped']);
@@ -65,8 +66,8 @@ describe('serve --workers 2 --mirror: one memory fan-out, taken over by the repl
       const [fanOut] = before.writers;
       process.kill(fanOut!, 'SIGKILL');
       await eventually(() => served.server.stderr().includes(`worker process ${fanOut} was killed by SIGKILL; starting another`), 'the report');
-      await eventually(() => childPids(served.server.child.pid!).filter((pid) => !workers.includes(pid)).length === 1, 'the replacement');
-      const [replacement] = childPids(served.server.child.pid!).filter((pid) => !workers.includes(pid));
+      await eventually(() => workerPids(served.server.child.pid!).filter((pid) => !workers.includes(pid)).length === 1, 'the replacement');
+      const [replacement] = workerPids(served.server.child.pid!).filter((pid) => !workers.includes(pid));
       await serving(served.url);
       writes.clear();
       await legacy();

@@ -1,7 +1,8 @@
+import { workerPids } from '@session-ledger/cli';
 import { describe, expect, it } from 'vitest';
 import { startServer } from '../support/http.js';
 import { tempLedger } from '../store-sqlite/tempLedger.js';
-import { alive, childPids, eventually, postFresh, serving } from './workerProcesses.js';
+import { alive, eventually, postFresh, serving } from './workerProcesses.js';
 
 /**
  * The restart budget of `serve --workers 2` (restartBudget.ts), driven from outside: every worker
@@ -19,7 +20,7 @@ describe('serve --workers 2: workers that keep dying', { timeout: 120_000 }, () 
     const killNew = async (count: number): Promise<number> => {
       while (killed.length < count) {
         if (served.server.child.exitCode !== null) throw new Error(`the server stopped after ${killed.length} deaths: ${served.server.stderr()}`);
-        const fresh = childPids(primary).find((pid) => !killed.includes(pid));
+        const fresh = workerPids(primary).find((pid) => !killed.includes(pid));
         if (fresh === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
         else {
           process.kill(fresh, 'SIGKILL');
@@ -32,7 +33,7 @@ describe('serve --workers 2: workers that keep dying', { timeout: 120_000 }, () 
       await killNew(5);
       // Five deaths within 60 s: each is replaced, and the server answers from two new workers.
       await eventually(() => served.server.stderr().split('\n').filter((line) => line.endsWith('; starting another')).length === 5, 'five reports');
-      await eventually(() => childPids(primary).filter((pid) => !killed.includes(pid)).length === 2, 'two new workers');
+      await eventually(() => workerPids(primary).filter((pid) => !killed.includes(pid)).length === 2, 'two new workers');
       await serving(served.url);
       expect((await postFresh(served.url, '/sessions', { id: 'after-five' })).status).toBe(201);
       expect(alive(primary)).toBe(true);
@@ -43,7 +44,7 @@ describe('serve --workers 2: workers that keep dying', { timeout: 120_000 }, () 
       expect(served.server.stderr().trimEnd().split('\n')).toHaveLength(5);
 
       const last = await killNew(6);
-      const survivors = childPids(primary).filter((pid) => !killed.includes(pid));
+      const survivors = workerPids(primary).filter((pid) => !killed.includes(pid));
       await eventually(() => served.server.child.exitCode !== null, 'the server to stop', 30_000);
       const code = served.server.child.exitCode;
       const lines = served.server.stderr().trimEnd().split('\n');
@@ -65,12 +66,12 @@ describe('serve --workers 2: workers that keep dying', { timeout: 120_000 }, () 
     const temp = tempLedger('workers-all-dead');
     const served = await startServer({ SESSION_LEDGER_STORE: `sqlite:${temp.file}` }, ['--workers', '2']);
     try {
-      const first = childPids(served.server.child.pid!);
+      const first = workerPids(served.server.child.pid!);
       for (const pid of first) process.kill(pid, 'SIGKILL');
       await eventually(() => served.server.stderr().split('\n').filter((line) => line.endsWith('; starting another')).length === 2, 'two reports');
       await serving(served.url);
       expect((await postFresh(served.url, '/sessions', { id: 'after-all-dead' })).status).toBe(201);
-      expect(childPids(served.server.child.pid!).filter((pid) => first.includes(pid))).toEqual([]);
+      expect(workerPids(served.server.child.pid!).filter((pid) => first.includes(pid))).toEqual([]);
     } finally {
       await served.stop();
       temp.remove();
