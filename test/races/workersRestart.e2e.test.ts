@@ -1,3 +1,5 @@
+import { renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { workerPids } from '@session-ledger/cli';
 import { describe, expect, it } from 'vitest';
 import { startServer } from '../support/http.js';
@@ -72,6 +74,32 @@ describe('serve --workers 2: workers that keep dying', { timeout: 120_000 }, () 
       await serving(served.url);
       expect((await postFresh(served.url, '/sessions', { id: 'after-all-dead' })).status).toBe(201);
       expect(workerPids(served.server.child.pid!).filter((pid) => first.includes(pid))).toEqual([]);
+    } finally {
+      await served.stop();
+      temp.remove();
+    }
+  });
+
+  it('replacements that cannot open the store count as deaths, each reported with why; the 6th stops the server', async () => {
+    const temp = tempLedger('workers-failing');
+    const served = await startServer({ SESSION_LEDGER_STORE: `sqlite:${temp.file}` }, ['--workers', '2']);
+    try {
+      // The workers keep the file they opened; a new one finds something else at the path.
+      renameSync(temp.file, join(temp.dir, 'moved.sqlite'));
+      writeFileSync(temp.file, 'not a database\n'.repeat(100));
+      const [victim] = workerPids(served.server.child.pid!);
+      process.kill(victim!, 'SIGKILL');
+      await eventually(() => served.server.child.exitCode !== null, 'the server to stop', 30_000);
+      const lines = served.server.stderr().trimEnd().split('\n');
+      const why = `failed before it listened (Cannot open ledger at ${temp.file}: file is not a database)`;
+      expect({ code: served.server.child.exitCode, lines: lines.map((line) => line.replace(/(process|the last,) \d+/, '$1 PID')) }).toEqual({
+        code: 70,
+        lines: [
+          'session-ledger: worker process PID was killed by SIGKILL; starting another',
+          ...Array.from({ length: 4 }, () => `session-ledger: worker process PID ${why}; starting another`),
+          `session-ledger: internal error: worker processes keep dying (more than 5 in 60 s; the last, PID, ${why}); stopping`,
+        ],
+      });
     } finally {
       await served.stop();
       temp.remove();
