@@ -1,10 +1,11 @@
 import { fileURLToPath } from 'node:url';
+import { workerPids } from '@session-ledger/cli';
 import { createLedger, newId } from '@session-ledger/core';
 import { appendMessage, startSession } from '@session-ledger/sessions';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
 import { compared, compareRates, scratch } from './measure.js';
 import { benchMessage } from './messages.js';
-import { childPids, closeClients, openClients, postMessages, startProcess, startSessions, stopProcess, timedPosts, type PostCpu } from './httpLoad.js';
+import { closeClients, openClients, postMessages, startProcess, startSessions, stopProcess, timedPosts, type PostCpu } from './httpLoad.js';
 import { openPlain } from './plainSqlite.js';
 import { plainEvents } from './plainEvents.js';
 import type { BenchRow } from './types.js';
@@ -76,7 +77,7 @@ const httpRow = async (durability: 'normal' | 'full', workers?: number): Promise
   const clients = await openClients(server.url);
   const each = HTTP_EACH[durability];
   const cpu: PostCpu = { server: 0, client: 0, messages: 0 };
-  const processes = Math.max(1, childPids(server.child.pid!).length);
+  const processes = Math.max(1, workerPids(server.child.pid!).length);
   const setting = workers === undefined ? `serve, ${processes === 1 ? 'one process' : `${processes} worker processes`} by default` : `serve --workers ${workers}`;
   try {
     for (let round = 0; round < WARMUP_ROUNDS; round += 1) await postMessages(clients, await startSessions(clients), each);

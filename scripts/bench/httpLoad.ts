@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { workerPids } from '@session-ledger/cli';
 import { newId } from '@session-ledger/core';
 import { benchMessage } from './messages.js';
 import { rawHttpClient, type RawHttpClient } from './rawHttp.js';
@@ -37,22 +38,8 @@ export const processCpuMicros = (pid: number): number => {
   return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
 };
 
-/** The processes whose parent is `pid` (a `serve --workers N` primary's workers), from /proc (Linux). */
-export const childPids = (pid: number): number[] =>
-  readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .filter((name) => {
-      try {
-        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
-      } catch {
-        return false; // gone meanwhile
-      }
-    })
-    .map(Number);
-
 /** The CPU time of a server: its process and its worker processes (`serve --workers N`), in microseconds. */
-export const serverCpuMicros = (pid: number): number => [pid, ...childPids(pid)].reduce((sum, each) => sum + processCpuMicros(each), 0);
+export const serverCpuMicros = (pid: number): number => [pid, ...workerPids(pid)].reduce((sum, each) => sum + processCpuMicros(each), 0);
 
 /** The clients: one keep-alive connection each (rawHttp.ts). */
 export const openClients = (url: string): Promise<RawHttpClient[]> => Promise.all(Array.from({ length: CLIENTS }, () => rawHttpClient(url)));

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
+import { workerPids } from '@session-ledger/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
 import { tempDir } from '../support/cli.js';
 import { startServer } from '../support/http.js';
-import { childPids } from '../races/workerProcesses.js';
 
 const MB = 1024 * 1024;
 const EVENTS = 5_000;
@@ -17,7 +17,7 @@ const STALLED = 8;
 const rssOfOne = (pid: number): number => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
 
 /** The server's resident memory: its process and its workers (`serve --workers N`, SESSION_LEDGER_WORKERS). */
-const rssOf = (pid: number): number => [pid, ...childPids(pid)].reduce((sum, each) => sum + rssOfOne(each), 0);
+const rssOf = (pid: number): number => [pid, ...workerPids(pid)].reduce((sum, each) => sum + rssOfOne(each), 0);
 
 /** Waits until the server's memory stops growing (no growth of 1 MiB over 2 s), at most 30 s. */
 const settledRss = async (pid: number): Promise<number> => {

@@ -1,19 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
-
-/** The processes whose parent is `pid` (the workers of `serve --workers N`), from /proc (Linux). */
-export const childPids = (pid: number): number[] =>
-  readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .filter((name) => {
-      try {
-        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
-      } catch {
-        return false; // gone meanwhile
-      }
-    })
-    .map(Number);
 
 export const alive = (pid: number): boolean => {
   try {
@@ -54,3 +39,20 @@ export const postFresh = (url: string, path: string, body: unknown, timeoutMs?: 
     if (timeoutMs !== undefined) req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer in ${timeoutMs} ms`)));
     req.end(JSON.stringify(body));
   });
+
+/**
+ * Resolves once `GET /health` answers 200 on a new connection, trying again while connections are
+ * refused or unanswered (no worker listening yet, or the one handed the connection was killed).
+ */
+export const serving = async (url: string, ms = 20_000): Promise<void> => {
+  const start = Date.now();
+  for (;;) {
+    const status = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2_000) }).then(
+      (response) => response.status,
+      () => 0,
+    );
+    if (status === 200) return;
+    if (Date.now() - start > ms) throw new Error(`${url} did not serve in time`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+};

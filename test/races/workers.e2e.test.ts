@@ -1,6 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { createServer, request, type ClientRequest, type IncomingMessage } from 'node:http';
-import { join } from 'node:path';
+import { workerPids } from '@session-ledger/cli';
 import { loadConversation } from '@session-ledger/sessions';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +7,7 @@ import { runCli, startCli } from '../support/cli.js';
 import { readSse, startServer } from '../support/http.js';
 import { tempLedger } from '../store-sqlite/tempLedger.js';
 import { expectAckedStored } from './ackedStored.js';
-import { alive, childPids, eventually, postFresh } from './workerProcesses.js';
+import { alive, eventually, postFresh } from './workerProcesses.js';
 
 type Server = Awaited<ReturnType<typeof startServer>>;
 
@@ -32,7 +31,7 @@ describe('serve --workers 2 on one SQLite file', { timeout: 120_000 }, () => {
   it('prints one {url, store} line with the real port, and serves from two worker processes', () => {
     const printed = JSON.parse(service.server.stdout()) as { url: string; store: string };
     expect(printed).toEqual({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:[1-9]\d*$/), store: `sqlite:${temp.file}` });
-    expect(childPids(service.server.child.pid!)).toHaveLength(2);
+    expect(workerPids(service.server.child.pid!)).toHaveLength(2);
   });
 
   it('24 clients x 20 appends without ids or expected revisions, each on a new connection: every 2xx is stored, once', async () => {
@@ -70,7 +69,7 @@ describe('serve --workers 2 on one SQLite file', { timeout: 120_000 }, () => {
 
   it('kill -9 of a worker under load: nothing acknowledged is lost, the death is reported and a new worker serves', async () => {
     const primary = service.server.child.pid!;
-    const [victim] = childPids(primary);
+    const [victim] = workerPids(primary);
     const acked = new Map<string, string[]>();
     let failed = 0;
     let killed = false;
@@ -100,7 +99,7 @@ describe('serve --workers 2 on one SQLite file', { timeout: 120_000 }, () => {
     }
     await store.close();
     await eventually(() => service.server.stderr().includes(`worker process ${victim} was killed by SIGKILL; starting another`), 'the report');
-    await eventually(() => childPids(primary).length === 2 && !childPids(primary).includes(victim!), 'a new worker');
+    await eventually(() => workerPids(primary).length === 2 && !workerPids(primary).includes(victim!), 'a new worker');
     expect(failed).toBeLessThan(12 * 40);
     expect((await postFresh(service.url, '/sessions', { id: 'after-kill' })).status).toBe(201);
   });
@@ -149,28 +148,11 @@ describe('serve --workers 2: limits, stopping, failing', { timeout: 60_000 }, ()
   it('SIGTERM stops the primary and every worker; exit 0', async () => {
     const temp = tempLedger('workers-stop');
     const served = await startServer({ SESSION_LEDGER_STORE: `sqlite:${temp.file}` }, ['--workers', '2']);
-    const workers = childPids(served.server.child.pid!);
+    const workers = workerPids(served.server.child.pid!);
     expect(workers).toHaveLength(2);
     expect(await served.stop()).toBe(0);
     await eventually(() => workers.every((pid) => !alive(pid)), 'the workers to exit');
     temp.remove();
-  });
-
-  it('keeps the memory mirror with one fan-out, fed by appends through both workers', async () => {
-    const temp = tempLedger('workers-mirror');
-    const mirror = join(temp.dir, 'mirror');
-    const served = await startServer({ SESSION_LEDGER_STORE: `sqlite:${temp.file}` }, ['--workers', '2', '--mirror', mirror]);
-    try {
-      for (let index = 0; index < 6; index += 1) {
-        expect((await postFresh(served.url, '/memory/add', { target: 'memory', content: `note ${index}` })).status).toBe(200);
-      }
-      const expected = Array.from({ length: 6 }, (_, index) => `note ${index}`).join('\n§\n');
-      const file = join(mirror, 'MEMORY.md');
-      await eventually(() => existsSync(file) && readFileSync(file, 'utf8') === expected, 'the mirror');
-    } finally {
-      await served.stop();
-      temp.remove();
-    }
   });
 
   it('--workers above 1 needs a sqlite: store; a count below 1 is refused', () => {
@@ -188,7 +170,7 @@ describe('serve --workers 2: limits, stopping, failing', { timeout: 60_000 }, ()
     const cli = startCli(['serve', '--port', String(port), '--workers', '2'], { SESSION_LEDGER_STORE: `sqlite:${temp.file}` });
     const code = await new Promise<number | null>((resolve) => cli.child.once('exit', resolve));
     expect({ code, stderr: cli.stderr() }).toEqual({ code: 2, stderr: `session-ledger: Cannot listen on 127.0.0.1:${port}: EADDRINUSE\n` });
-    expect(childPids(cli.child.pid!)).toEqual([]);
+    expect(workerPids(cli.child.pid!)).toEqual([]);
     blocker.close();
     temp.remove();
   });

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { invalidInput, storeUnavailable } from '@session-ledger/core';
 import type { CommandContext } from '../context.js';
 import { emit, note } from '../output.js';
+import { fixedPort } from './servePort.js';
 import { restartBudget, RESTART_WINDOW_MS, RESTARTS_PER_WINDOW } from './restartBudget.js';
 import type { FromWorker, ToWorker } from './serveMessages.js';
 import { urlOf, type ServeConfig } from './serveService.js';
@@ -25,13 +26,14 @@ const failure = (message: Extract<FromWorker, { kind: 'failed' }>): Error =>
  * worker processes (node:cluster, round robin), each with its own store connection, group commit
  * and HTTP server on the one SQLite file. The primary prints the `{url, store}` line once, when
  * every worker listens; counts the --max-subscribers slots over all workers; stops them all on
- * SIGINT/SIGTERM. A worker that dies after it listened is reported on stderr and replaced (the one
- * running the memory fan-out by one that runs it), unless workers keep dying (restartBudget.ts:
- * then the server stops with that error); one that fails before it listened stops the server with
- * its error.
+ * SIGINT/SIGTERM. Once the server listens, a worker that dies (or a replacement that dies or fails
+ * before it listens) is reported on stderr and replaced (the one running the memory fan-out by one
+ * that runs it), unless workers keep dying (restartBudget.ts: then the server stops with that
+ * error); a worker that fails before the server first listens stops the server with its error.
  */
-export const serveCluster = (context: CommandContext, config: ServeConfig, workers: number, storeName: string): Promise<void> =>
-  new Promise<void>((resolve, reject) => {
+export const serveCluster = async (context: CommandContext, asked: ServeConfig, workers: number, storeName: string): Promise<void> => {
+  const config: ServeConfig = { ...asked, port: await fixedPort(asked.host, asked.port) };
+  return new Promise<void>((resolve, reject) => {
     cluster.setupPrimary({ exec: WORKER, args: [], silent: false });
     const live = new Set<Worker>();
     let stopping = false;
@@ -68,13 +70,14 @@ export const serveCluster = (context: CommandContext, config: ServeConfig, worke
       live.add(worker);
       worker.on('error', () => undefined); // a channel error ends in 'close' below
       let listening = false;
+      let failedHere: Error | undefined;
       worker.on('message', (message: FromWorker) => {
         if (message.kind === 'ready') tell(worker, { kind: 'config', config, fanOut: slot === 0 });
         else if (message.kind === 'listening') {
           listening = true;
           onListening(slot, message.port);
         } else if (message.kind === 'failed') {
-          failed ??= failure(message);
+          failedHere = failure(message);
         } else if (message.kind === 'slot') {
           const granted = !stopping && openSlots < config.maxSubscribers;
           if (granted) {
@@ -93,11 +96,14 @@ export const serveCluster = (context: CommandContext, config: ServeConfig, worke
         openSlots -= held.get(worker) ?? 0;
         held.delete(worker);
         if (stopping) return void (live.size === 0 && finish());
-        if (!listening) {
-          failed ??= new Error(`a worker process exited before it listened (${signal ?? `exit code ${code}`})`);
+        if (!listening && !started) {
+          failed ??= failedHere ?? new Error(`a worker process exited before it listened (${signal ?? `exit code ${code}`})`);
           return stopAll();
         }
-        const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+        // A replacement that dies before it listens (killed, or its store refused) counts like any death.
+        const how = failedHere
+          ? `failed before it listened (${failedHere.message})`
+          : `${signal ? `was killed by ${signal}` : `exited with code ${code}`}${listening ? '' : ' before it listened'}`;
         if (died(Date.now()) === 'stop') {
           failed ??= new Error(`worker processes keep dying (more than ${RESTARTS_PER_WINDOW} in ${RESTART_WINDOW_MS / 1000} s; the last, ${worker.process.pid}, ${how}); stopping`);
           return stopAll();
@@ -111,3 +117,4 @@ export const serveCluster = (context: CommandContext, config: ServeConfig, worke
     process.once('SIGTERM', stopAll);
     for (let slot = 0; slot < workers; slot += 1) start(slot);
   });
+};
