@@ -6,8 +6,9 @@ import { conflictBackoff, defaultConflictRetry, type ConflictRetryPolicy } from 
 import type { AppendResult, EventData, ExpectedRevision, RecordedEvent } from './envelope.js';
 import { invalidInput, isLedgerError, ledgerError, wrongExpectedVersion } from './errors.js';
 import { liveStreamNames } from './liveEvents.js';
-import { rememberDataTexts, sealedChainHash } from './sealText.js';
+import { handOverTexts, sealedChainHash } from './sealText.js';
 import { readStreamIfAny } from './streamRead.js';
+import { usualSeal } from './usualSeal.js';
 import type { JsonObject, JsonValue } from './json.js';
 import type { EventStore } from './port.js';
 
@@ -71,20 +72,24 @@ const sealEvents = (stream: string, base: ChainHead | null, events: NewEvent[]):
   // The store writes the data texts the chain texts already hold (sealText.ts) instead of serialising the data again
   // (kept for the bench row "hermes import ... against plain batched inserts", issue 16: >= 0.3).
   const texts: Array<string | undefined> = [];
+  // The usual event's metadata text too (usualSeal.ts; benchmark row "sqlite single-event appends with the log commitment").
+  const metadataTexts: Array<string | undefined> = [];
   const sealed = events.map((event): EventData => {
     const given = event.metadata;
     if (given && (HASH in given || PREV_HASH in given)) throw invalidInput(`Metadata keys ${PREV_HASH} and ${HASH} belong to the ledger`);
     // prevHash first: before the writers' usual keys (schemaVersion) that is canonical order already.
     const metadata: JsonObject = { [PREV_HASH]: prev, ...given };
-    const { hash, dataText } = sealedChainHash({ stream, revision, id: event.id, type: event.type, data: event.data, metadata });
+    const usual = given === undefined ? usualSeal(stream, revision, event.id, event.type, event.data, prev) : undefined;
+    const { hash, dataText } = usual ?? sealedChainHash({ stream, revision, id: event.id, type: event.type, data: event.data, metadata });
     // The hash covers the metadata without it, so it is added to the same object afterwards (one copy per event).
     metadata[HASH] = hash;
     prev = hash;
     revision += 1n;
     texts.push(dataText);
+    metadataTexts.push(usual?.metadataText);
     return { id: event.id, type: event.type, data: event.data, metadata };
   });
-  rememberDataTexts(sealed, texts);
+  handOverTexts(sealed, texts, metadataTexts);
   return sealed;
 };
 

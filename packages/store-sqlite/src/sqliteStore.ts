@@ -8,7 +8,7 @@ import {
   decideAppend,
   HASH,
   matchesFilter,
-  sealedDataTexts,
+  sealedTexts,
   storeUnavailable,
   streamDeleted,
   streamNotFound,
@@ -80,14 +80,14 @@ interface EventText {
   /** The chain hash the ledger computed (metadata.hash), which the log leaf commits to. */
   hash: string | undefined;
 }
-/** `dataText`: the data's JSON text when the ledger already wrote it (sealedDataTexts). */
-const toText = (event: EventData, dataText: string | undefined): EventText => {
+/** The texts when the ledger already wrote them (sealedTexts): the data's, and the usual event's metadata's. */
+const toText = (event: EventData, dataText: string | undefined, metadataText: string | undefined): EventText => {
   const hash = event.metadata?.[HASH];
   return {
     id: event.id,
     type: event.type,
     data: dataText ?? JSON.stringify(event.data),
-    metadata: JSON.stringify(event.metadata ?? {}),
+    metadata: metadataText ?? JSON.stringify(event.metadata ?? {}),
     hash: typeof hash === 'string' ? hash : undefined,
   };
 };
@@ -239,8 +239,8 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
       // The events as they are now (the caller may reuse its objects before the group commits),
       // decided and written inside the next group's transaction, answered after its COMMIT.
       // The ledger's sealed events come with the data texts their chain hashes were computed over.
-      const texts = sealedDataTexts(events);
-      const rows = events.map((event, index) => toText(event, texts?.[index]));
+      const texts = sealedTexts(events);
+      const rows = events.map((event, index) => toText(event, texts?.texts[index], texts?.metadataTexts?.[index]));
       const result = await group.submit(
         () => append(name, rows, expected),
         (done) => done.written && heads.wrote(name, done.nextExpectedRevision),
