@@ -28,6 +28,12 @@ describe('usualSeal (one serialisation of the usual event for its hash and its r
       expect(sealed).toEqual(general('session-bench', 7n, ID, 'turn.appended', data, prev));
       expect(sealed!.dataText).toBe('{"role":"assistant","n":7,"text":"The assistant replied."}');
     }
+    // Past ASCII (and DEL), still written as they are: the same hash as the general path.
+    for (const [stream, type, key] of [['séance-1', 'tür', 'clé'], ['s\u007f', 't\u{1F600}', 'k\u2028']] as const) {
+      const sealed = usualSeal(stream, 0n, ID, type, { [key]: 'v', a: 1 }, null);
+      expect(sealed).toBeDefined();
+      expect(sealed).toEqual(general(stream, 0n, ID, type, { [key]: 'v', a: 1 }, null));
+    }
   });
 
   it('gives the general path hash and texts for every flat data it takes, and takes the usual ones', () => {

@@ -212,9 +212,16 @@ export const createLedger = (store: EventStore, options: { retry?: ConflictRetry
    * synchronous=NORMAL": that read was a read transaction per append).
    */
   const rawHeads = new Map<string, ChainHead>();
+  /** The stream remembered last: already the newest key, so a writer appending to one stream replaces its head in place. */
+  let newest: string | undefined;
   const rememberHead = (stream: string, head: ChainHead): void => {
+    if (stream === newest && rawHeads.has(stream)) {
+      rawHeads.set(stream, head);
+      return;
+    }
     rawHeads.delete(stream);
     rawHeads.set(stream, head);
+    newest = stream;
     if (rawHeads.size > RAW_HEADS) rawHeads.delete(rawHeads.keys().next().value!);
   };
 

@@ -18,6 +18,23 @@ const MAX_MEMBERS = 16;
 const keys: string[] = [];
 const members: string[] = [];
 const order: number[] = [];
+/** flatTexts' two texts (module state, like the arrays above: no array allocated an event). */
+let writtenText = '';
+let canonicalText = '';
+
+/**
+ * isPlainString, answered by a loop over the code units for printable ASCII (ids, streams, types and
+ * keys as writers make them: no regular expression and no isWellFormed call, which cost about as
+ * much for the six strings of an event as serialising its 300 characters of data).
+ */
+const plain = (text: string): boolean => {
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    // Below U+0020, `"`, backslash, and anything past ASCII: isPlainString decides.
+    if (code < 0x20 || code > 0x7e || code === 0x22 || code === 0x5c) return isPlainString(text);
+  }
+  return true;
+};
 
 /** A member value's text as JSON.stringify writes it; undefined to leave the member out; null for anything not a JSON primitive. */
 const primitiveText = (item: unknown): string | undefined | null => {
@@ -45,19 +62,19 @@ const primitiveText = (item: unknown): string | undefined | null => {
  * lists those first) or `__proto__`. For such an object JSON.stringify writes `{` + the members
  * `"key":value` in for-in order + `}`, and canonicalJson writes the same member texts in the keys'
  * order (canonical.ts: a flat object is one JSON.stringify with the sorted keys as its property
- * list). Undefined for anything else.
+ * list), left in writtenText and canonicalText. False for anything else.
  */
-const flatTexts = (data: JsonValue): [string, string] | undefined => {
-  if (typeof data !== 'object' || data === null || Array.isArray(data) || !isPlainObject(data)) return undefined;
+const flatTexts = (data: JsonValue): boolean => {
+  if (typeof data !== 'object' || data === null || Array.isArray(data) || !isPlainObject(data)) return false;
   let count = 0;
   let sorted = true;
   let written = '{';
   for (const key in data) {
-    if (!Object.hasOwn(data, key) || count === MAX_MEMBERS) return undefined;
+    if (!Object.hasOwn(data, key) || count === MAX_MEMBERS) return false;
     const first = key.charCodeAt(0);
-    if ((first >= 48 && first <= 57) || key === '__proto__' || !isPlainString(key)) return undefined;
+    if ((first >= 48 && first <= 57) || key === '__proto__' || !plain(key)) return false;
     const text = primitiveText((data as Record<string, unknown>)[key]);
-    if (text === null) return undefined;
+    if (text === null) return false;
     if (text === undefined) continue;
     const member = `"${key}":${text}`;
     if (count > 0 && keys[count - 1]! >= key) sorted = false;
@@ -67,7 +84,11 @@ const flatTexts = (data: JsonValue): [string, string] | undefined => {
     count += 1;
   }
   written += '}';
-  if (sorted) return [written, written];
+  writtenText = written;
+  if (sorted) {
+    canonicalText = written;
+    return true;
+  }
   for (let index = 0; index < count; index += 1) {
     let at = index - 1;
     while (at >= 0 && keys[order[at]!]! > keys[index]!) {
@@ -78,7 +99,8 @@ const flatTexts = (data: JsonValue): [string, string] | undefined => {
   }
   let canonical = '{';
   for (let at = 0; at < count; at += 1) canonical += at === 0 ? members[order[at]!]! : `,${members[order[at]!]!}`;
-  return [written, `${canonical}}`];
+  canonicalText = `${canonical}}`;
+  return true;
 };
 
 /**
@@ -92,11 +114,10 @@ const flatTexts = (data: JsonValue): [string, string] | undefined => {
  * seals it the general way (sealText.ts), to the same hash.
  */
 export const usualSeal = (stream: string, revision: bigint, id: string, type: string, data: JsonValue, prev: string | null): UsualSeal | undefined => {
-  if (typeof id !== 'string' || typeof type !== 'string' || !isPlainString(id) || !isPlainString(type) || !isPlainString(stream)) return undefined;
+  if (typeof id !== 'string' || typeof type !== 'string' || !plain(id) || !plain(type) || !plain(stream)) return undefined;
   if (prev !== null && (typeof prev !== 'string' || prev.length !== 64 || !isHex64(prev, 0))) return undefined;
-  const texts = flatTexts(data);
-  if (texts === undefined) return undefined;
+  if (!flatTexts(data)) return undefined;
   const prevText = prev === null ? 'null' : `"${prev}"`;
-  const hash = sha256Hex(`{"data":${texts[1]},"id":"${id}","metadata":{"prevHash":${prevText}},"revision":"${revision}","stream":"${stream}","type":"${type}"}`);
-  return { hash, dataText: texts[0], metadataText: `{"prevHash":${prevText},"hash":"${hash}"}` };
+  const hash = sha256Hex(`{"data":${canonicalText},"id":"${id}","metadata":{"prevHash":${prevText}},"revision":"${revision}","stream":"${stream}","type":"${type}"}`);
+  return { hash, dataText: writtenText, metadataText: `{"prevHash":${prevText},"hash":"${hash}"}` };
 };
