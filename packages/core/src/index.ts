@@ -10,7 +10,7 @@ export * from './appendRules.js';
 export * from './readWindow.js';
 export * from './memoryStore.js';
 export * from './chain.js';
-export { rememberDataTexts, sealedChainHash, sealedDataTexts } from './sealText.js';
+export { rememberDataTexts, sealedChainHash, sealedDataTexts, sealedTexts, type SealedTexts } from './sealText.js';
 export * from './ledger.js';
 export * from './liveEvents.js';
 export * from './wellFormed.js';

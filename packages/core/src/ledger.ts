@@ -6,8 +6,9 @@ import { conflictBackoff, defaultConflictRetry, type ConflictRetryPolicy } from 
 import type { AppendResult, EventData, ExpectedRevision, RecordedEvent } from './envelope.js';
 import { invalidInput, isLedgerError, ledgerError, wrongExpectedVersion } from './errors.js';
 import { liveStreamNames } from './liveEvents.js';
-import { rememberDataTexts, sealedChainHash } from './sealText.js';
+import { handOverTexts, sealedChainHash } from './sealText.js';
 import { readStreamIfAny } from './streamRead.js';
+import { usualSeal } from './usualSeal.js';
 import type { JsonObject, JsonValue } from './json.js';
 import type { EventStore } from './port.js';
 
@@ -71,20 +72,24 @@ const sealEvents = (stream: string, base: ChainHead | null, events: NewEvent[]):
   // The store writes the data texts the chain texts already hold (sealText.ts) instead of serialising the data again
   // (kept for the bench row "hermes import ... against plain batched inserts", issue 16: >= 0.3).
   const texts: Array<string | undefined> = [];
+  // The usual event's metadata text too (usualSeal.ts; benchmark row "sqlite single-event appends with the log commitment").
+  const metadataTexts: Array<string | undefined> = [];
   const sealed = events.map((event): EventData => {
     const given = event.metadata;
     if (given && (HASH in given || PREV_HASH in given)) throw invalidInput(`Metadata keys ${PREV_HASH} and ${HASH} belong to the ledger`);
     // prevHash first: before the writers' usual keys (schemaVersion) that is canonical order already.
     const metadata: JsonObject = { [PREV_HASH]: prev, ...given };
-    const { hash, dataText } = sealedChainHash({ stream, revision, id: event.id, type: event.type, data: event.data, metadata });
+    const usual = given === undefined ? usualSeal(stream, revision, event.id, event.type, event.data, prev) : undefined;
+    const { hash, dataText } = usual ?? sealedChainHash({ stream, revision, id: event.id, type: event.type, data: event.data, metadata });
     // The hash covers the metadata without it, so it is added to the same object afterwards (one copy per event).
     metadata[HASH] = hash;
     prev = hash;
     revision += 1n;
     texts.push(dataText);
+    metadataTexts.push(usual?.metadataText);
     return { id: event.id, type: event.type, data: event.data, metadata };
   });
-  rememberDataTexts(sealed, texts);
+  handOverTexts(sealed, texts, metadataTexts);
   return sealed;
 };
 
@@ -92,6 +97,12 @@ const sealEvents = (stream: string, base: ChainHead | null, events: NewEvent[]):
 const writerMetadata = (metadata: JsonObject): JsonObject => {
   const { [HASH]: _hash, [PREV_HASH]: _prev, ...rest } = metadata;
   return rest;
+};
+
+/** The head an append of `sealed` left: its last event's revision and hash (none when it wrote nothing). */
+const headAfter = (sealed: EventData[], result: AppendResult): ChainHead | null => {
+  const last = sealed[sealed.length - 1];
+  return last && result.written !== false ? { revision: result.nextExpectedRevision, hash: last.metadata![HASH] as string } : null;
 };
 
 /** Whether a stored event is the same write as `event`: same id, type, data and writer metadata. */
@@ -170,11 +181,9 @@ export const createLedger = (store: EventStore, options: { retry?: ConflictRetry
     if (expected === 'no_stream') base = null;
     else base = head && head.revision === expected ? head : await readHead(stream, expected);
     const sealed = sealEvents(stream, base ?? (await softDeletedTail(stream)), events);
-    const result = await store.appendToStream(stream, sealed, { expectedRevision: expected });
-    const last = sealed[sealed.length - 1];
-    const out = result as LedgerAppendResult;
-    out.head = last && result.written !== false ? { revision: result.nextExpectedRevision, hash: last.metadata![HASH] as string } : null;
-    return out;
+    const result = (await store.appendToStream(stream, sealed, { expectedRevision: expected })) as LedgerAppendResult;
+    result.head = headAfter(sealed, result);
+    return result;
   };
 
   /** 'any' and 'stream_exists': the head is the store's, read again when another writer moved it (the one retry policy). */
@@ -203,9 +212,16 @@ export const createLedger = (store: EventStore, options: { retry?: ConflictRetry
    * synchronous=NORMAL": that read was a read transaction per append).
    */
   const rawHeads = new Map<string, ChainHead>();
+  /** The stream remembered last: already the newest key, so a writer appending to one stream replaces its head in place. */
+  let newest: string | undefined;
   const rememberHead = (stream: string, head: ChainHead): void => {
+    if (stream === newest && rawHeads.has(stream)) {
+      rawHeads.set(stream, head);
+      return;
+    }
     rawHeads.delete(stream);
     rawHeads.set(stream, head);
+    newest = stream;
     if (rawHeads.size > RAW_HEADS) rawHeads.delete(rawHeads.keys().next().value!);
   };
 
@@ -213,7 +229,15 @@ export const createLedger = (store: EventStore, options: { retry?: ConflictRetry
     const expected = options.expectedRevision ?? 'any';
     if (expected === 'any' || expected === 'stream_exists') return appendLoose(stream, events, expected);
     const given = options.head && options.head.revision === expected ? options.head : undefined;
-    const result = await appendAt(stream, events, expected, given ?? rawHeads.get(stream));
+    const head = given ?? rawHeads.get(stream);
+    let result: LedgerAppendResult;
+    if (head && head.revision === expected) {
+      // appendAt's work with its head known, inline: one async function and its promise fewer an
+      // append (benchmark row "sqlite single-event appends with the log commitment", issue 13).
+      const sealed = sealEvents(stream, head, events);
+      result = (await store.appendToStream(stream, sealed, { expectedRevision: expected })) as LedgerAppendResult;
+      result.head = headAfter(sealed, result);
+    } else result = await appendAt(stream, events, expected, head);
     if (result.head) rememberHead(stream, result.head);
     return result.written === false ? checkReplay(stream, events, result) : result;
   };
