@@ -196,9 +196,9 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     let position = 0n;
     let revision = decision.firstRevision;
     const recorded: RecordedEvent[] = [];
-    // The log's size, read once: inside the write transaction only this append adds leaves.
-    let leaf: number | undefined;
+    // The log's size, read once with the next position: inside the write transaction only this append adds leaves.
     let next = rows.length > 0 ? positions.next() : 0n;
+    let leaf = rows.length > 0 ? positions.logSize() : undefined;
     for (const row of rows) {
       sql.insertEvent.run(next, name, revision, row.id, row.type, row.data, row.metadata, created);
       position = next;
