@@ -30,6 +30,7 @@ import { eagerScheduler, turnScheduler } from './flushScheduler.js';
 import { nextPositions } from './positions.js';
 import { headTracker } from './headTracker.js';
 import { streamStates } from './streamStates.js';
+import { versionWatch } from './versionWatch.js';
 import { prepareStatements, type EventRow, type StreamRow } from './statements.js';
 import { recordDeletion } from './log/deletion.js';
 import { sqliteEventLog } from './log/eventLog.js';
@@ -145,11 +146,18 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
   };
 
   /** The states appends decide on, kept across appends while no other connection commits (streamStates.ts). */
-  const states = streamStates(db, streamState);
-  /** What a rollback of this connection's writes leaves stale in memory: the log's last tile, the states. */
+  const states = streamStates(streamState);
+  /** Whether another connection committed since this one's last append: what is kept is dropped then. */
+  const others = versionWatch(db);
+  /** What is kept between appends (the states, the next position and the log's size), dropped together. */
+  const forgetKept = () => {
+    states.forget();
+    positions.forget();
+  };
+  /** What a rollback of this connection's writes leaves stale in memory: the log's last tile, what is kept. */
   const rolledBack = () => {
     leaves.forget();
-    states.forget();
+    forgetKept();
   };
 
   /** Decides and writes one append; runs inside a group commit's transaction (see groupCommit.ts). */
@@ -179,6 +187,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
   };
 
   const decideAndWrite = (name: string, rows: EventText[], expected: ExpectedRevision) => {
+    if (others.moved()) forgetKept();
     const state = states.get(name);
     const decision = decideAppend(
       name,
@@ -212,7 +221,10 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     const last = revision - 1n;
     if (!state) sql.upsertStream.run(name, last, 0n, 0n); // later appends leave the row alone (see statements.ts)
     if (appended && recorded.length > 0) appended(db, recorded);
-    if (rows.length > 0) states.wrote(name, { lastRevision: last, firstLive: state?.firstLive ?? 0n, tombstoned: false });
+    if (rows.length > 0) {
+      states.wrote(name, { lastRevision: last, firstLive: state?.firstLive ?? 0n, tombstoned: false });
+      positions.wrote(next, leaf!);
+    }
     return { nextExpectedRevision: last, position, written: rows.length > 0 };
   };
 
@@ -309,14 +321,14 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
       group.flush(); // appends called before the delete are written before it
       heads.forget(name);
       leaves.forget();
-      states.forget();
+      forgetKept();
       return afterWrite(mapped(() => remove.immediate(name, opts.expectedRevision ?? 'any', false)));
     },
     async tombstoneStream(name, opts = {}) {
       group.flush();
       heads.forget(name);
       leaves.forget();
-      states.forget();
+      forgetKept();
       const result = afterWrite(mapped(() => remove.immediate(name, opts.expectedRevision ?? 'any', true)));
       // Erasure: secure_delete zeroes the freed pages; a checkpoint moves them out of the WAL.
       mapped(() => db.pragma('wal_checkpoint(TRUNCATE)'));
