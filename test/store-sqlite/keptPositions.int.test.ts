@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isLedgerError, newId, verifyLog, type EventData, type EventStore } from '@session-ledger/core';
-import { openSqliteStore, type CommitHook } from '@session-ledger/store-sqlite';
-import { tempLedger } from './tempLedger.js';
+import type { CommitHook } from '@session-ledger/store-sqlite';
+import { storesOnTempFiles } from './tempLedger.js';
 
 const events = (count: number): EventData[] => Array.from({ length: count }, (_, n) => ({ id: newId(), type: 'written', data: { n } }));
 const refusal = (promise: Promise<unknown>) => promise.then(() => 'appended', (error: unknown) => (isLedgerError(error) ? error.type : String(error)));
@@ -21,22 +21,8 @@ const refusingHook: CommitHook = {
  * index that is taken (the append refused) or skipped (a log with a gap, which verify reports).
  */
 describe('SQLite store: the next position and the log size kept between appends', () => {
-  const temps: Array<ReturnType<typeof tempLedger>> = [];
-  const stores: EventStore[] = [];
-  const open = (file?: string, hook?: CommitHook) => {
-    if (!file) {
-      const temp = tempLedger('kept-positions');
-      temps.push(temp);
-      file = temp.file;
-    }
-    const store = openSqliteStore(file, hook ? { onCommit: hook } : {});
-    stores.push(store);
-    return { store, file };
-  };
-  afterEach(async () => {
-    await Promise.all(stores.splice(0).map((store) => store.close()));
-    for (const temp of temps.splice(0)) temp.remove();
-  });
+  const opened = storesOnTempFiles('kept-positions');
+  const open = (file?: string, hook?: CommitHook) => opened(file, hook ? { onCommit: hook } : {});
 
   const positions = async (store: EventStore) => (await store.readAll()).map((event) => event.position);
   const clean = async (store: EventStore, size: number) => {

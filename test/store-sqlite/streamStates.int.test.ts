@@ -1,7 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { isLedgerError, newId, type EventData, type EventStore } from '@session-ledger/core';
-import { openSqliteStore } from '@session-ledger/store-sqlite';
-import { tempLedger } from './tempLedger.js';
+import { describe, expect, it } from 'vitest';
+import { isLedgerError, newId, type EventData } from '@session-ledger/core';
+import { storesOnTempFiles } from './tempLedger.js';
 
 const events = (count: number): EventData[] => Array.from({ length: count }, (_, n) => ({ id: newId(), type: 'written', data: { n } }));
 const refusal = (promise: Promise<unknown>) => promise.then(() => 'appended', (error: unknown) => (isLedgerError(error) ? error.type : String(error)));
@@ -12,22 +11,7 @@ const refusal = (promise: Promise<unknown>) => promise.then(() => 'appended', (e
  * append where it does not) if the kept state outlives what it describes.
  */
 describe('SQLite store: the stream states kept between appends', () => {
-  const temps: Array<ReturnType<typeof tempLedger>> = [];
-  const stores: EventStore[] = [];
-  const open = (file?: string) => {
-    if (!file) {
-      const temp = tempLedger('states');
-      temps.push(temp);
-      file = temp.file;
-    }
-    const store = openSqliteStore(file);
-    stores.push(store);
-    return { store, file };
-  };
-  afterEach(async () => {
-    await Promise.all(stores.splice(0).map((store) => store.close()));
-    for (const temp of temps.splice(0)) temp.remove();
-  });
+  const open = storesOnTempFiles('states');
 
   it('are read again after another connection appended to the stream', async () => {
     const { store: first, file } = open();

@@ -1,28 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { newId, type EventData, type EventStore } from '@session-ledger/core';
-import { openSqliteStore } from '@session-ledger/store-sqlite';
-import { tempLedger } from './tempLedger.js';
+import { describe, expect, it } from 'vitest';
+import { newId, type EventData } from '@session-ledger/core';
+import { storesOnTempFiles } from './tempLedger.js';
 
 const events = (count: number): EventData[] => Array.from({ length: count }, (_, n) => ({ id: newId(), type: 'written', data: { n } }));
 
 /** store.unchangedSince: true only for the revision this connection committed last, while no other connection moved that stream. */
 describe('SQLite store: unchangedSince', () => {
-  const temps: Array<ReturnType<typeof tempLedger>> = [];
-  const stores: EventStore[] = [];
-  const open = (file?: string) => {
-    if (!file) {
-      const temp = tempLedger('unchanged');
-      temps.push(temp);
-      file = temp.file;
-    }
-    const store = openSqliteStore(file);
-    stores.push(store);
-    return { store, file };
-  };
-  afterEach(async () => {
-    await Promise.all(stores.splice(0).map((store) => store.close()));
-    for (const temp of temps.splice(0)) temp.remove();
-  });
+  const open = storesOnTempFiles('unchanged');
 
   it('knows the revision of its own last append, and nothing else', async () => {
     const { store } = open();
