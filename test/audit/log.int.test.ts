@@ -175,6 +175,12 @@ describe('the log commitment of the SQLite store', () => {
     await store.close();
     tamper(temp.file, (db) => {
       db.exec('DROP TABLE log_leaves; DROP TABLE log_nodes; DROP TABLE log_deletions;');
+      // and version 6's batched ids back to version 3's trigger
+      db.exec(`ALTER TABLE indexed_ids RENAME TO event_ids;
+        INSERT OR IGNORE INTO event_ids (stream, id, revision) SELECT stream, id, revision FROM events;
+        CREATE TRIGGER events_id_recorded AFTER INSERT ON events BEGIN
+          INSERT INTO event_ids (stream, id, revision) VALUES (new.stream, new.id, new.revision);
+        END;`);
       db.pragma('user_version = 3');
     });
     const migrated = openSqliteStore(temp.file);

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newId, type EventStore } from '@session-ledger/core';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
+import { ID_BATCH } from '../../packages/store-sqlite/src/idIndex.js';
 import { tempLedger } from './tempLedger.js';
 
 /** Whether any of the ledger's files (the database, its WAL) still hold the text. */
@@ -55,12 +57,21 @@ describe('SQLite erasure on tombstone', () => {
     expect(filesHold(temp.file, secret)).toEqual([]);
   });
 
-  it('the erased events\' ids are gone too (the event_ids table, not only the events)', async () => {
+  it('the erased events\' ids are gone too, not yet indexed (idIndex.ts) or indexed (the indexed_ids table)', async () => {
     const store = open();
-    const { ids } = await writeSecret(store, 'session-secret');
-    for (const id of ids) expect(filesHold(temp.file, id)).not.toEqual([]);
+    const backlog = await writeSecret(store, 'session-secret');
+    const indexed = await writeSecret(store, 'session-indexed');
+    // one append of a whole batch indexes every id before it, session-indexed's among them
+    await store.appendToStream('session-filler', Array.from({ length: ID_BATCH }, () => ({ id: newId(), type: 'turn', data: {} })));
+    const db = new Database(temp.file, { readonly: true });
+    const indexedIds = () => db.prepare(`SELECT id FROM indexed_ids WHERE stream = 'session-indexed'`).pluck().all();
+    expect(indexedIds()).toEqual(expect.arrayContaining(indexed.ids));
+    for (const id of [...backlog.ids, ...indexed.ids]) expect(filesHold(temp.file, id)).not.toEqual([]);
+    await store.tombstoneStream('session-indexed');
+    expect(indexedIds()).toEqual([]);
+    db.close();
     await store.tombstoneStream('session-secret');
-    for (const id of ids) expect(filesHold(temp.file, id)).toEqual([]);
+    for (const id of [...backlog.ids, ...indexed.ids]) expect(filesHold(temp.file, id)).toEqual([]);
   });
 
   it('a soft delete erases the events and their ids as well (once a checkpoint has moved them out of the WAL)', async () => {

@@ -67,7 +67,7 @@ describe('SQLite positions without AUTOINCREMENT (schema version 5)', () => {
     const db = new Database(temp.file, { readonly: true });
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(db.prepare(`SELECT value FROM ledger_meta WHERE key = 'positions.floor'`).pluck().get()).toBe('5');
-    expect(db.prepare(`SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name`).pluck().all()).toEqual(['events_id_recorded', 'events_position_given']);
+    expect(db.prepare(`SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name`).pluck().all()).toEqual(['events_position_given']);
     db.close();
   });
 

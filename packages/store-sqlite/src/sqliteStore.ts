@@ -28,6 +28,7 @@ import { enableWal } from './wal.js';
 import { groupCommit } from './groupCommit.js';
 import { eagerScheduler, turnScheduler } from './flushScheduler.js';
 import { nextPositions } from './positions.js';
+import { idIndex } from './idIndex.js';
 import { headTracker } from './headTracker.js';
 import { streamStates } from './streamStates.js';
 import { versionWatch } from './versionWatch.js';
@@ -124,6 +125,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
   }
   const sql = prepareStatements(db);
   const positions = nextPositions(db);
+  const ids = idIndex(db);
   const logSql = logStatements(db);
   const leaves = logWriter(logSql);
   const hook = options.onCommit;
@@ -149,10 +151,11 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
   const states = streamStates(streamState);
   /** Whether another connection committed since this one's last append: what is kept is dropped then. */
   const others = versionWatch(db);
-  /** What is kept between appends (the states, the next position and the log's size), dropped together. */
+  /** What is kept between appends (the states, the next position and the log's size, how far ids are indexed), dropped together. */
   const forgetKept = () => {
     states.forget();
     positions.forget();
+    ids.forget();
   };
   /** What a rollback of this connection's writes leaves stale in memory: the log's last tile, what is kept. */
   const rolledBack = () => {
@@ -195,7 +198,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
       rows, // the rules look at ids and count only
       expected,
       (revision) => (state && revision >= state.firstLive ? (sql.idAt.get(name, revision) as string | undefined) : undefined),
-      (id) => (state ? (sql.revisionOfId.get(name, id, state.firstLive) as bigint | undefined) : undefined),
+      (id) => (state ? ids.revisionOf(name, id, state.firstLive) : undefined),
     );
     if (decision.kind === 'idempotent') {
       const position = sql.positionAt.get(name, decision.lastRevision) as bigint;
@@ -224,6 +227,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     if (rows.length > 0) {
       states.wrote(name, { lastRevision: last, firstLive: state?.firstLive ?? 0n, tombstoned: false });
       positions.wrote(next, leaf!);
+      ids.wrote(name, decision.firstRevision, rows, position);
     }
     return { nextExpectedRevision: last, position, written: rows.length > 0 };
   };

@@ -28,11 +28,10 @@ const SQL = {
   /** The position given (positions.ts): no AUTOINCREMENT since schema version 5. */
   insertEvent: 'INSERT INTO events (position, stream, revision, id, type, data, metadata, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   idAt: 'SELECT id FROM events WHERE stream = ? AND revision = ?',
-  revisionOfId: 'SELECT revision FROM event_ids WHERE stream = ? AND id = ? AND revision >= ? ORDER BY revision LIMIT 1',
   positionAt: 'SELECT position FROM events WHERE stream = ? AND revision = ?',
   eraseStream: 'DELETE FROM events WHERE stream = ?',
-  /** The ids of the erased events: one key range of event_ids (see schema.ts, version 3). */
-  eraseStreamIds: 'DELETE FROM event_ids WHERE stream = ?',
+  /** The ids of the erased events: one key range of indexed_ids (see schema.ts, versions 3 and 6); those not indexed yet go with their rows. */
+  eraseStreamIds: 'DELETE FROM indexed_ids WHERE stream = ?',
   forwards: `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`,
   backwards: `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
   allForwards: `SELECT ${COLUMNS} FROM events WHERE position >= ? ORDER BY position LIMIT ?`,
@@ -46,7 +45,7 @@ const SQL = {
     'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position',
 } as const;
 
-const PLUCKED = new Set(['idAt', 'revisionOfId', 'positionAt', 'lastPosition', 'lastRevision', 'readCheckpoint']);
+const PLUCKED = new Set(['idAt', 'positionAt', 'lastPosition', 'lastRevision', 'readCheckpoint']);
 
 export type Statements = Record<keyof typeof SQL, Database.Statement>;
 
