@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { newId } from '@session-ledger/core';
-import { openSqliteStore } from '@session-ledger/store-sqlite';
+import { ID_BATCH, openSqliteStore } from '@session-ledger/store-sqlite';
 import { compared, compareRates, scratch, type Trial } from './measure.js';
 import { benchMessage } from './messages.js';
 import { openPlain } from './plainSqlite.js';
@@ -11,9 +11,9 @@ import type { BenchRow } from './types.js';
 /**
  * Issue 14's in-process ceiling: the layout of the 32-writer row with no JavaScript work. A file
  * made by the store itself (its schema, its pragmas), then plain better-sqlite3: each transaction
- * writes one event to each of 32 streams (the event row, whose trigger fills event_ids, and its
- * log leaf, hashes made before the clock starts, and the log's subtree nodes as the store writes
- * them), against the in-process row's baseline, plain inserts of 1,000 rows of one stream a
+ * writes one event to each of 32 streams (the event row and its log leaf, hashes made before the
+ * clock starts, the log's subtree nodes as the store writes them, and every ID_BATCH events their
+ * ids in one sorted insert, as schema version 6 indexes them), against the in-process row's baseline, plain inserts of 1,000 rows of one stream a
  * transaction. With `statements`, each append also runs what the store's append runs beside its
  * rows: its SAVEPOINT and RELEASE, the stream-state SELECT and the log-size SELECT.
  */
@@ -59,11 +59,13 @@ const layoutTrial = (file: () => string, statements: boolean): Trial<Prepared> =
     const highest = db.prepare('SELECT coalesce(max(position), 0) FROM events').pluck();
     const leaf = db.prepare('INSERT INTO log_leaves (leaf_index, position, stream, revision, hash, deletion) VALUES (?, ?, ?, ?, ?, NULL)');
     const node = db.prepare('INSERT INTO log_nodes (level, idx, hash) VALUES (?, ?, ?)');
+    const indexIds = db.prepare('INSERT OR IGNORE INTO indexed_ids (stream, id, revision) SELECT stream, id, revision FROM events WHERE position > ? ORDER BY stream, id, revision');
     const state = db.prepare(STREAM_STATE).safeIntegers(true);
     const size = db.prepare('SELECT coalesce(max(leaf_index) + 1, 0) FROM log_leaves').pluck();
     const [begin, commit, savepoint, release] = ['BEGIN IMMEDIATE', 'COMMIT', 'SAVEPOINT append', 'RELEASE append'].map((text) => db.prepare(text));
     let leaves = size.get() as number;
     let position = (highest.get() as number) + 1;
+    let indexedThrough = position - 1;
     for (let round = 0; round < EACH; round += 1) {
       begin!.run();
       const created = new Date().toISOString();
@@ -81,6 +83,10 @@ const layoutTrial = (file: () => string, statements: boolean): Trial<Prepared> =
         leaves += 1;
         for (let level = TILE_LEVEL; leaves % 2 ** level === 0; level += 1) node.run(level, leaves / 2 ** level - 1, hashes[n + level]!);
         if (statements) release!.run();
+      }
+      if (position - 1 - indexedThrough >= ID_BATCH) {
+        indexIds.run(indexedThrough);
+        indexedThrough = position - 1;
       }
       commit!.run();
     }

@@ -10,11 +10,22 @@ export interface PlainSqlite {
   close(): void;
 }
 
-export const openPlain = (file: string, synchronous: 'NORMAL' | 'FULL'): PlainSqlite => {
+/**
+ * `bare`: the events table alone, with its (stream, revision) key and SQLite's own rowid: no id
+ * index (its trigger) and no AUTOINCREMENT (its sqlite_sequence page), the fewest pages an event
+ * row with a stream key can write.
+ */
+export const openPlain = (file: string, synchronous: 'NORMAL' | 'FULL', bare = false): PlainSqlite => {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${synchronous}`);
-  db.exec(`CREATE TABLE IF NOT EXISTS events (
+  db.exec(
+    bare
+      ? `CREATE TABLE IF NOT EXISTS events (
+    position INTEGER PRIMARY KEY, stream TEXT NOT NULL, revision INTEGER NOT NULL,
+    id TEXT NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL, metadata TEXT NOT NULL, created TEXT NOT NULL,
+    UNIQUE (stream, revision));`
+      : `CREATE TABLE IF NOT EXISTS events (
     position INTEGER PRIMARY KEY AUTOINCREMENT, stream TEXT NOT NULL, revision INTEGER NOT NULL,
     id TEXT NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL, metadata TEXT NOT NULL, created TEXT NOT NULL,
     UNIQUE (stream, revision));
@@ -22,7 +33,8 @@ export const openPlain = (file: string, synchronous: 'NORMAL' | 'FULL'): PlainSq
       PRIMARY KEY (stream, id, revision)) WITHOUT ROWID;
     CREATE TRIGGER IF NOT EXISTS events_id_recorded AFTER INSERT ON events BEGIN
       INSERT INTO event_ids (stream, id, revision) VALUES (new.stream, new.id, new.revision);
-    END;`);
+    END;`,
+  );
   const insert = db.prepare('INSERT INTO events (stream, revision, id, type, data, metadata, created) VALUES (?, ?, ?, ?, ?, ?, ?)');
   const page = db.prepare('SELECT position, stream, revision, id, type, data, metadata, created FROM events WHERE position >= ? ORDER BY position LIMIT ?');
   const begin = db.prepare('BEGIN IMMEDIATE');
