@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLedger, newId, type EventStore } from '@session-ledger/core';
-import { openSqliteStore, SCHEMA_VERSION } from '@session-ledger/store-sqlite';
+import { ID_BATCH, openSqliteStore, SCHEMA_VERSION } from '@session-ledger/store-sqlite';
 import { eventsIn, iteratorOf, pullUntil } from '../conformance/helpers.js';
 import { tempLedger } from './tempLedger.js';
 import { buildStore, startWriter, type WriterProcess, type WriterReply } from './writerProcess.js';
@@ -85,6 +85,26 @@ describe('SQLite store shared by several processes on one file', () => {
     );
     expect(await store.readStream(stream)).toHaveLength(2 * perWriter);
     expect((await createLedger(store).verify({ stream })).broken).toBeNull();
+  });
+
+  it(`the same events appended under any by two processes at once, one at a time past ${ID_BATCH * 2} ids: each is stored once`, async () => {
+    // Event ids are indexed in batches (schema version 6): each process must find the other's
+    // events whether their ids are indexed yet or not, and whoever indexed them.
+    const stream = `race-retry-${newId()}`;
+    const ids = Array.from({ length: ID_BATCH * 2 + 50 }, () => newId());
+    const replies = await Promise.all(
+      writers.map(async (writer, index) => {
+        const out: WriterReply[] = [];
+        for (const id of ids) out.push(await writer.send({ cmd: 'append', stream, expected: 'any', ids: [id], writer: index }));
+        return out;
+      }),
+    );
+    expect(replies.flat().filter((reply) => !reply.ok)).toEqual([]);
+    const stored = (await store.readStream(stream)).map((event) => event.id);
+    expect(stored.length).toBe(ids.length);
+    expect([...stored].sort()).toEqual([...ids].sort());
+    // both processes answered each id with the revision that holds it
+    for (const reply of replies) expect(reply.map((answer) => stored[Number(answer.next)])).toEqual(ids);
   });
 
   it('a live subscription in this process sees appends made by another process', async () => {
