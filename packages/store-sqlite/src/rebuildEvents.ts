@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 
 /** Why an insert without a position is refused at version 5 (an older process's append, never stored). */
-export const OLD_WRITER = 'session-ledger: this ledger file is at schema version 5 and every event names its position; this process is of an older version: restart it with the newer one';
+export const OLD_WRITER = 'session-ledger: this ledger file is at schema version 5 or later and every event names its position; this process is of an older version: restart it with the newer one';
 
 /** Rows copied per statement: large enough to cost nothing over one copy, small enough for a bar to move. */
 const PAGE = 20_000;
