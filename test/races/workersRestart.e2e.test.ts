@@ -13,7 +13,7 @@ import { alive, eventually, postFresh, serving } from './workerProcesses.js';
  * more than 60 s of wall time here: restartBudget.unit.test.ts pins it.)
  */
 describe('serve --workers 2: workers that keep dying', { timeout: 120_000 }, () => {
-  it('5 deaths are replaced and the server serves; the 6th stops it: exit 70, one line, no process left', async () => {
+  it('5 deaths are replaced and the server serves; the 6th stops it: exit 4 (workers_failing), one line, no process left', async () => {
     const temp = tempLedger('workers-restart');
     const served = await startServer({ SESSION_LEDGER_STORE: `sqlite:${temp.file}` }, ['--workers', '2']);
     const primary = served.server.child.pid!;
@@ -51,9 +51,9 @@ describe('serve --workers 2: workers that keep dying', { timeout: 120_000 }, () 
       const code = served.server.child.exitCode;
       const lines = served.server.stderr().trimEnd().split('\n');
       expect({ code, last: lines[lines.length - 1] }).toEqual({
-        code: 70,
+        code: 4,
         last: expect.stringMatching(
-          new RegExp(`^session-ledger: internal error: worker processes keep dying \\(more than 5 in 60 s; the last, ${last}, was killed by SIGKILL( before it listened)?\\); stopping$`),
+          new RegExp(`^session-ledger: worker processes keep dying \\(more than 5 in 60 s; the last, ${last}, was killed by SIGKILL( before it listened)?\\); stopping$`),
         ),
       });
       expect(lines).toHaveLength(6);
@@ -93,11 +93,11 @@ describe('serve --workers 2: workers that keep dying', { timeout: 120_000 }, () 
       const lines = served.server.stderr().trimEnd().split('\n');
       const why = `failed before it listened (Cannot open ledger at ${temp.file}: file is not a database)`;
       expect({ code: served.server.child.exitCode, lines: lines.map((line) => line.replace(/(process|the last,) \d+/, '$1 PID')) }).toEqual({
-        code: 70,
+        code: 4,
         lines: [
           'session-ledger: worker process PID was killed by SIGKILL; starting another',
           ...Array.from({ length: 4 }, () => `session-ledger: worker process PID ${why}; starting another`),
-          `session-ledger: internal error: worker processes keep dying (more than 5 in 60 s; the last, PID, ${why}); stopping`,
+          `session-ledger: worker processes keep dying (more than 5 in 60 s; the last, PID, ${why}); stopping`,
         ],
       });
     } finally {

@@ -26,6 +26,7 @@ export const EXIT_CODES: Record<ErrorType, number> = {
   turn_not_found: 3,
   store_unavailable: 4,
   read_model_faulted: 4,
+  workers_failing: 4,
 };
 
 export const EXIT_OK = 0;
@@ -40,6 +41,6 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
   [1, 'refused or conflict: wrong expected revision, session active, sealed or deleted, drift, ambiguous selector, broken chain, a deletion not confirmed'],
   [2, 'bad usage or input, no command, destructive command without --yes off a terminal, migrate into its own source (one line on stderr; nothing stored changes)'],
   [3, 'not found (stream, session, turn, entry)'],
-  [4, 'store unavailable: missing file for a read, not a ledger, locked, server unreachable'],
+  [4, 'store unavailable: missing file for a read, not a ledger, locked, server unreachable; `serve --workers` stopped because its worker processes kept dying'],
   [70, 'internal error (a bug: please report it; SESSION_LEDGER_DEBUG=1 prints the stack)'],
 ];

@@ -4,7 +4,7 @@ import { invalidInput, storeUnavailable } from '@session-ledger/core';
 import type { CommandContext } from '../context.js';
 import { emit, note } from '../output.js';
 import { fixedPort } from './servePort.js';
-import { restartBudget, RESTART_WINDOW_MS, RESTARTS_PER_WINDOW } from './restartBudget.js';
+import { restartBudget, workersFailing } from './restartBudget.js';
 import type { FromWorker, ToWorker } from './serveMessages.js';
 import { urlOf, type ServeConfig } from './serveService.js';
 
@@ -97,7 +97,7 @@ export const serveCluster = async (context: CommandContext, asked: ServeConfig, 
         held.delete(worker);
         if (stopping) return void (live.size === 0 && finish());
         if (!listening && !started) {
-          failed ??= failedHere ?? new Error(`a worker process exited before it listened (${signal ?? `exit code ${code}`})`);
+          failed ??= failedHere ?? workersFailing(`exited before it listened (${signal ?? `exit code ${code}`})`, 1);
           return stopAll();
         }
         // A replacement that dies before it listens (killed, or its store refused) counts like any death.
@@ -105,7 +105,7 @@ export const serveCluster = async (context: CommandContext, asked: ServeConfig, 
           ? `failed before it listened (${failedHere.message})`
           : `${signal ? `was killed by ${signal}` : `exited with code ${code}`}${listening ? '' : ' before it listened'}`;
         if (died(Date.now()) === 'stop') {
-          failed ??= new Error(`worker processes keep dying (more than ${RESTARTS_PER_WINDOW} in ${RESTART_WINDOW_MS / 1000} s; the last, ${worker.process.pid}, ${how}); stopping`);
+          failed ??= workersFailing(`${worker.process.pid}, ${how}`);
           return stopAll();
         }
         context.io.err(`session-ledger: worker process ${worker.process.pid} ${how}; starting another`);
