@@ -27,7 +27,7 @@ const READ_LIMIT = 16;
  * Every event at or below the position `ids.indexed_through` (ledger_meta) is indexed; those above
  * it, the backlog, are found in memory: read once from the events table (a range of positions),
  * then kept current by this connection's appends, and dropped like the stream states when another
- * connection commits or a transaction rolls back. An append whose backlog reached ID_BATCH events,
+ * connection commits, a transaction rolls back or the backlog is indexed. An append whose backlog reached ID_BATCH events,
  * or whose lookup had to read more than READ_LIMIT of them (writers taking turns on one file),
  * indexes the whole backlog in its own transaction. Nothing here is audited: the index only
  * answers retries.
@@ -80,7 +80,9 @@ export const idIndex = (db: Database.Database): IdIndex => {
       indexBacklog.run(floor);
       storeThrough.run(last.toString());
       through = last;
-      backlog = new Map(); // everything up to this append is indexed, and this connection holds the write lock
+      // Read again by the next lookup (what was appended since: a few rows), so that appends at an
+      // exact revision, which never look up, do not keep a map (single-append row, issue 13).
+      backlog = undefined;
       due = false;
     },
     forget() {
