@@ -96,19 +96,21 @@ describe('SQLite store: event ids indexed in batches', () => {
     await retriedAll(store, 's', [first[0]!], 3n);
   });
 
-  it('a process of an older version, open on the file while it was migrated, has its retries under any refused, and its appends stay findable', async () => {
+  it('a process of an older version, open on the file while it was migrated, has its retries under any and its deletes refused, and its appends stay findable', async () => {
     const temp = tempLedger('id-index-v5');
     versionFourFile(temp.file);
     const v5 = new Database(temp.file);
     v5.exec(MIGRATIONS[4]!);
     rebuildEvents(v5, () => undefined);
     v5.pragma('user_version = 5');
-    // what a version 5 store prepared: its id lookup, and its insert (the position given)
+    // what a version 5 store prepared: its id lookup, its delete's erasure of ids, and its insert (the position given)
     const lookup = v5.prepare('SELECT revision FROM event_ids WHERE stream = ? AND id = ? AND revision >= ? ORDER BY revision LIMIT 1');
+    const eraseIds = v5.prepare('DELETE FROM event_ids WHERE stream = ?');
     const insert = v5.prepare(`INSERT INTO events (position, stream, revision, id, type, data, metadata, created) VALUES (?, 'old', 3, ?, 't', '{}', '{}', '')`);
     const store = openSqliteStore(temp.file); // migrates to the current version
     try {
       expect(() => lookup.get('old', newId(), 0)).toThrow(/no such table: event_ids/);
+      expect(() => eraseIds.run('old')).toThrow(/no such table: event_ids/);
       const old = newId();
       insert.run(100, old);
       v5.close();

@@ -27,10 +27,10 @@ const READ_LIMIT = 16;
  * Every event at or below the position `ids.indexed_through` (ledger_meta) is indexed; those above
  * it, the backlog, are found in memory: read once from the events table (a range of positions),
  * then kept current by this connection's appends, and dropped like the stream states when another
- * connection commits, a transaction rolls back or the backlog is indexed. An append whose backlog reached ID_BATCH events,
- * or whose lookup had to read more than READ_LIMIT of them (writers taking turns on one file),
- * indexes the whole backlog in its own transaction. Nothing here is audited: the index only
- * answers retries.
+ * connection commits, a transaction rolls back or the backlog is indexed. An append whose backlog
+ * reached ID_BATCH events, or whose lookup had to read more than READ_LIMIT of them (writers taking
+ * turns on one file), indexes the whole backlog in its own transaction. Nothing here is audited:
+ * the index only answers retries.
  */
 export const idIndex = (db: Database.Database): IdIndex => {
   const readThrough = db.prepare(`SELECT value FROM ledger_meta WHERE key = 'ids.indexed_through'`).pluck();

@@ -70,8 +70,8 @@ export const MIGRATIONS: ReadonlyArray<string> = [
   // 6: event ids are indexed in batches (idIndex.ts), not by a trigger on every insert: a random id
   // is one more page in every commit's WAL frames. The table is renamed so that a process of an
   // older version, which had the file open while it was migrated, fails its retries under 'any'
-  // (no such table event_ids: nothing stored) instead of missing an id not indexed yet. Every event
-  // the file holds was indexed by the trigger.
+  // and its deletes (no such table event_ids: nothing stored, nothing erased) instead of missing an
+  // id not indexed yet or leaving one behind. Every event the file holds was indexed by the trigger.
   `DROP TRIGGER events_id_recorded;
    ALTER TABLE event_ids RENAME TO indexed_ids;
    INSERT OR REPLACE INTO ledger_meta (key, value) SELECT 'ids.indexed_through', CAST(coalesce(max(position), 0) AS TEXT) FROM events;`,
