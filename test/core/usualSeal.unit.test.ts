@@ -6,9 +6,12 @@ import { usualSeal } from '../../packages/core/src/usualSeal.js';
 const ID = 'b3f1c2a4-0000-4000-8000-000000000001';
 const PREV = sha256Hex('previous');
 
+/** The chain's metadata as the ledger builds it: prevHash first, then the writer's. */
+const chained = (prev: string | null, writer?: JsonObject): JsonObject => ({ prevHash: prev, ...writer });
+
 /** What the general path gives for the same event: chainHash, and the row texts JSON.stringify writes. */
-const general = (stream: string, revision: bigint, id: string, type: string, data: JsonValue, prev: string | null) => {
-  const metadata: JsonObject = { prevHash: prev };
+const general = (stream: string, revision: bigint, id: string, type: string, data: JsonValue, prev: string | null, writer?: JsonObject) => {
+  const metadata = chained(prev, writer);
   const hash = chainHash({ stream, revision, id, type, data, metadata });
   return { hash, dataText: JSON.stringify(data), metadataText: JSON.stringify({ ...metadata, hash }) };
 };
@@ -24,13 +27,13 @@ describe('usualSeal (one serialisation of the usual event for its hash and its r
   it('gives the bench event the general path hash and the texts JSON.stringify writes, keys in the writer order', () => {
     const data = { role: 'assistant', n: 7, text: 'The assistant replied.' };
     for (const prev of [null, PREV]) {
-      const sealed = usualSeal('session-bench', 7n, ID, 'turn.appended', data, prev);
+      const sealed = usualSeal('session-bench', 7n, ID, 'turn.appended', data, chained(prev));
       expect(sealed).toEqual(general('session-bench', 7n, ID, 'turn.appended', data, prev));
       expect(sealed!.dataText).toBe('{"role":"assistant","n":7,"text":"The assistant replied."}');
     }
     // Past ASCII (and DEL), still written as they are: the same hash as the general path.
     for (const [stream, type, key] of [['séance-1', 'tür', 'clé'], ['s\u007f', 't\u{1F600}', 'k\u2028']] as const) {
-      const sealed = usualSeal(stream, 0n, ID, type, { [key]: 'v', a: 1 }, null);
+      const sealed = usualSeal(stream, 0n, ID, type, { [key]: 'v', a: 1 }, chained(null));
       expect(sealed).toBeDefined();
       expect(sealed).toEqual(general(stream, 0n, ID, type, { [key]: 'v', a: 1 }, null));
     }
@@ -40,7 +43,7 @@ describe('usualSeal (one serialisation of the usual event for its hash and its r
     fc.assert(
       fc.property(flatData, fc.bigInt({ min: 0n, max: 2n ** 63n }), fc.boolean(), (data, revision, first) => {
         const prev = first ? null : PREV;
-        const sealed = usualSeal('session-1', revision, ID, 'message.appended', data as JsonValue, prev);
+        const sealed = usualSeal('session-1', revision, ID, 'message.appended', data as JsonValue, chained(prev));
         if (sealed !== undefined) expect(sealed).toEqual(general('session-1', revision, ID, 'message.appended', data as JsonValue, prev));
         const usual = Object.keys(data).length <= 16 && Object.keys(data).every((key) => /^[a-zA-Z_é]/.test(key) && key !== '__proto__' && JSON.stringify(key) === `"${key}"`);
         if (usual) expect(sealed).toBeDefined();
@@ -49,9 +52,28 @@ describe('usualSeal (one serialisation of the usual event for its hash and its r
     );
   });
 
+  it('gives the general path hash and texts with flat writer metadata (a session message\'s schemaVersion), whatever its keys and values', () => {
+    const message = { content: 'message 1', messageId: 'm-1', role: 'assistant', timestamp: '2023-11-14T22:13:21.000Z' };
+    const sealed = usualSeal('w-1', 1n, ID, 'message.appended', message, chained(PREV, { schemaVersion: 2 }));
+    expect(sealed).toEqual(general('w-1', 1n, ID, 'message.appended', message, PREV, { schemaVersion: 2 }));
+    expect(sealed!.metadataText).toBe(`{"prevHash":"${PREV}","schemaVersion":2,"hash":"${sealed!.hash}"}`);
+    fc.assert(
+      // The ledger refuses writer metadata naming its own keys (ledger.ts), so none is generated here.
+      fc.property(flatData, flatData.filter((writer) => !('hash' in writer) && !('prevHash' in writer)), fc.boolean(), (data, writer, first) => {
+        const prev = first ? null : PREV;
+        const metadata = chained(prev, writer as JsonObject);
+        const sealed = usualSeal('session-1', 3n, ID, 'message.appended', data as JsonValue, metadata);
+        if (sealed !== undefined) expect(sealed).toEqual(general('session-1', 3n, ID, 'message.appended', data as JsonValue, prev, writer as JsonObject));
+        const usual = (keys: string[], most: number) => keys.length <= most && keys.every((key) => /^[a-zA-Z_é]/.test(key) && key !== '__proto__' && JSON.stringify(key) === `"${key}"`);
+        if (usual(Object.keys(data), 16) && usual(Object.keys(writer), 15)) expect(sealed).toBeDefined();
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('leaves every other event to the general path', () => {
-    const take = (data: unknown, extra: { stream?: string; id?: string; type?: string; prev?: string | null } = {}) =>
-      usualSeal(extra.stream ?? 's', 0n, extra.id ?? ID, extra.type ?? 't', data as JsonValue, extra.prev === undefined ? null : extra.prev);
+    const take = (data: unknown, extra: { stream?: string; id?: string; type?: string; metadata?: unknown } = {}) =>
+      usualSeal(extra.stream ?? 's', 0n, extra.id ?? ID, extra.type ?? 't', data as JsonValue, (extra.metadata ?? chained(null)) as JsonObject);
     // Not a flat plain object of JSON primitives: the general path encodes or refuses it as before.
     for (const data of [[1], 'x', 1, null, { a: { b: 1 } }, { a: [1] }, { a: Number.NaN }, { a: Infinity }, { a: () => 1 }, { a: 1n }, { a: new Date(0) }, new Date(0), Object.create({ a: 1 }), { toJSON: () => 'x' }]) {
       expect(take(data)).toBeUndefined();
@@ -60,9 +82,13 @@ describe('usualSeal (one serialisation of the usual event for its hash and its r
     expect(take(JSON.parse('{"__proto__":1}'))).toBeUndefined();
     expect(take({ 'a"b': 1 })).toBeUndefined(); // a key JSON.stringify escapes
     expect(take(Object.fromEntries(Array.from({ length: 17 }, (_, n) => [`k${n}`, n])))).toBeUndefined();
-    // Strings the template could not write as they are, and a predecessor that is not a chain hash.
-    for (const extra of [{ stream: 's"' }, { id: 'x\\y' }, { type: 't\u0001' }, { type: 'x\ud800' }, { prev: 'p' }, { prev: PREV.toUpperCase() }, { prev: `${PREV.slice(1)}"` }]) {
+    // Strings the template could not write as they are.
+    for (const extra of [{ stream: 's"' }, { id: 'x\\y' }, { type: 't\u0001' }, { type: 'x\ud800' }]) {
       expect(take({ a: 1 }, extra)).toBeUndefined();
+    }
+    // Metadata that is not flat (the writer's nested values), or has no member at all.
+    for (const metadata of [{ prevHash: null, trace: { id: 1 } }, { prevHash: null, tags: ['a'] }, { prevHash: null, '1': 'x' }, {}]) {
+      expect(take({ a: 1 }, { metadata })).toBeUndefined();
     }
   });
 });
@@ -88,7 +114,7 @@ describe('the ledger hands the store the usual event texts', () => {
     await ledger.append('s', events, { expectedRevision: 'no_stream' });
     const [batch] = texts as Array<{ data: unknown[]; metadata: unknown[]; rows: string[][] }>;
     expect(batch!.data).toEqual([batch!.rows[0]![0], batch!.rows[1]![0], batch!.rows[2]![0]]);
-    expect(batch!.metadata).toEqual([batch!.rows[0]![1], undefined, undefined]);
+    expect(batch!.metadata).toEqual([batch!.rows[0]![1], batch!.rows[1]![1], undefined]);
     // The event verifies as the general path hashed it.
     const stored = await memory.readStream('s');
     expect((await ledger.verify({ stream: 's' })).broken).toBeNull();

@@ -79,7 +79,7 @@ const sealEvents = (stream: string, base: ChainHead | null, events: NewEvent[]):
     if (given && (HASH in given || PREV_HASH in given)) throw invalidInput(`Metadata keys ${PREV_HASH} and ${HASH} belong to the ledger`);
     // prevHash first: before the writers' usual keys (schemaVersion) that is canonical order already.
     const metadata: JsonObject = { [PREV_HASH]: prev, ...given };
-    const usual = given === undefined ? usualSeal(stream, revision, event.id, event.type, event.data, prev) : undefined;
+    const usual = usualSeal(stream, revision, event.id, event.type, event.data, metadata);
     const { hash, dataText } = usual ?? sealedChainHash({ stream, revision, id: event.id, type: event.type, data: event.data, metadata });
     // The hash covers the metadata without it, so it is added to the same object afterwards (one copy per event).
     metadata[HASH] = hash;

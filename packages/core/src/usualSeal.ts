@@ -1,14 +1,13 @@
 import { isPlainObject, sha256Hex } from './canonical.js';
-import type { JsonValue } from './json.js';
+import type { JsonObject, JsonValue } from './json.js';
 import { isPlainString } from './log/plainString.js';
-import { isHex64 } from './log/usualMetadata.js';
 
 /** What sealing the usual event gives: its chain hash and the two texts its store row holds. */
 export interface UsualSeal {
   hash: string;
   /** JSON.stringify(data): the row's data text, in the writer's key order. */
   dataText: string;
-  /** JSON.stringify of the sealed metadata `{ prevHash, hash }`: the row's metadata text. */
+  /** JSON.stringify of the sealed metadata `{ prevHash, ...the writer's, hash }`: the row's metadata text. */
   metadataText: string;
 }
 
@@ -104,20 +103,22 @@ const flatTexts = (data: JsonValue): boolean => {
 };
 
 /**
- * The usual appended event, sealed with one serialisation of its data (benchmark row "sqlite
- * single-event appends with the log commitment", issue 13: >= 0.7 of plain): no writer metadata,
- * flat data (flatTexts), an id, type and stream JSON.stringify writes as they are, and a predecessor
- * that is null or 64 lowercase hex digits (a chain hash). The chain text is written as one template
- * with chainText's bytes, `{"data":…,"id":…,"metadata":{"prevHash":…},"revision":…,"stream":…,"type":…}`,
- * and so is the row's metadata text `{"prevHash":…,"hash":…}` (JSON.stringify of the sealed
- * metadata, whose keys the ledger adds in that order). Undefined for any other event: the caller
- * seals it the general way (sealText.ts), to the same hash.
+ * The usual appended event, sealed with one serialisation of its data and metadata (benchmark rows
+ * "sqlite single-event appends with the log commitment", issue 13, and "32 concurrent writers in
+ * process", issue 14, whose session messages carry `schemaVersion`): flat data and flat metadata
+ * (flatTexts; `metadata` is the chain's, `{ prevHash, ...the writer's }`, without `hash`), and an id,
+ * type and stream JSON.stringify writes as they are. The chain text is written as one template with
+ * chainText's bytes, `{"data":…,"id":…,"metadata":…,"revision":…,"stream":…,"type":…}`, and so is
+ * the row's metadata text, JSON.stringify of the sealed metadata: its members in the ledger's order
+ * and then `"hash"`, which the ledger adds last. Undefined for any other event: the caller seals it
+ * the general way (sealText.ts), to the same hash.
  */
-export const usualSeal = (stream: string, revision: bigint, id: string, type: string, data: JsonValue, prev: string | null): UsualSeal | undefined => {
+export const usualSeal = (stream: string, revision: bigint, id: string, type: string, data: JsonValue, metadata: JsonObject): UsualSeal | undefined => {
   if (typeof id !== 'string' || typeof type !== 'string' || !plain(id) || !plain(type) || !plain(stream)) return undefined;
-  if (prev !== null && (typeof prev !== 'string' || prev.length !== 64 || !isHex64(prev, 0))) return undefined;
   if (!flatTexts(data)) return undefined;
-  const prevText = prev === null ? 'null' : `"${prev}"`;
-  const hash = sha256Hex(`{"data":${canonicalText},"id":"${id}","metadata":{"prevHash":${prevText}},"revision":"${revision}","stream":"${stream}","type":"${type}"}`);
-  return { hash, dataText: writtenText, metadataText: `{"prevHash":${prevText},"hash":"${hash}"}` };
+  const dataWritten = writtenText;
+  const dataCanonical = canonicalText;
+  if (!flatTexts(metadata) || writtenText.length < 3) return undefined;
+  const hash = sha256Hex(`{"data":${dataCanonical},"id":"${id}","metadata":${canonicalText},"revision":"${revision}","stream":"${stream}","type":"${type}"}`);
+  return { hash, dataText: dataWritten, metadataText: `${writtenText.slice(0, -1)},"hash":"${hash}"}` };
 };
