@@ -46,7 +46,7 @@ const singleAppendRows = async (): Promise<BenchRow[]> => {
   const name = 'sqlite single-event appends with the log commitment: ledger, exact revision, synchronous=NORMAL';
   return [
     compared(name, 'events/s', rates.subject, 'plain better-sqlite3 insert, one transaction each, synchronous=NORMAL', rates.baseline),
-    compared(`${name} (again)`, 'events/s', bare.subject, 'plain better-sqlite3 insert into the events table alone (no id index, no AUTOINCREMENT), one transaction each', bare.baseline),
+    compared(`${name}, beside the barest insert`, 'events/s', bare.subject, 'plain better-sqlite3 insert into the events table alone (no id index, no AUTOINCREMENT), one transaction each', bare.baseline),
   ];
 };
 
