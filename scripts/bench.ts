@@ -3,11 +3,12 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { areas } from './bench/index.js';
 import type { BenchRow } from './bench/types.js';
+import { mergeResults, type StoredRow } from './bench/results.js';
 
 /**
  * npm run bench [-- --only <area>[,<area>]]: runs the areas listed in bench/index.ts, prints a
  * table and writes bench-results.json at the repository root. With --only, the rows of the other
- * areas already in bench-results.json are kept. Each area runs in a process of its own.
+ * areas already in bench-results.json are kept (results.ts). Each area runs in a process of its own.
  */
 const RESULTS = fileURLToPath(new URL('../../bench-results.json', import.meta.url));
 
@@ -66,17 +67,14 @@ const main = async () => {
     return;
   }
   const names = selected(args);
-  const rows: BenchRow[] = [];
+  const rows: StoredRow[] = [];
   for (const name of names) {
     process.stderr.write(`bench: ${name} ...\n`);
-    rows.push(...rowsOf(name));
+    rows.push(...rowsOf(name).map((row) => ({ ...row, area: name })));
   }
   const partial = names.length < Object.keys(areas).length;
-  const kept: BenchRow[] =
-    partial && existsSync(RESULTS)
-      ? (JSON.parse(readFileSync(RESULTS, 'utf8')) as BenchRow[]).filter((old) => !rows.some((row) => row.name === old.name))
-      : [];
-  writeFileSync(RESULTS, `${JSON.stringify([...kept, ...rows], null, 2)}\n`);
+  const previous = partial && existsSync(RESULTS) ? (JSON.parse(readFileSync(RESULTS, 'utf8')) as StoredRow[]) : [];
+  writeFileSync(RESULTS, `${JSON.stringify(mergeResults(previous, names, rows), null, 2)}\n`);
   printTable(rows);
   process.stdout.write(`\nwrote ${RESULTS}\n`);
 };
