@@ -71,6 +71,20 @@ describe('the log commitment catches every tamper case of issue 13 on a SQLite l
     expect(report.ok).toBe(false);
   });
 
+  it("a tombstoned stream's state row deleted: the tombstone no longer holds, so verify names it", async () => {
+    await writeLedger(temp.file);
+    const store = openSqliteStore(temp.file);
+    await store.tombstoneStream('session-c');
+    await store.close();
+    tamper(temp.file, (db) => db.prepare(`DELETE FROM streams WHERE name = 'session-c'`).run());
+    const reopened = openSqliteStore(temp.file);
+    const report = await verifyLog(reopened);
+    await reopened.close();
+    expect(report.breaks.map((item) => `${item.kind} ${item.stream}@${item.revision}: ${item.message}`)).toEqual([
+      "hidden session-c@2: session-c@2: the stream's state is gone: its recorded tombstone no longer holds: the stream could be written again",
+    ]);
+  });
+
   it('lists every break, not the first: tampering after a broken event is still reported', async () => {
     await writeLedger(temp.file);
     tamper(temp.file, (db) => {

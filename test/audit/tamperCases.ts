@@ -30,6 +30,8 @@ export const CASES: Case[] = [
     },
     expected: [['missing', 'session-c@0'], ['missing', 'session-c@1'], ['missing', 'session-c@2']],
   },
+  { name: "a stream's state row deleted: reads answer not found", edit: (db) => db.prepare(`DELETE FROM streams WHERE name = 'session-b'`).run(), expected: [['hidden', 'session-b@9']] },
+  { name: "a stream's last revision raised: every append refused", edit: (db) => db.prepare(`UPDATE streams SET last_revision = 100 WHERE name = 'session-c'`).run(), expected: [['hidden', 'session-c@100']] },
   { name: 'first_live raised so 6 events vanish from reads', edit: (db) => db.prepare(`UPDATE streams SET first_live = 6 WHERE name = 'session-a'`).run(), expected: [['hidden', 'session-a@5']] },
   {
     name: 'positions swapped across streams',

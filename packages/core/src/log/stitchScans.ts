@@ -11,6 +11,8 @@ export interface StitchedPass {
   cutRoot: Buffer | null;
   missing: ScanMissing[];
   deletions: DeletionRecord[];
+  /** Each stream's last revision among its event leaves whose events are stored. */
+  lastOf: Map<string, number>;
   /**
    * The positions the ranges' event leaves span, in order, with no stray among them: a stored event at
    * any other position is a stray. null when a range could not tell.
@@ -59,5 +61,6 @@ export const stitchScans = (scans: RangeScan[], cut: number | null): StitchedPas
     deletions.push(...scan.deletions);
   }
   if (cut !== null && cut === tree.size() && cut > 0) cutRoot = tree.root();
-  return { events, edge: tree.edge(), cutRoot, missing, deletions, spans };
+  const lastOf = new Map([...heads].map(([stream, head]) => [stream, head.revision]));
+  return { events, edge: tree.edge(), cutRoot, missing, deletions, lastOf, spans };
 };

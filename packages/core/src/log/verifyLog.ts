@@ -6,6 +6,7 @@ import { compactRange } from './merkle.js';
 import type { DeletionRecord, LogDigest, LogEntry, StoredEventText } from './port.js';
 import { digestSignedBy, type SignedDigest } from './digest.js';
 import { checkDeletions } from './verifyDeletions.js';
+import { checkStreamStates, lastRevisions } from './streamStates.js';
 import { rehash } from './rehash.js';
 import { logUnsupported } from './errors.js';
 import { parallelPass, type ParallelOptions } from './parallelPass.js';
@@ -73,6 +74,8 @@ export const verifyLog = async (store: EventStore, options: VerifyLogOptions = {
   let savedRoot: string | null = options.digest?.size === 0 ? range.root().toString('hex') : null;
   const heads = new Map<string, { revision: bigint; hash: string }>();
   const missing: LogEntry[] = [];
+  /** Each stream's last revision among its event leaves whose events are stored (checkDeletions adds its deletions). */
+  const lastOf = new Map<string, bigint>();
   let lastPosition = -1n;
   let firstLeafBreak: LogBreak | null = null;
   let checked = 0;
@@ -103,6 +106,7 @@ export const verifyLog = async (store: EventStore, options: VerifyLogOptions = {
       missing.push(entry);
       return;
     }
+    if (entry.revision > (lastOf.get(entry.stream) ?? -1n)) lastOf.set(entry.stream, entry.revision);
     if (event.stream !== entry.stream || event.revision !== entry.revision) {
       report('position', entry.stream, entry.revision, entry.position, entry.index, `position ${entry.position} holds ${at(event.stream, event.revision)}, the log says this event`);
       return;
@@ -137,6 +141,7 @@ export const verifyLog = async (store: EventStore, options: VerifyLogOptions = {
     checked = fast.events;
     for (const entry of fast.missing) missing.push({ ...entry, position: BigInt(entry.position), revision: BigInt(entry.revision), leafHash: Buffer.alloc(0), event: null, isDeletion: false, deletion: null });
     committed.push(...fast.deletions);
+    for (const [stream, revision] of fast.lastOf) lastOf.set(stream, BigInt(revision));
   }
   for (let from = fast ? stored.size : 0; from < stored.size; ) {
     const page = await log.entries(from, Math.min(PAGE, stored.size - from));
@@ -162,6 +167,8 @@ export const verifyLog = async (store: EventStore, options: VerifyLogOptions = {
   const left = fast?.strays ?? 'anywhere';
   const strays = left === 'none' ? [] : await log.strays(left === 'anywhere' ? undefined : { after: BigInt(left.after), fromLeaf: stored.size });
   for (const stray of strays) report('stray', stray.stream, stray.revision, stray.position, null, `stored at position ${stray.position} but in no leaf of the log`);
+  // Stream states are read before the log's end: no append after that end can make a state look ahead of the log.
+  const listed = store.listStreams ? await store.listStreams() : null;
   // Deletes committed while this ran (their leaves lie past the size verified): checked leaf by leaf.
   const end = await log.digest();
   const later = (await log.deletions()).filter((record) => record.logSize >= stored.size && record.logSize < end.size);
@@ -171,6 +178,7 @@ export const verifyLog = async (store: EventStore, options: VerifyLogOptions = {
     if (leaf && leaf.equals(entry!.leafHash)) committed.push(record);
   }
   const deletions = await checkDeletions(store, missing, committed, report);
+  if (listed) checkStreamStates(listed, { verified: lastOf, appended: await lastRevisions(log, stored.size, end.size), size: stored.size }, committed, report);
 
   if (options.digest) {
     const saved = options.digest;

@@ -1,0 +1,60 @@
+import type { StreamInfo } from '../port.js';
+import type { BreakKind } from './breaks.js';
+import type { DeletionRecord, EventLog } from './port.js';
+
+type Report = (kind: BreakKind, stream: string | null, revision: bigint | null, position: bigint | null, leaf: number | null, what: string) => void;
+
+const max = (a: bigint, b: bigint) => (a > b ? a : b);
+
+/** Each stream's last revision among the event leaves [from, to) whose events are stored. */
+export const lastRevisions = async (log: EventLog, from: number, to: number, into = new Map<string, bigint>()): Promise<Map<string, bigint>> => {
+  for (let next = from; next < to; ) {
+    const page = await log.entries(next, Math.min(5000, to - next));
+    if (page.length === 0) break;
+    for (const entry of page) if (entry.event && !entry.isDeletion && entry.revision > (into.get(entry.stream) ?? -1n)) into.set(entry.stream, entry.revision);
+    next = page[page.length - 1]!.index + 1;
+  }
+  return into;
+};
+
+export interface LogStreams {
+  /** Each stream's last revision among the verified leaves whose events are stored. */
+  verified: ReadonlyMap<string, bigint>;
+  /** The same among the leaves appended while verify ran (after `listed` was read). */
+  appended: ReadonlyMap<string, bigint>;
+  /** The log's size verify checked: deletions at or past it were committed while it ran. */
+  size: number;
+}
+
+/**
+ * Every stream's state, as the store listed it before verify read the log's end, against what the
+ * log says: first_live one past its last deletion's head (0 without one); tombstoned exactly when a
+ * tombstone was recorded; a state for every stream the verified log names (a state gone hides the
+ * stream from reads, and lets a tombstoned one be written again); and a last revision no higher than
+ * its events and deletions reach (one raised refuses every append). An event gone without a deletion
+ * is reported as missing, not again here. Streams in name order.
+ */
+export const checkStreamStates = (listed: StreamInfo[], log: LogStreams, committed: DeletionRecord[], report: Report): void => {
+  const states = new Map(listed.map((info) => [info.name, info]));
+  const byStream = new Map<string, DeletionRecord[]>();
+  for (const record of committed) byStream.set(record.stream, [...(byStream.get(record.stream) ?? []), record]);
+  const verifiedDeletion = new Set(committed.filter((record) => record.logSize < log.size).map((record) => record.stream));
+  const names = [...new Set([...states.keys(), ...log.verified.keys(), ...verifiedDeletion])].sort();
+  for (const name of names) {
+    const own = byStream.get(name) ?? [];
+    const info = states.get(name);
+    const tombstoned = own.some((record) => record.kind === 'tombstone');
+    const last = own.reduce((head, record) => max(head, record.headRevision), max(log.verified.get(name) ?? -1n, log.appended.get(name) ?? -1n));
+    if (!info) {
+      const what = tombstoned ? 'its recorded tombstone no longer holds: the stream could be written again' : 'reads answer not found';
+      report('hidden', name, last >= 0n ? last : null, null, null, `the stream's state is gone: ${what}`);
+      continue;
+    }
+    const firstLive = own.reduce((live, record) => max(live, record.headRevision + 1n), 0n);
+    if (info.lastRevision > last) report('hidden', name, info.lastRevision, null, null, `the stream's state says its last revision is ${info.lastRevision}, the log reaches ${last}`);
+    if (info.firstLive !== firstLive) {
+      report('hidden', name, info.firstLive > 0n ? info.firstLive - 1n : null, null, null, `reads start at revision ${info.firstLive}, the recorded deletions say ${firstLive}`);
+    }
+    if (info.tombstoned !== tombstoned) report('hidden', name, null, null, null, `tombstoned is ${info.tombstoned}, the recorded deletions say ${tombstoned}`);
+  }
+};
