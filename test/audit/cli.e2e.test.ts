@@ -72,6 +72,21 @@ describe('audit digest | verify | prove (CLI)', { timeout: 120_000 }, () => {
     expect(proof.json()).toMatchObject({ stream: 'notes', revision: 1, index: 3, size: 6, path: expect.any(Array) });
     expect(runCli(['audit', 'prove', 'notes', '9'], { env }).code).toBe(3);
     expect(runCli(['audit', 'prove', 'notes', 'x'], { env }).code).toBe(2);
+    const huge = runCli(['audit', 'prove', 'notes', '99999999999999999999999'], { env });
+    expect([huge.code, huge.stderr]).toEqual([2, 'session-ledger: --revision must be below 2^63: 99999999999999999999999\n']);
+    const size = runCli(['audit', 'prove', 'notes', '1', '--size', '9223372036854775808'], { env });
+    expect([size.code, size.stderr]).toEqual([2, 'session-ledger: --size must be below 2^53: 9223372036854775808\n']);
+  });
+
+  it('a leaf deleted from the log: digest and prove refuse with one line (exit 1), verify names the gap (exit 1)', () => {
+    const { env, file } = seeded();
+    edit(file, 'DELETE FROM log_leaves WHERE leaf_index = 4');
+    const digest = runCli(['audit', 'digest'], { env });
+    expect([digest.code, digest.stderr]).toEqual([1, 'session-ledger: The log is damaged: its leaf 4 is gone, so it has no root or proof over it; audit verify names every break\n']);
+    expect(runCli(['audit', 'prove', 'notes', '0'], { env }).code).toBe(1);
+    const verify = runCli(['audit', 'verify', '--json'], { env });
+    expect(verify.code).toBe(1);
+    expect(verify.json().breaks).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'root', leaf: 4 })]));
   });
 
   it('verify after a retention deletion says the events were erased by a recorded deletion and exits 0', async () => {

@@ -40,6 +40,38 @@ describe('the log commitment catches every tamper case of issue 13 on a SQLite l
     expect(report.breaks.map((item) => [item.kind, item.leaf])).toEqual(expect.arrayContaining([['root', 6], ['root', null], ['stray', null]]));
   });
 
+  it('a leaf deleted where no stored node covers it: verify names the gap and the missing root (digest and proof refuse with log_damaged)', async () => {
+    await writeLedger(temp.file);
+    tamper(temp.file, (db) => db.prepare('DELETE FROM log_leaves WHERE leaf_index = 20').run());
+    const store = openSqliteStore(temp.file);
+    const report = await verifyLog(store);
+    const digest = store.log!.digest().catch((error: unknown) => error);
+    const proof = store.log!.proof('session-a', 0n).catch((error: unknown) => error);
+    expect(await digest).toMatchObject({ type: 'log_damaged', details: { leaf: 20 } });
+    expect(await proof).toMatchObject({ type: 'log_damaged', details: { leaf: 20 } });
+    await store.close();
+    expect(report).toMatchObject({ ok: false, size: 22 });
+    expect(report.breaks.map((item) => [item.kind, item.leaf])).toEqual(expect.arrayContaining([['root', 21], ['root', 20]]));
+  });
+
+  it('stored nodes deleted, or one written for a subtree not complete yet: roots, proofs and appends go on', async () => {
+    await writeLedger(temp.file);
+    const before = openSqliteStore(temp.file);
+    const digest = await before.log!.digest();
+    await before.close();
+    tamper(temp.file, (db) => {
+      db.prepare('DELETE FROM log_nodes').run();
+      db.prepare('INSERT INTO log_nodes (level, idx, hash) VALUES (4, 1, zeroblob(32))').run();
+    });
+    const store = openSqliteStore(temp.file);
+    expect(await store.log!.digest()).toEqual(digest);
+    expect(await verifyLog(store, { digest })).toMatchObject({ ok: true, breakCount: 0 });
+    const ledger = createLedger(store);
+    for (let n = 0; n < 10; n += 1) await ledger.append('session-d', [{ id: newId(), type: 'message', data: { n } }]);
+    expect(await verifyLog(store, { digest })).toMatchObject({ ok: true, size: 33, breakCount: 0 });
+    await store.close();
+  });
+
   it('a deletion forged with its record and stream state: the record is in no leaf, so the events are missing, not erased', async () => {
     await writeLedger(temp.file);
     tamper(temp.file, (db) => {

@@ -12,6 +12,7 @@ export const EXIT_CODES: Record<ErrorType, number> = {
   duplicate: 1,
   over_budget: 1,
   chain_broken: 1,
+  log_damaged: 1,
   verification_failed: 1,
   drift: 1,
   partial_deletion: 1,
@@ -38,7 +39,7 @@ export const EXIT_INTERNAL = 70;
 /** Every exit code the command can end with, as `--help` and the README state them. */
 export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
   [0, 'ok (also when the reader of stdout goes away, as in `events all | head -1`)'],
-  [1, 'refused or conflict: wrong expected revision, session active, sealed or deleted, drift, ambiguous selector, broken chain, a deletion not confirmed'],
+  [1, 'refused or conflict: wrong expected revision, session active, sealed or deleted, drift, ambiguous selector, broken chain, a damaged log, a deletion not confirmed'],
   [2, 'bad usage or input, no command, destructive command without --yes off a terminal, migrate into its own source (one line on stderr; nothing stored changes)'],
   [3, 'not found (stream, session, turn, entry)'],
   [4, 'store unavailable: missing file for a read, not a ledger, locked, server unreachable; `serve --workers` stopped because its worker processes kept dying'],

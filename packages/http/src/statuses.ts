@@ -19,6 +19,7 @@ export const HTTP_STATUSES: Record<ErrorType, number> = {
   drift: 409,
   partial_deletion: 409,
   chain_broken: 409,
+  log_damaged: 409,
   verification_failed: 409,
   stream_deleted: 410,
   session_deleted: 410,

@@ -5,8 +5,13 @@ declare module '../errors.js' {
   interface ErrorDetails {
     /** The store keeps no log-level commitment (EventStoreDB): digests, proofs and log verify need one. */
     log_unsupported: { store: string };
+    /** The stored log lacks a leaf a root or a proof needs (written behind the store's back): `leaf`, its index. */
+    log_damaged: { leaf: number };
   }
 }
 
 export const logUnsupported = (store: string) =>
   ledgerError('log_unsupported', `${store} keeps no log commitment: digests, proofs and the log verify need the SQLite store`, { store });
+
+export const logDamaged = (leaf: number) =>
+  ledgerError('log_damaged', `The log is damaged: its leaf ${leaf} is gone, so it has no root or proof over it; audit verify names every break`, { leaf });

@@ -1,9 +1,9 @@
 import type { EventStore } from '../port.js';
-import { invalidInput } from '../errors.js';
+import { invalidInput, isLedgerError, LedgerError } from '../errors.js';
 import { at, type BreakKind, type LogBreak } from './breaks.js';
 import { deletionLeafHash, eventLeafHash } from './leaf.js';
 import { compactRange } from './merkle.js';
-import type { DeletionRecord, LogDigest, LogEntry, StoredEventText } from './port.js';
+import type { DeletionRecord, EventLog, LogDigest, LogEntry, StoredEventText } from './port.js';
 import { digestSignedBy, type SignedDigest } from './digest.js';
 import { checkDeletions } from './verifyDeletions.js';
 import { checkStreamStates, lastRevisions } from './streamStates.js';
@@ -45,6 +45,16 @@ export interface LogVerifyReport {
 
 const PAGE = 5000;
 
+/** The log's digest as stored, or the log_damaged error when a leaf it needs is gone. */
+const storedDigest = async (log: EventLog): Promise<LogDigest | LedgerError<'log_damaged'>> => {
+  try {
+    return await log.digest();
+  } catch (error) {
+    if (isLedgerError(error, 'log_damaged')) return error;
+    throw error;
+  }
+};
+
 /**
  * Verifies the whole log: every stored event against its chain hash, its stream's chain and its
  * leaf (which commits to its place, stream, revision, chain hash and created); the stored tree
@@ -69,7 +79,10 @@ export const verifyLog = async (store: EventStore, options: VerifyLogOptions = {
       report('signature', null, null, null, null, 'the saved digest is not signed by the given public key (or was altered since)');
     }
   }
-  const stored = await log.digest();
+  // A leaf gone leaves the stored tree without a root: verify then reads every leaf there is and names the gap.
+  const head = await storedDigest(log);
+  const damaged = head instanceof LedgerError ? head : null;
+  let stored: LogDigest = head instanceof LedgerError ? { size: Number.MAX_SAFE_INTEGER, root: '' } : head;
   let range = compactRange();
   let savedRoot: string | null = options.digest?.size === 0 ? range.root().toString('hex') : null;
   const heads = new Map<string, { revision: bigint; hash: string }>();
@@ -133,7 +146,7 @@ export const verifyLog = async (store: EventStore, options: VerifyLogOptions = {
   };
 
   const cut = options.digest && options.digest.size > 0 && options.digest.size <= stored.size ? options.digest.size : null;
-  const fast = options.parallel === false ? null : await parallelPass(options.parallel?.scanner ?? log.parallel, stored.size, cut, options.parallel ?? {}, options.onProgress);
+  const fast = options.parallel === false || damaged ? null : await parallelPass(options.parallel?.scanner ?? log.parallel, stored.size, cut, options.parallel ?? {}, options.onProgress);
   if (fast) {
     // Every leaf passed every check: the state the sweep below would end with, and no breaks.
     range = compactRange(fast.edge);
@@ -160,7 +173,10 @@ export const verifyLog = async (store: EventStore, options: VerifyLogOptions = {
   if (options.digest && range.size() === options.digest.size) savedRoot = range.root().toString('hex');
 
   const root = range.root().toString('hex');
-  if (range.size() !== stored.size || root !== stored.root) {
+  if (damaged) {
+    stored = { size: range.size(), root };
+    report('root', null, null, null, damaged.details.leaf, `the stored tree has no root: its leaf ${damaged.details.leaf} is gone`);
+  } else if (range.size() !== stored.size || root !== stored.root) {
     report('root', null, null, null, null, `the stored tree's root ${stored.root} (size ${stored.size}) is not the root of its leaves, ${root} (size ${range.size()})`);
   }
   // A clean pass leaves strays only where it could not rule them out: nowhere, above its last span (appends since), or anywhere.
@@ -170,7 +186,8 @@ export const verifyLog = async (store: EventStore, options: VerifyLogOptions = {
   // Stream states are read before the log's end: no append after that end can make a state look ahead of the log.
   const listed = store.listStreams ? await store.listStreams() : null;
   // Deletes committed while this ran (their leaves lie past the size verified): checked leaf by leaf.
-  const end = await log.digest();
+  const last = await storedDigest(log);
+  const end = last instanceof LedgerError ? stored : last;
   const later = (await log.deletions()).filter((record) => record.logSize >= stored.size && record.logSize < end.size);
   for (const record of later) {
     const [entry] = await log.entries(record.logSize, 1);

@@ -3,9 +3,11 @@ import type Database from 'better-sqlite3';
 const SQL = {
   size: 'SELECT coalesce(max(leaf_index) + 1, 0) FROM log_leaves',
   insertLeaf: 'INSERT INTO log_leaves (leaf_index, position, stream, revision, hash, deletion) VALUES (?, ?, ?, ?, ?, ?)',
-  insertNode: 'INSERT INTO log_nodes (level, idx, hash) VALUES (?, ?, ?)',
+  /** OR REPLACE: a node for a subtree not complete yet is never read, so one written behind the store's back is overwritten, not a failed append. */
+  insertNode: 'INSERT OR REPLACE INTO log_nodes (level, idx, hash) VALUES (?, ?, ?)',
   leafHash: 'SELECT hash FROM log_leaves WHERE leaf_index = ?',
-  leafRange: 'SELECT hash FROM log_leaves WHERE leaf_index >= ? ORDER BY leaf_index LIMIT ?',
+  /** Leaves [from, to): fewer than to - from rows when one is gone. */
+  leafRange: 'SELECT hash FROM log_leaves WHERE leaf_index >= ? AND leaf_index < ? ORDER BY leaf_index',
   nodeHash: 'SELECT hash FROM log_nodes WHERE level = ? AND idx = ?',
   leafPosition: 'SELECT position FROM log_leaves WHERE leaf_index = ?',
   leaf: 'SELECT leaf_index, position, stream, revision, hash FROM log_leaves WHERE leaf_index = ?',

@@ -1,4 +1,4 @@
-import { deletionLeafHash, nodeHash, treeRoot, type DeletionLeafFields, type SubtreeLookup } from '@session-ledger/core';
+import { deletionLeafHash, logDamaged, nodeHash, treeRoot, type DeletionLeafFields, type SubtreeLookup } from '@session-ledger/core';
 import type { LogStatements } from './statements.js';
 
 export const logSize = (sql: LogStatements): number => Number(sql.size.get() as bigint);
@@ -12,22 +12,43 @@ export const logSize = (sql: LogStatements): number => Number(sql.size.get() as 
 export const STORED_FROM = 4;
 export const TILE = 2 ** STORED_FROM;
 
-/** The root of the subtree of 2^level leaves at `index`, from its leaves. */
+/** The root of the subtree of 2^level leaves at `index`, from its leaves (log_damaged when one is gone). */
 const fromLeaves = (sql: LogStatements, level: number, index: number): Buffer => {
   const width = 2 ** level;
-  const leaves = sql.leafRange.all(BigInt(index * width), BigInt(width)) as Buffer[];
-  if (leaves.length !== width) throw new Error(`the log has no subtree ${level}/${index}`);
-  return treeRoot(leaves);
+  return treeRoot(leafRange(sql, index * width, (index + 1) * width));
 };
 
-export const storedLookup =
-  (sql: LogStatements): SubtreeLookup =>
-  (level, index) => {
+/** The hashes of leaves [from, to), or log_damaged naming the first one gone. */
+export const leafRange = (sql: LogStatements, from: number, to: number): Buffer[] => {
+  const leaves = sql.leafRange.all(BigInt(from), BigInt(to)) as Buffer[];
+  if (leaves.length !== to - from) throw logDamaged(missingLeaf(sql, from, to - from));
+  return leaves;
+};
+
+/** The first leaf index of [from, from + width) without a row. */
+const missingLeaf = (sql: LogStatements, from: number, width: number): number => {
+  for (let index = from; index < from + width; index += 1) if (!sql.leafHash.get(BigInt(index))) return index;
+  return from;
+};
+
+/**
+ * A stored node is the hash of leaves the log holds: one deleted behind the store's back is computed
+ * again from its two halves (so from its leaves in the end), and roots and proofs stay right; only a
+ * leaf gone is damage (log_damaged).
+ */
+export const storedLookup = (sql: LogStatements): SubtreeLookup => {
+  const lookup: SubtreeLookup = (level, index) => {
     if (level > 0 && level < STORED_FROM) return fromLeaves(sql, level, index);
-    const hash = (level === 0 ? sql.leafHash.get(BigInt(index)) : sql.nodeHash.get(BigInt(level), BigInt(index))) as Buffer | undefined;
-    if (!hash) throw new Error(`the log has no subtree ${level}/${index}`);
-    return hash;
+    if (level === 0) {
+      const leaf = sql.leafHash.get(BigInt(index)) as Buffer | undefined;
+      if (!leaf) throw logDamaged(index);
+      return leaf;
+    }
+    const hash = sql.nodeHash.get(BigInt(level), BigInt(index)) as Buffer | undefined;
+    return hash ?? nodeHash(lookup(level - 1, 2 * index), lookup(level - 1, 2 * index + 1));
   };
+  return lookup;
+};
 
 /** Appends a deletion's leaf (its position: the previous leaf's, so positions never decrease). */
 export const appendDeletionLeaf = (sql: LogStatements, id: bigint, fields: DeletionLeafFields): void => {

@@ -1,6 +1,6 @@
 import { eventLeafHash, treeRoot } from '@session-ledger/core';
 import type { LogStatements } from './statements.js';
-import { completeSubtrees, logSize, TILE } from './tree.js';
+import { completeSubtrees, leafRange, logSize, TILE } from './tree.js';
 
 /** The append side of one connection's log (see logWriter). */
 export interface LogWriter {
@@ -35,7 +35,7 @@ export const logWriter = (sql: LogStatements): LogWriter => {
   const tailAt = (size: number) => {
     if (tail?.size === size) return tail;
     const start = size - (size % TILE);
-    tail = { size, tile: size === start ? [] : (sql.leafRange.all(BigInt(start), BigInt(size - start)) as Buffer[]) };
+    tail = { size, tile: leafRange(sql, start, size) };
     return tail;
   };
 
