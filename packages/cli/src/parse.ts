@@ -41,12 +41,15 @@ export const parseExpectedOption = (text: string): ExpectedRevision => {
   return expected;
 };
 
+/** A revision or position: below 2^63, as every store keeps them (SQLite's INTEGER). */
 export const parseBigIntOption = (name: string, text: string): bigint => {
   if (!/^\d+$/.test(text)) throw invalidInput(`--${name} must be a whole number: ${text}`, name);
+  if (BigInt(text) >= 2n ** 63n) throw invalidInput(`--${name} must be below 2^63: ${text}`, name);
   return BigInt(text);
 };
 
 export const parseCountOption = (name: string, text: string): number => {
   if (!/^\d+$/.test(text)) throw invalidInput(`--${name} must be a whole number: ${text}`, name);
+  if (!Number.isSafeInteger(Number(text))) throw invalidInput(`--${name} must be below 2^53: ${text}`, name);
   return Number(text);
 };
