@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { metaPosition } from './damaged.js';
 
 /** Where an idempotent retry under expectedRevision 'any' finds an event id (see idIndex). */
 export interface IdIndex {
@@ -47,7 +48,7 @@ export const idIndex = (db: Database.Database): IdIndex => {
   let backlog: Map<string, Map<string, bigint>> | undefined;
   let due = false;
 
-  const throughNow = (): bigint => (through ??= BigInt(readThrough.get() as string));
+  const throughNow = (): bigint => (through ??= metaPosition('ids.indexed_through', readThrough.get()));
   const add = (known: Map<string, Map<string, bigint>>, stream: string, id: string, revision: bigint): void => {
     let ids = known.get(stream);
     if (ids === undefined) known.set(stream, (ids = new Map()));

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { metaPosition } from './damaged.js';
 
 /** Where the next appended event goes in `$all` and in the log (see `nextPositions`). */
 export interface Positions {
@@ -25,7 +26,7 @@ export interface Positions {
  */
 export const nextPositions = (db: Database.Database): Positions => {
   const floorText = db.prepare(`SELECT value FROM ledger_meta WHERE key = 'positions.floor'`).pluck().get() as string | undefined;
-  const floor = floorText === undefined ? 0n : BigInt(floorText);
+  const floor = floorText === undefined ? 0n : metaPosition('positions.floor', floorText);
   // Each scalar subquery is one b-tree end (the last leaf read twice stays on its page).
   const ends = db
     .prepare(

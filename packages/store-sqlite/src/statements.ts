@@ -37,6 +37,7 @@ const SQL = {
   allForwards: `SELECT ${COLUMNS} FROM events WHERE position >= ? ORDER BY position LIMIT ?`,
   allBackwards: `SELECT ${COLUMNS} FROM events WHERE position <= ? ORDER BY position DESC LIMIT ?`,
   lastPosition: 'SELECT max(position) FROM events',
+  lastEventRevision: 'SELECT max(revision) FROM events WHERE stream = ?',
   lastRevision: `SELECT ${LAST_REVISION} FROM streams WHERE name = ?`,
   listStreams: `SELECT name, ${LAST_REVISION} AS last_revision, first_live, tombstoned FROM streams
     WHERE ${LAST_REVISION} >= 0 OR tombstoned = 1 ORDER BY name`,
@@ -45,7 +46,7 @@ const SQL = {
     'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position',
 } as const;
 
-const PLUCKED = new Set(['idAt', 'positionAt', 'lastPosition', 'lastRevision', 'readCheckpoint']);
+const PLUCKED = new Set(['idAt', 'positionAt', 'lastPosition', 'lastEventRevision', 'lastRevision', 'readCheckpoint']);
 
 export type Statements = Record<keyof typeof SQL, Database.Statement>;
 
