@@ -118,6 +118,18 @@ describe('sessions export | delete | prune | import (CLI)', { timeout: 180_000 }
     expect(tombstoned.sort()).toEqual([...COVERED, 'session-br', 'session-idle'].sort());
   });
 
+  it('delete A B after A was deleted (a re-run after a kill): B is deleted, A is already_deleted, exit 0', async () => {
+    const { env } = await seeded(async (w) => {
+      await startSession(w.context, { id: 'idle' });
+    });
+    expect(runCli(['sessions', 'delete', 'root', '--yes'], { env }).code).toBe(0);
+    const rerun = runCli(['sessions', 'delete', 'root', 'idle', '--json', '--yes'], { env });
+    expect([rerun.code, rerun.stderr]).toEqual([0, '']);
+    expect(rerun.json()).toMatchObject({ deleted: ['idle'], already_deleted: ['root'], skipped_active: [], failed: [] });
+    const text = runCli(['sessions', 'delete', 'root', 'idle', '--yes'], { env });
+    expect([text.code, text.stdout, text.stderr]).toEqual([0, '', 'deleted: 0, already_deleted: 2, skipped_active: 0\n']);
+  });
+
   it('prune --older-than 30d [--dry-run] never deletes a live conversation', async () => {
     const { file, env } = await seeded(async (w) => {
       await startSession(w.context, { id: 'old-live' });

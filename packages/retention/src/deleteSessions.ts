@@ -6,6 +6,8 @@ import { deleteSession, type DeleteOptions, type DeleteResult } from './deleteSe
 export interface BulkDeleteResult {
   /** Ids whose conversation was deleted (or was covered by an earlier id's deletion). */
   deleted: string[];
+  /** Ids already deleted before this call (by an earlier run, one killed part way included): nothing to do. */
+  already_deleted: string[];
   /** Ids held by a live turn: not deleted. */
   skipped_active: string[];
   /** Ids not deleted for another reason (unknown, drift, store), with the error. */
@@ -14,9 +16,9 @@ export interface BulkDeleteResult {
   streams: string[];
 }
 
-/** Deletes each conversation that is idle; a live one is skipped and reported, never deleted. */
+/** Deletes each conversation that is idle; a live one is skipped and reported, never deleted; one already deleted is reported as such (a re-run after a kill ends clean). */
 const deleteSessionsUntraced = async (ledger: Ledger, ids: string[], options: Omit<DeleteOptions, 'ifMatch'> = {}): Promise<BulkDeleteResult> => {
-  const result: BulkDeleteResult = { deleted: [], skipped_active: [], failed: [], streams: [] };
+  const result: BulkDeleteResult = { deleted: [], already_deleted: [], skipped_active: [], failed: [], streams: [] };
   const covered = new Set<string>();
   const pending = await withRetry(() => pendingIntents(ledger.store), options.retry);
   for (const id of ids) {
@@ -29,6 +31,7 @@ const deleteSessionsUntraced = async (ledger: Ledger, ids: string[], options: Om
       done = await deleteSession(ledger, id, { ...options, pending });
     } catch (error) {
       if (isLedgerError(error, 'session_active')) result.skipped_active.push(id);
+      else if (isLedgerError(error, 'session_deleted')) result.already_deleted.push(id);
       else if (isLedgerError(error)) result.failed.push({ id, error: { type: error.type, message: error.message } });
       else throw error;
       continue;

@@ -71,7 +71,7 @@ const pruneSessionsUntraced = async (ledger: Ledger, options: PruneOptions): Pro
   if (!Number.isSafeInteger(options.olderThanMs) || options.olderThanMs <= 0) throw invalidInput(`--older-than must be a positive duration: ${options.olderThanMs}`, 'olderThan');
   const now = options.now ?? new Date();
   const cutoff = now.getTime() - options.olderThanMs;
-  const result: PruneResult = { deleted: [], skipped_active: [], failed: [], streams: [], dryRun: Boolean(options.dryRun), cutoff: new Date(cutoff).toISOString() };
+  const result: PruneResult = { deleted: [], already_deleted: [], skipped_active: [], failed: [], streams: [], dryRun: Boolean(options.dryRun), cutoff: new Date(cutoff).toISOString() };
   const all = await withRetry(() => pendingIntents(ledger.store), options.retry);
   await finishKilledPrunes(ledger, all, result, now, options.retry);
   const pending = all.filter((intent) => intent.reason !== 'prune');

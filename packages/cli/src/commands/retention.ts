@@ -74,7 +74,7 @@ const reportBulk = (context: CommandContext, result: Retention.BulkDeleteResult,
     context.io,
     context.json,
     [
-      `${verb}: ${result.deleted.length}, skipped_active: ${result.skipped_active.length}${result.failed.length > 0 ? `, failed: ${result.failed.length}` : ''}`,
+      `${verb}: ${result.deleted.length}${result.already_deleted.length > 0 ? `, already_deleted: ${result.already_deleted.length}` : ''}, skipped_active: ${result.skipped_active.length}${result.failed.length > 0 ? `, failed: ${result.failed.length}` : ''}`,
       ...(result.streams.length > 0 ? [`streams deleted: ${result.streams.join(', ')}`] : []),
     ].join('\n'),
   );
@@ -120,7 +120,7 @@ export const registerRetention = (program: Command): void => {
       const result = await withLedger(context, { write: true }, async (ledger, store) => R.deleteSessions(ledger, await Promise.all(ids.map((id) => resolveId(store, id))), { lineage, now: context.now() }));
       reportBulk(context, result, 'deleted');
       reportRefusals(context, result);
-      return result.deleted.length === ids.length ? 0 : 1; // any id not deleted
+      return result.skipped_active.length + result.failed.length === 0 ? 0 : 1; // any id live or refused (one already deleted is done)
     },
   );
 
