@@ -117,6 +117,20 @@ describe('the log commitment catches every tamper case of issue 13 on a SQLite l
     ]);
   });
 
+  it("a real deletion's leaf range widened: the record no longer names the leaves of the events it erased", async () => {
+    await writeLedger(temp.file);
+    const store = openSqliteStore(temp.file);
+    await store.deleteStream('session-c');
+    await store.close();
+    tamper(temp.file, (db) => db.prepare(`UPDATE log_deletions SET first_leaf = 0, last_leaf = 22 WHERE stream = 'session-c'`).run());
+    const reopened = openSqliteStore(temp.file);
+    const report = await verifyLog(reopened);
+    await reopened.close();
+    expect(report.breaks.map((item) => `${item.kind} ${item.stream}@${item.revision}: ${item.message}`)).toEqual([
+      'deletion session-c@2: session-c@2: the soft deletion record names leaves 0..22, the events it erased are at leaves 20..22',
+    ]);
+  });
+
   it('lists every break, not the first: tampering after a broken event is still reported', async () => {
     await writeLedger(temp.file);
     tamper(temp.file, (db) => {

@@ -9,10 +9,11 @@ const covers = (record: DeletionRecord, entry: LogEntry) =>
 
 /**
  * Every leaf whose event is gone must be erased by a deletion the log commits to ("missing"
- * otherwise), and every stored deletion record must be committed to by a leaf (streamStates.ts then
+ * otherwise), every stored deletion record must be committed to by a leaf and name the leaves of the
+ * events it erased (those committed below `size`, the log verified; streamStates.ts then
  * checks each stream's state against the deletions).
  */
-export const checkDeletions = async (store: EventStore, missing: LogEntry[], committed: DeletionRecord[], report: Report): Promise<{ erased: number }> => {
+export const checkDeletions = async (store: EventStore, missing: LogEntry[], committed: DeletionRecord[], size: number, report: Report): Promise<{ erased: number }> => {
   const leafOf = new Set(committed.map((record) => record.id));
   for (const record of await store.log!.deletions()) {
     if (!leafOf.has(record.id)) report('deletion', record.stream, record.headRevision, null, null, `a ${record.kind} deletion record that no leaf of the log commits to`);
@@ -20,9 +21,23 @@ export const checkDeletions = async (store: EventStore, missing: LogEntry[], com
   const byStream = new Map<string, DeletionRecord[]>();
   for (const record of committed) byStream.set(record.stream, [...(byStream.get(record.stream) ?? []), record]);
   let erased = 0;
+  const spans = new Map<DeletionRecord, { first: number; last: number }>();
   for (const entry of missing) {
-    if ((byStream.get(entry.stream) ?? []).some((record) => covers(record, entry))) erased += 1;
-    else report('missing', entry.stream, entry.revision, entry.position, entry.index, `the event at position ${entry.position} is gone and no recorded deletion erased it`);
+    const record = (byStream.get(entry.stream) ?? []).find((candidate) => covers(candidate, entry));
+    if (!record) {
+      report('missing', entry.stream, entry.revision, entry.position, entry.index, `the event at position ${entry.position} is gone and no recorded deletion erased it`);
+      continue;
+    }
+    erased += 1;
+    const span = spans.get(record);
+    spans.set(record, { first: Math.min(span?.first ?? entry.index, entry.index), last: Math.max(span?.last ?? entry.index, entry.index) });
+  }
+  // Its leaf range is not in a deletion's leaf: it must be the leaves of the events it erased (of records verified whole).
+  const range = (first: number | null, last: number | null) => (first === null ? 'none' : `${first}..${last}`);
+  for (const record of committed) {
+    const span = spans.get(record);
+    if (record.logSize >= size || (record.firstLeaf === (span?.first ?? null) && record.lastLeaf === (span?.last ?? null))) continue;
+    report('deletion', record.stream, record.headRevision, null, record.logSize, `the ${record.kind} deletion record names leaves ${range(record.firstLeaf, record.lastLeaf)}, the events it erased are at leaves ${range(span?.first ?? null, span?.last ?? null)}`);
   }
   return { erased };
 };

@@ -194,7 +194,7 @@ export const verifyLog = async (store: EventStore, options: VerifyLogOptions = {
     const leaf = entry?.isDeletion && entry.deletion?.id === record.id ? deletionLeafHash({ index: entry.index, ...record }) : null;
     if (leaf && leaf.equals(entry!.leafHash)) committed.push(record);
   }
-  const deletions = await checkDeletions(store, missing, committed, report);
+  const deletions = await checkDeletions(store, missing, committed, stored.size, report);
   if (listed) checkStreamStates(listed, { verified: lastOf, appended: await lastRevisions(log, stored.size, end.size), size: stored.size }, committed, report);
 
   if (options.digest) {
