@@ -44,6 +44,21 @@ describe('CLI: well-formed input only', () => {
     expect(everything(env)).toBe(before);
   });
 
+  it('a JSON option with a key named __proto__: exit 2, one line naming it, nothing stored (it would be dropped on read)', () => {
+    const env = storeIn(tempDir());
+    expect(runCli(['sessions', 'start', '--id', 's'], { env }).code).toBe(0);
+    const before = everything(env);
+    const cases: Array<[string[], string]> = [
+      [['events', 'append', 'orders', '--type', 'placed', '--data', '{"__proto__":{"x":1},"keep":2}'], '--data (at $.__proto__)'],
+      [['messages', 'append', 's', '--role', 'assistant', '--content', 'x', '--tool-calls', '[{"id":"c1","__proto__":{}}]'], '--tool-calls (at $[0].__proto__)'],
+    ];
+    for (const [args, where] of cases) {
+      const result = runCli(args, { env });
+      expect([result.code, result.stderr], args.join(' ')).toEqual([2, `session-ledger: Refused: ${where} holds a key named "__proto__", which JavaScript readers drop; nothing was stored\n`]);
+    }
+    expect(everything(env)).toBe(before);
+  });
+
   it('a content file or a memory batch file that is not UTF-8, or a batch escaping a lone surrogate: exit 2, nothing stored', () => {
     const dir = tempDir();
     const env = storeIn(dir);

@@ -35,4 +35,13 @@ describe('well-formed UTF-16 only', () => {
     expect(refused({ id: ID, type: 't', data: {}, metadata: { note: '\ud800' } })).toContain('metadata.note');
     expect(() => validateEvents([{ id: ID, type: 't', data: { text: '\ud834\udd1e' } }])).not.toThrow();
   });
+
+  it('a key named __proto__ anywhere is refused the same way (JavaScript readers would drop it and its value)', () => {
+    const parsed = JSON.parse('{"keep":1,"calls":[{"id":"c1","__proto__":{"x":1}}]}') as unknown;
+    expect(illFormedPath(parsed, 'data')).toBe('data.calls[0].__proto__');
+    expect(illFormedPath(JSON.parse('{"__proto__":5}'), 'metadata')).toBe('metadata.__proto__');
+    expect(illFormedPath({ proto: { __proto_: 1 } }, 'data')).toBeNull();
+    const refused = () => validateEvents([{ id: ID, type: 't', data: JSON.parse('{"__proto__":{"x":1},"keep":2}') as never }]);
+    expect(refused).toThrow('Refused: the data.__proto__ of a "t" event (00000000-0000-4000-8000-000000000001) holds a key named "__proto__", which JavaScript readers drop; nothing was stored');
+  });
 });

@@ -53,4 +53,20 @@ describe('HTTP: bodies with a lone surrogate are 400 on every route, before anyt
     for (const [method, path, body, at] of cases) await refused(await send(method, path, JSON.stringify(body)), at);
     expect(await everything()).toBe(before);
   });
+
+  it('a key named __proto__ inside any body is 400 naming it, never acknowledged and then dropped on read', async () => {
+    const before = await everything();
+    const cases: Array<[string, string, string]> = [
+      ['/streams/s1', '{"type":"t","data":{"__proto__":{"x":1},"keep":2}}', '$.data.__proto__'],
+      ['/streams/s1', '{"type":"t","data":{},"metadata":{"__proto__":{"x":1}}}', '$.metadata.__proto__'],
+      ['/sessions/s/messages', '{"role":"assistant","content":null,"toolCalls":[{"__proto__":{"x":1},"id":"c1","function":{"name":"f","arguments":"{}"}}]}', '$.toolCalls[0].__proto__'],
+      ['/sessions/s/messages', '{"role":"user","content":"hi","tokenCounts":{"__proto__":5,"in":3}}', '$.tokenCounts.__proto__'],
+    ];
+    for (const [path, body, at] of cases) {
+      const response = await send('POST', path, body);
+      expect(response.status).toBe(400);
+      expect((await errorOf(response)).message).toBe(`Refused: the request body (at ${at}) holds a key named "__proto__", which JavaScript readers drop; nothing was stored`);
+    }
+    expect(await everything()).toBe(before);
+  });
 });

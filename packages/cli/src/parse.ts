@@ -10,7 +10,7 @@ export const parseWellFormedJson = (what: string, text: string, field?: string):
     throw invalidInput(`${what} is not valid JSON: ${(error as Error).message}`, field);
   }
   const illFormed = illFormedPath(value, '$');
-  if (illFormed !== null) throw invalidInput(illFormedMessage(`${what} (at ${illFormed})`), field);
+  if (illFormed !== null) throw invalidInput(illFormedMessage(`${what} (at ${illFormed})`, illFormed), field);
   return value;
 };
 

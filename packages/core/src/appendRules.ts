@@ -27,7 +27,7 @@ export const validateEvents = (events: EventData[]): void => {
     if (typeof event.type !== 'string' || event.type.length === 0) throw invalidInput('Event type is empty', 'type');
     // Every store keeps UTF-8: a lone surrogate would be stored as U+FFFD under a hash over the original.
     const illFormed = illFormedPath(event.type, 'type') ?? illFormedPath(event.data, 'data') ?? illFormedPath(event.metadata ?? {}, 'metadata');
-    if (illFormed !== null) throw invalidInput(illFormedMessage(`the ${illFormed} of a ${JSON.stringify(event.type)} event (${event.id})`), illFormed.split(/[.[ ]/)[0]!);
+    if (illFormed !== null) throw invalidInput(illFormedMessage(`the ${illFormed} of a ${JSON.stringify(event.type)} event (${event.id})`, illFormed), illFormed.split(/[.[ ]/)[0]!);
   }
 };
 

@@ -8,7 +8,13 @@ export const hasLoneSurrogate = nativeWellFormed
   ? (text: string): boolean => !nativeWellFormed.call(text)
   : (text: string): boolean => LONE_SURROGATE.test(text);
 
-/** Whether any string of a JSON value (key or value) holds a lone surrogate; no paths built. */
+/**
+ * A key JSON allows but JavaScript turns into the object's prototype wherever an object is copied by
+ * assignment (zod's records, a reviver, most JSON code): a reader would drop it and its value.
+ */
+const PROTO_KEY = '__proto__';
+
+/** Whether any string of a JSON value (key or value) holds a lone surrogate, or a key is __proto__; no paths built. */
 const anyIllFormed = (item: unknown): boolean => {
   if (typeof item === 'string') return hasLoneSurrogate(item);
   if (item === null || typeof item !== 'object') return false;
@@ -18,7 +24,7 @@ const anyIllFormed = (item: unknown): boolean => {
   }
   for (const key in item) {
     if (!Object.prototype.hasOwnProperty.call(item, key)) continue;
-    if (hasLoneSurrogate(key) || anyIllFormed((item as Record<string, unknown>)[key])) return true;
+    if (key === PROTO_KEY || hasLoneSurrogate(key) || anyIllFormed((item as Record<string, unknown>)[key])) return true;
   }
   return false;
 };
@@ -26,8 +32,9 @@ const anyIllFormed = (item: unknown): boolean => {
 const keyPath = (path: string, key: string) => (/^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`);
 
 /**
- * Where a JSON value first holds a string (a key or a value) that is not well-formed UTF-16: its
- * path from `root` (e.g. `data.parts[1].text`), or null when every string is well-formed. Stores keep
+ * Where a JSON value first holds a string (a key or a value) that is not well-formed UTF-16, or a
+ * key named __proto__ (the path then ends in `.__proto__`): its path from `root` (e.g.
+ * `data.parts[1].text`), or null when there is none. Stores keep
  * UTF-8, where a lone surrogate becomes U+FFFD: what was acknowledged (and hashed) would not be what
  * is stored, so such a value is refused wherever it enters, never repaired.
  */
@@ -44,6 +51,7 @@ export const illFormedPath = (value: unknown, root: string): string | null => {
     }
     if (item !== null && typeof item === 'object') {
       for (const [key, inner] of Object.entries(item)) {
+        if (key === PROTO_KEY) return keyPath(path, key);
         if (hasLoneSurrogate(key)) return `${path} (a key)`;
         const found = walk(inner, keyPath(path, key));
         if (found !== null) return found;
@@ -54,6 +62,8 @@ export const illFormedPath = (value: unknown, root: string): string | null => {
   return walk(value, root);
 };
 
-/** The one wording of the refusal, so every surface says the same thing. */
-export const illFormedMessage = (where: string): string =>
-  `Refused: ${where} holds a string that is not well-formed UTF-16 (a lone surrogate); nothing was stored`;
+/** The one wording of the refusal of what `illFormedPath` found at `path`, so every surface says the same thing. */
+export const illFormedMessage = (where: string, path = ''): string =>
+  path.endsWith(`.${PROTO_KEY}`)
+    ? `Refused: ${where} holds a key named "${PROTO_KEY}", which JavaScript readers drop; nothing was stored`
+    : `Refused: ${where} holds a string that is not well-formed UTF-16 (a lone surrogate); nothing was stored`;

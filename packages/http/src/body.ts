@@ -94,6 +94,6 @@ export const readJsonBody = async (req: IncomingMessage): Promise<unknown> => {
   }
   // Valid UTF-8 can still escape a lone surrogate ("\ud800"): refused for every route, before any handler runs.
   const illFormed = illFormedPath(body, '$');
-  if (illFormed !== null) throw invalidInput(illFormedMessage(`the request body (at ${illFormed})`), illFormed);
+  if (illFormed !== null) throw invalidInput(illFormedMessage(`the request body (at ${illFormed})`, illFormed), illFormed);
   return body;
 };

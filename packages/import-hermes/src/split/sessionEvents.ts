@@ -17,7 +17,7 @@ export const plannedEvent = (item: SessionImport, step: PlanStep): SyncEvent | n
   const illFormed = illFormedPath(event.data, 'data') ?? illFormedPath(event.metadata, 'metadata');
   if (illFormed !== null) {
     const rows = event.rowIds.length > 0 ? `message row ${event.rowIds.join(', ')}` : 'its session row';
-    throw invalidInput(`Hermes session ${item.session.id}, ${rows}: ${illFormedMessage(`the ${illFormed} of its ${event.type} event`)} (fix the row, then import again)`);
+    throw invalidInput(`Hermes session ${item.session.id}, ${rows}: ${illFormedMessage(`the ${illFormed} of its ${event.type} event`, illFormed)} (fix the row, then import again)`);
   }
   return { kind: step.kind, event };
 };

@@ -66,7 +66,8 @@ export const parseJsonlExport = (path: string, text: string): ParsedExport => {
     // Checked for every line before anything is written: a store would refuse it mid-import, after other streams.
     const illFormed = illFormedPath(event, 'event');
     if (illFormed !== null) {
-      throw corrupt(path, `line ${index + 2} (${event.stream}@${event.revision}) holds a string that is not well-formed UTF-16 (a lone surrogate) at ${illFormed}; nothing was imported`);
+      const what = illFormed.endsWith('.__proto__') ? 'a key named "__proto__", which JavaScript readers drop,' : 'a string that is not well-formed UTF-16 (a lone surrogate)';
+      throw corrupt(path, `line ${index + 2} (${event.stream}@${event.revision}) holds ${what} at ${illFormed}; nothing was imported`);
     }
     exported.push(event as ExportedEvent);
     const recorded: RecordedEvent = {
