@@ -39,7 +39,7 @@ const messageFields = z.strictObject({
   toolName: text,
   tool_calls: toolCalls.describe('OpenAI spelling of toolCalls'),
   tool_call_id: text.describe('OpenAI spelling of toolCallId'),
-  name: text.describe('OpenAI spelling of toolName'),
+  name: text.describe("OpenAI spelling of toolName, on a tool message only (on other roles OpenAI's name is the participant's, which the ledger does not keep: refused)"),
   timestamp: text,
   finishReason: text,
   reasoning: text,
@@ -50,11 +50,16 @@ type OpenAiSpelling = 'tool_calls' | 'tool_call_id' | 'name';
 
 /**
  * A message. The OpenAI chat message shape is accepted too: `tool_calls`, `tool_call_id` and `name`
- * are aliases of toolCalls, toolCallId and toolName (giving both spellings of one field is refused).
+ * are aliases of toolCalls, toolCallId and toolName (giving both spellings of one field is refused);
+ * `name` only on a tool message: on the others OpenAI means the participant's name, refused rather
+ * than stored as a tool's.
  * The result is written out field by field, not by rest/spread (benchmark row "group commit: HTTP
  * appends, 32 keep-alive clients"); `satisfies` makes the compiler name any field left out.
  */
 export const messageBody = messageFields.transform((body) => {
+  if (body.name !== undefined && body.role !== 'tool') {
+    throw invalidInput(`name on a ${body.role} message is OpenAI's participant name, which the ledger does not keep; it spells toolName on a tool message only`, 'name');
+  }
   const message = {
     role: body.role,
     content: body.content,
