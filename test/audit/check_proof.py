@@ -1,6 +1,6 @@
 """Checks a session-ledger inclusion proof against a digest, without Node (Python 3, stdlib only).
 Usage: python3 check_proof.py PROOF.json DIGEST.json
-  PROOF.json from `session-ledger audit prove STREAM REVISION --size SIZE --json`,
+  PROOF.json from `session-ledger audit prove STREAM REVISION --size SIZE --json` (or --leaf INDEX),
   DIGEST.json from `session-ledger audit digest --json` (SIZE: its size). Exit 0: proven; 1: not."""
 import hashlib
 import json
@@ -37,7 +37,8 @@ def problem(proof, digest):
     leaf = bytes.fromhex(proof["leafHash"])
     if proof["leafInput"] is not None:  # null: the event was erased, its leaf hash still proves
         fields = json.loads(proof["leafInput"])
-        named = {"index": str(proof["index"]), "stream": proof["stream"], "revision": str(proof["revision"])}
+        head = "head" if "deletion" in fields else "revision"  # a deletion's leaf: revision is its head
+        named = {"index": str(proof["index"]), "stream": proof["stream"], head: str(proof["revision"])}
         if any(fields.get(key) != value for key, value in named.items()):
             return "the leaf input names another event"
         canonical = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()

@@ -59,4 +59,13 @@ describe('GET /audit/digest, /audit/proof/:stream/:revision, /audit/verify?diges
     expect(missing.status).toBe(404);
     expect((await errorOf(missing)).type).toBe('not_found');
   });
+
+  it('GET /audit/leaves/:index/proof proves any leaf by its index, the same proof as by stream and revision; 400 and 404 otherwise', async () => {
+    const byEvent = await bodyOf(await get('/audit/proof/chat/3'), proofBody);
+    const byLeaf = await bodyOf(await get('/audit/leaves/3/proof?size=4'), proofBody);
+    expect(byLeaf).toMatchObject({ index: 3, size: 4, leafHash: byEvent.leafHash, leafInput: byEvent.leafInput });
+    expect((await get('/audit/leaves/x/proof')).status).toBe(400);
+    const missing = await get('/audit/leaves/99/proof');
+    expect([missing.status, (await errorOf(missing)).type]).toEqual([404, 'not_found']);
+  });
 });

@@ -37,6 +37,15 @@ describe('the Python proof check of docs/audit.md', { timeout: 120_000 }, () => 
       const checked = python(join(dir, 'proof.json'), join(dir, 'digest.json'));
       expect({ status: checked.status, out: checked.stdout, err: checked.stderr }).toMatchObject({ status: 0, out: expect.stringMatching(/^ok: /) });
     }
+    // The tombstone's own leaf (index 7), as a retention.deleted record names it: proven by index.
+    const deletion = runCli(['audit', 'prove', '--leaf', '7', '--json'], { env });
+    expect(deletion.json()).toMatchObject({ stream: 'plain', revision: 3, index: 7, leafInput: expect.stringContaining('"deletion":"tombstone"') });
+    writeFileSync(join(dir, 'deletion.json'), deletion.stdout);
+    expect(python(join(dir, 'deletion.json'), join(dir, 'digest.json'))).toMatchObject({ status: 0, stdout: expect.stringMatching(/^ok: plain@3 is leaf 7/) });
+    writeFileSync(join(dir, 'deletion.json'), JSON.stringify({ ...deletion.json(), revision: 2 }));
+    expect(python(join(dir, 'deletion.json'), join(dir, 'digest.json'))).toMatchObject({ status: 1, stdout: expect.stringContaining('another event') });
+    expect(runCli(['audit', 'prove', '--leaf', '8'], { env }).code).toBe(3);
+    expect(runCli(['audit', 'prove', 'plain', '--leaf', '7'], { env }).code).toBe(2);
     const proof = runCli(['audit', 'prove', 'café "quoted" ✓', '2', '--json'], { env }).json();
     const altered = (change: Record<string, unknown>) => {
       writeFileSync(join(dir, 'altered.json'), JSON.stringify({ ...proof, ...change }));

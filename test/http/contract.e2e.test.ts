@@ -30,6 +30,7 @@ const examples = (state: { turnId?: string; tipId?: string }): Array<Example | (
   { operationId: 'getAuditVerify', path: '/audit/verify', status: 200 },
   { operationId: 'getAuditDigest', path: '/audit/digest', status: 200 },
   { operationId: 'getAuditProofStreamRevision', path: '/audit/proof/contract-raw/0', status: 200 },
+  { operationId: 'getAuditLeavesIndexProof', path: '/audit/leaves/0/proof', status: 200 },
   { operationId: 'postSessions', path: '/sessions', body: { id: 'contract-1', title: 'contract' }, status: 201 },
   { operationId: 'getSessions', path: '/sessions', status: 200 },
   { operationId: 'postSessionsIdTurns', path: '/sessions/contract-1/turns', body: { ttl: '1d', owner: 'test' }, status: 201 },

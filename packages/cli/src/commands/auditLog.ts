@@ -34,19 +34,26 @@ export const registerDigest = (audit: Command): void => {
   );
 };
 
-/** `audit prove`: an inclusion proof of stream@revision, checkable offline (docs/audit.md). */
+/** `audit prove`: an inclusion proof of stream@revision, or of any leaf by its index (a deletion's), checkable offline (docs/audit.md). */
 export const registerProve = (audit: Command): void => {
   action(
     audit
       .command('prove')
-      .description('an inclusion proof of one event in the log')
-      .argument('<stream>')
-      .argument('<revision>')
+      .description("an inclusion proof of one event in the log, or of any leaf (a deletion's) with --leaf")
+      .argument('[stream]')
+      .argument('[revision]')
+      .option('--leaf <index>', "the leaf at this index instead (a deletion's, as a retention.deleted record names it)")
       .option('--size <n>', 'in the tree of this many leaves (the size of a digest you kept; default: now)'),
-    async (context, stream: string, revisionText: string, options: { size?: string }) => {
-      const revision = parseBigIntOption('revision', revisionText);
+    async (context, stream: string | undefined, revisionText: string | undefined, options: { leaf?: string; size?: string }) => {
+      if ((options.leaf === undefined) === (stream === undefined) || (stream === undefined) !== (revisionText === undefined)) {
+        throw invalidInput('audit prove takes STREAM REVISION, or --leaf INDEX', 'leaf');
+      }
+      const revision = revisionText === undefined ? undefined : parseBigIntOption('revision', revisionText);
+      const leaf = options.leaf === undefined ? undefined : parseCountOption('leaf', options.leaf);
       const size = options.size === undefined ? undefined : parseCountOption('size', options.size);
-      const proof = await withLedger(context, { write: false }, async (_ledger, store) => logOf(store).proof(stream, revision, size));
+      const proof = await withLedger(context, { write: false }, async (_ledger, store) =>
+        leaf === undefined ? logOf(store).proof(stream!, revision!, size) : logOf(store).leafProof(leaf, size),
+      );
       emit(context.io, context.json, proof, () =>
         [`leaf ${proof.index} of ${proof.size}`, `leaf hash ${proof.leafHash}`, `leaf input ${proof.leafInput === null ? '(erased)' : field(proof.leafInput)}`, `root ${proof.root}`, ...proof.path.map((hash) => `path ${hash}`)].join('\n'),
       );

@@ -121,6 +121,12 @@ export interface EventLog {
    * auditor asks at the size of a digest it kept); not_found when no leaf below it holds the event.
    */
   proof(stream: string, revision: bigint, size?: number): Promise<InclusionProof>;
+  /**
+   * Inclusion proof of the leaf at `index`, an event's or a deletion's (its leaf input says which: a
+   * deletion's has a `deletion` key; `revision` is then the deletion's head), in the tree of `size`
+   * leaves (default: the current tree); not_found when the tree has no such leaf.
+   */
+  leafProof(index: number, size?: number): Promise<InclusionProof>;
   /** Leaves from index `from`, at most `max`, with the events now at their positions. */
   entries(from: number, max: number): Promise<LogEntry[]>;
   /**

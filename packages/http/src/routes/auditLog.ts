@@ -8,6 +8,16 @@ const logOf = (store: EventStore) => {
   return store.log;
 };
 
+/** `?size=`: a proof in the tree of a digest kept earlier. */
+const proofQuery = z.strictObject({
+  size: z
+    .string()
+    .regex(/^[0-9]{1,15}$/, 'must be a whole number')
+    .transform(Number)
+    .optional()
+    .describe('in the tree of this many leaves (the size of a digest kept earlier; default: the current tree)'),
+});
+
 /** The log commitment's digest and inclusion proofs (GET /audit/verify is in audit.ts). */
 export const auditLogRoutes: Route[] = [
   route({
@@ -23,14 +33,7 @@ export const auditLogRoutes: Route[] = [
     path: '/audit/proof/:stream/:revision',
     tag: 'audit',
     summary: 'An inclusion proof of one event in the log (RFC 9162), checkable offline (docs/audit.md)',
-    query: z.strictObject({
-      size: z
-        .string()
-        .regex(/^[0-9]{1,15}$/, 'must be a whole number')
-        .transform(Number)
-        .optional()
-        .describe('in the tree of this many leaves (the size of a digest kept earlier; default: the current tree)'),
-    }),
+    query: proofQuery,
     responses: {
       200: { description: 'the proof', schema: R.inclusionProof },
       400: { description: 'the revision is not a whole number' },
@@ -41,6 +44,24 @@ export const auditLogRoutes: Route[] = [
       const text = params.revision!;
       if (!/^[0-9]{1,19}$/.test(text) || BigInt(text) >= 2n ** 63n) throw invalidInput(`The revision must be a whole number below 2^63: ${text}`, 'revision');
       return { body: await logOf(store).proof(params.stream!, BigInt(text), query.size) };
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/audit/leaves/:index/proof',
+    tag: 'audit',
+    summary: "An inclusion proof of any leaf by its index: a deletion's, as a retention.deleted record names it (docs/audit.md)",
+    query: proofQuery,
+    responses: {
+      200: { description: "the proof; a deletion leaf's input has a deletion key, and revision is the deletion's head", schema: R.inclusionProof },
+      400: { description: 'the index is not a whole number' },
+      404: { description: 'the tree has no leaf at that index' },
+      501: { description: 'the store keeps no log commitment (EventStoreDB)' },
+    },
+    handler: async ({ store, params, query }) => {
+      const text = params.index!;
+      if (!/^[0-9]{1,15}$/.test(text)) throw invalidInput(`The leaf index must be a whole number: ${text}`, 'index');
+      return { body: await logOf(store).leafProof(Number(text), query.size) };
     },
   }),
 ];

@@ -1,12 +1,15 @@
 import type Database from 'better-sqlite3';
 import {
+  deletionLeafInput,
   inclusionPath,
   invalidInput,
   leafInput,
+  logDamaged,
   notFound,
   rangeRoot,
   type DeletionRecord,
   type EventLog,
+  type InclusionProof,
   type LogEntry,
   type StoredEventText,
 } from '@session-ledger/core';
@@ -41,10 +44,15 @@ export const sqliteEventLog = (db: Database.Database, sql: LogStatements): Event
     return { size, root: hex(rangeRoot(0, size, storedLookup(sql))) };
   });
 
-  const proof = db.transaction((stream: string, revision: bigint, at?: number) => {
+  /** The tree a proof is asked in: `at` leaves, or the current tree. */
+  const treeSize = (at: number | undefined): number => {
     const current = logSize(sql);
     if (at !== undefined && (!Number.isSafeInteger(at) || at < 1 || at > current)) throw invalidInput(`No tree of size ${at}: the log has ${current} leaves`, 'size');
-    const size = at ?? current;
+    return at ?? current;
+  };
+
+  const proof = db.transaction((stream: string, revision: bigint, at?: number) => {
+    const size = treeSize(at);
     const event = sql.eventAt.get(stream, revision) as StoredEventText | undefined;
     let index = event ? leafAtPosition(sql, event.position, size) : null;
     // An erased event: its leaf stays (one scan of the leaves; erased events are rarely proved).
@@ -86,11 +94,28 @@ export const sqliteEventLog = (db: Database.Database, sql: LogStatements): Event
       };
     });
 
+  const leafProof = db.transaction((index: number, at?: number): InclusionProof => {
+    const size = treeSize(at);
+    if (!Number.isSafeInteger(index) || index < 0 || index >= size) throw notFound('log leaf', `${index}${at === undefined ? '' : ` below size ${size}`}`);
+    const [entry] = entries(index, 1);
+    if (entry?.index !== index) throw logDamaged(index);
+    const { event, deletion } = entry;
+    const input = entry.isDeletion
+      ? deletion && deletionLeafInput({ ...deletion, index })
+      : event && event.stream === entry.stream && event.revision === entry.revision
+        ? leafInput({ index, stream: event.stream, revision: event.revision, hash: storedChainHash(event), created: event.created })
+        : null;
+    const lookup = storedLookup(sql);
+    const root = hex(rangeRoot(0, size, lookup));
+    return { stream: entry.stream, revision: entry.revision, position: entry.position, index, leafHash: hex(entry.leafHash), leafInput: input, size, root, path: inclusionPath(index, size, lookup).map(hex) };
+  });
+
   const deletions = (): DeletionRecord[] => (sql.deletions.all() as DeletionRow[]).map(deletionRecordOf);
 
   return {
     digest: async () => mapped(() => digest()),
     proof: async (stream, revision, size) => mapped(() => proof(stream, revision, size)),
+    leafProof: async (index, size) => mapped(() => leafProof(index, size)),
     entries: async (from, max) => mapped(() => entries(from, max)),
     strays: async (bound) => mapped(() => (bound ? sql.straysAbove.all(bound.after, BigInt(bound.fromLeaf)) : sql.strays.all()) as StoredEventText[]),
     deletions: async () => mapped(deletions),
