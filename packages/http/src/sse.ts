@@ -18,16 +18,22 @@ export const sseField = (field: string, value: string): string =>
 
 /** The query every SSE route takes: where to resume. */
 export const SSE_QUERY = z
-  .strictObject({ after: position.optional().describe('resume after this commit position (exclusive); the Last-Event-ID header wins when both are sent') })
+  .strictObject({
+    after: position.optional().describe('resume after this commit position (exclusive), a whole number below 2^63; the Last-Event-ID header wins when both are sent'),
+  })
   .describe(
     'Server-Sent Events. Each event carries `id:` (its commit position) and `event:` (its type); `retry:` is sent first. ' +
       'History is sent first, then one `event: caught-up` (data `{position}`), then live events. A client that reconnects ' +
-      'with `Last-Event-ID` (EventSource does so by itself) or `?after=POSITION` resumes right after that position and misses nothing. ' +
+      'with `Last-Event-ID` (EventSource does so by itself) or `?after=POSITION` resumes right after that position and misses nothing; ' +
+      'any whole number below 2^63 is a position to resume after (after the highest, 2^63 - 1, the stream is caught up at once). ' +
       'A client that does not read is not buffered for: the server waits for it.',
   );
 
 export const SSE_HEADERS = {
-  'Last-Event-ID': { description: 'resume after this commit position (sent by EventSource when it reconnects); wins over ?after' },
+  'Last-Event-ID': {
+    description: 'resume after this commit position (sent by EventSource when it reconnects), a whole number below 2^63; wins over ?after',
+    schema: position,
+  },
 };
 
 export const SSE_RESPONSE: Record<number, ResponseSpec> = {

@@ -48,7 +48,7 @@ export interface RouteSpec<Q extends z.ZodType, B extends z.ZodType> {
   /** The body schema; absent means the route takes no body. A missing body is parsed as `{}`. */
   body?: B;
   /** Request headers the route reads, for the OpenAPI document. */
-  headers?: Record<string, { description: string; required?: boolean }>;
+  headers?: Record<string, { description: string; required?: boolean; schema?: z.ZodType }>;
   /** Server-Sent Events: counted against the subscriber limit; HEAD answers the headers only. */
   sse?: boolean;
   responses: Record<number, ResponseSpec>;
