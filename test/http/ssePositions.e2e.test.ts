@@ -58,6 +58,22 @@ describe('HTTP: where a Server-Sent Events stream resumes', () => {
     }
   });
 
+  it('lets a good Last-Event-ID win over any ?after (empty, malformed, too large or another position); a bad header is 400', async () => {
+    const ticks = async (path: string, lastEventId: string) => {
+      const { status, text } = await readRawSse(`${service.url}${path}`, { headers: { 'last-event-id': lastEventId }, until: (seen) => caughtUpAt(seen) !== undefined });
+      return { status, ids: text.split('\n').filter((line) => line.startsWith('id: ')) };
+    };
+    for (const after of ['', 'soon', PAST, '0', `1&after=2`]) {
+      const path = `/subscribe?prefix=pos-&after=${after}`;
+      expect({ path, ...(await ticks(path, '0')) }).toEqual({ path, status: 200, ids: ['id: 1'] });
+      expect({ path, ...(await ticks(path, HIGHEST)) }).toEqual({ path, status: 200, ids: [] });
+    }
+    for (const path of ['/subscribe', '/subscribe?after=0', '/sessions/pos-session/events?after=']) {
+      const response = await rawRequest(service.url, { path, headers: { 'last-event-id': 'yesterday' } });
+      expect({ path, status: response.status, field: response.json().details.field }).toEqual({ path, status: 400, field: 'Last-Event-ID' });
+    }
+  });
+
   it('documents ?after and Last-Event-ID with one schema: the position', async () => {
     const doc = (await rawRequest(service.url, { path: '/openapi.json' })).json();
     for (const path of ['/subscribe', '/sessions/{id}/events']) {

@@ -9,6 +9,7 @@ import { parseBy, queryObject } from './contract/validate.js';
 import { createGuard, type GuardOptions } from './guard.js';
 import { httpProblem, problemOf } from './problem.js';
 import { createRouter } from './router.js';
+import { dropOverriddenQuery } from './sse.js';
 import { ROUTES } from './routes/index.js';
 import { localSlots, type SubscriberSlots } from './subscriberSlots.js';
 import type { ServiceContext } from './types.js';
@@ -74,6 +75,7 @@ export const createHttpService = (options: HttpServiceOptions): Server => {
       throw httpProblem(404, 'not_found', `No route for ${method} ${path}`);
     }
     const spec = match.route;
+    if (spec.sse && search !== null) dropOverriddenQuery(req, search);
     // A route without a query schema, asked without a query, has the empty query: no parse
     // (benchmark row "group commit: HTTP appends, 32 keep-alive clients").
     const query = !spec.query && search === null ? {} : parseBy(spec.query ?? noQuery, queryObject(spec.query ?? noQuery, search ?? new URLSearchParams()), 'query');
