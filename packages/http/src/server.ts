@@ -1,7 +1,7 @@
 import { createServer as createNodeServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import { ledgerError, toJson } from '@session-ledger/core';
-import { serveWeb } from '@session-ledger/web';
+import { isWebPath, serveWeb, WEB_METHODS } from '@session-ledger/web';
 import { endJson, JSON_TYPE, PROBLEM_TYPE } from './answer.js';
 import { readJsonBody } from './body.js';
 import { noQuery } from './contract/common.js';
@@ -62,7 +62,8 @@ export const createHttpService = (options: HttpServiceOptions): Server => {
     const { path, search } = splitTarget(req.url ?? '/');
     // The browser's page and assets (no ledger data, so no token), past the Host check.
     if (serveWeb(method, path, res)) return;
-    const { match, allowed } = route(method, path);
+    // The page's paths answer OPTIONS like the API's, and 405 to a method they do not take.
+    const { match, allowed } = isWebPath(path) ? { match: null, allowed: WEB_METHODS } : route(method, path);
     if (method === 'OPTIONS' && allowed.length > 0) {
       res.writeHead(204, { allow: allowed.join(', '), ...guard.corsHeaders(req, { allow: allowed }) });
       return void res.end();
