@@ -35,7 +35,7 @@ const operation = (route: Route): JsonSchema => {
     const content = spec.schema
       ? { 'application/json': { schema: schemaOf(spec.schema) } }
       : spec.contentType
-        ? { [spec.contentType]: { schema: { type: 'string' } } }
+        ? Object.fromEntries([spec.contentType].flat().map((type) => [type, { schema: { type: 'string' } }]))
         : Number(status) >= 400
           ? PROBLEM.content
           : undefined;

@@ -31,8 +31,8 @@ export interface ResponseSpec {
   description: string;
   /** The JSON body's schema (absent: not JSON, or no body). */
   schema?: z.ZodType;
-  /** For non-JSON bodies: the media type (text/event-stream, text/plain, …). */
-  contentType?: string;
+  /** For non-JSON bodies: the media type (text/event-stream, text/plain, …), or each one the answer may have. */
+  contentType?: string | readonly string[];
 }
 
 export interface RouteSpec<Q extends z.ZodType, B extends z.ZodType> {

@@ -38,7 +38,11 @@ export const eventRoutes: Route[] = [
     tag: 'streams',
     summary: 'Append one event (hash-chained)',
     body: appendBody,
-    responses: { 201: { description: 'stored', schema: R.streamAppended }, 409: { description: 'wrong expected revision' } },
+    responses: {
+      201: { description: 'stored', schema: R.streamAppended },
+      409: { description: 'wrong expected revision' },
+      410: { description: "the stream was deleted for good (tombstoned, as a deleted session's segments are): it is never written again" },
+    },
     handler: async ({ ledger, params, body }) => {
       const expectedRevision = parseExpected(String(body.expectedRevision ?? 'any'))!;
       const result = await appendRaw(ledger, {

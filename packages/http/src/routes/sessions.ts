@@ -38,7 +38,13 @@ export const sessionRoutes: Route[] = [
     tag: 'sessions',
     summary: 'Start a session',
     body: B.startBody,
-    responses: { 201: { description: 'started', schema: R.sessionStarted }, 200: { description: 'it existed already: nothing written', schema: R.sessionStarted } },
+    responses: {
+      201: { description: 'started', schema: R.sessionStarted },
+      200: { description: 'it existed already: nothing written', schema: R.sessionStarted },
+      404: { description: 'no such parent session' },
+      409: { description: 'a session of that id exists with other settings (parent, link, model, source, title)' },
+      410: { description: 'a session of that id, or the parent, was deleted: it is never started again' },
+    },
     handler: async (context) => {
       const result = await startSession(writer(context), context.body);
       return { status: result.created ? 201 : 200, body: result };
