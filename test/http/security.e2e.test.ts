@@ -44,6 +44,22 @@ describe('HTTP service: safe by default', () => {
     expect(sessionCount()).toBe(before);
   });
 
+  it('answers the URL it prints when bound to an IPv4-mapped IPv6 address, as curl and a browser spell it', async () => {
+    const mapped = await startServer(env, ['--host', '::ffff:127.0.0.1']);
+    try {
+      const { port: mappedPort } = new URL(mapped.url);
+      expect(mapped.url).toBe(`http://[::ffff:127.0.0.1]:${mappedPort}`);
+      // fetch sends the WHATWG spelling ([::ffff:7f00:1]); curl -g sends the URL's as printed.
+      expect((await fetch(`${mapped.url}/health`)).status).toBe(200);
+      for (const host of [`[::ffff:127.0.0.1]:${mappedPort}`, `[::ffff:7f00:1]:${mappedPort}`, `127.0.0.1:${mappedPort}`]) {
+        const response = await rawRequest(`http://127.0.0.1:${mappedPort}`, { path: '/health', headers: { host } });
+        expect({ host, status: response.status }).toEqual({ host, status: 200 });
+      }
+    } finally {
+      await mapped.stop();
+    }
+  });
+
   it('accepts more Host names only when told to with --allowed-host', async () => {
     const extra = await startServer(env, ['--allowed-host', 'ledger.internal']);
     try {

@@ -35,16 +35,20 @@ export const readUtf8File = (what: string, path: string, field?: string): string
   }
 };
 
+/** Revisions and positions are signed 64-bit integers in every store: 2^63 and above name nothing. */
+const POSITION_LIMIT = 2n ** 63n;
+
 export const parseExpectedOption = (text: string): ExpectedRevision => {
   const expected = parseExpected(text);
-  if (expected === null) throw invalidInput(`--expected-revision must be any, no_stream, stream_exists or a revision number: ${text}`);
+  if (expected === null || (typeof expected === 'bigint' && expected >= POSITION_LIMIT)) {
+    throw invalidInput(`--expected-revision must be any, no_stream, stream_exists or a revision number below 2^63: ${text}`, 'expected-revision');
+  }
   return expected;
 };
 
-/** A revision or position: below 2^63, as every store keeps them (SQLite's INTEGER). */
+/** A revision or commit position: a whole number below 2^63 (what the store can hold; more was an internal error). */
 export const parseBigIntOption = (name: string, text: string): bigint => {
-  if (!/^\d+$/.test(text)) throw invalidInput(`--${name} must be a whole number: ${text}`, name);
-  if (BigInt(text) >= 2n ** 63n) throw invalidInput(`--${name} must be below 2^63: ${text}`, name);
+  if (!/^\d+$/.test(text) || BigInt(text) >= POSITION_LIMIT) throw invalidInput(`--${name} must be a whole number below 2^63: ${text}`, name);
   return BigInt(text);
 };
 

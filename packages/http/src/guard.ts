@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http';
-import { authority } from './loopback.js';
+import { hostNames } from './loopback.js';
 import { httpProblem } from './problem.js';
 
 export interface GuardOptions {
-  /** The address the server was asked to bind (its Host is allowed, with the port). */
+  /** The address the server was asked to bind (its Host is allowed, with the port, in every spelling of it: `hostNames`). */
   host?: string;
   /** More Host header values to accept: `name` (any port this server listens on), `name:port`, or `*` (any). */
   allowedHosts?: string[];
@@ -27,8 +27,8 @@ export const createGuard = (options: GuardOptions) => {
 
   const allowedFor = (port: number, localAddress: string | undefined): Set<string> => {
     const names = [...LOOPBACK_NAMES, ...extra];
-    if (options.host) names.push(authority(options.host, port).replace(/:\d+$/, ''));
-    if (localAddress) names.push(authority(localAddress, port).replace(/:\d+$/, ''));
+    if (options.host) names.push(...hostNames(options.host));
+    if (localAddress) names.push(...hostNames(localAddress));
     return new Set(names.flatMap((name) => (/:\d+$/.test(name) && !name.endsWith(']') ? [name] : [`${name}:${port}`, ...(port === 80 ? [name] : [])])));
   };
   /**

@@ -20,8 +20,24 @@ export const isLoopback = (host: string): boolean => {
   return false;
 };
 
-/** `host:port` as a Host header names it (IPv6 in brackets). */
-export const authority = (host: string, port: number): string => {
-  const address = bare(host);
-  return `${isIP(address) === 6 ? `[${address}]` : address}:${port}`;
+const bracketed = (address: string): string => (isIP(address) === 6 ? `[${address}]` : address);
+
+/** The WHATWG URL spelling of a host (what a browser sends: `[::ffff:7f00:1]`, `[::1]`), or none for a name URL refuses. */
+const urlSpelling = (host: string): string[] => {
+  try {
+    return [new URL(`http://${host}/`).hostname];
+  } catch {
+    return [];
+  }
+};
+
+/**
+ * Every Host name (without the port) that can reach an address: as given, as the server prints it
+ * (`http://[::ffff:127.0.0.1]:P`), without a v4-mapped prefix, and as a browser normalizes it
+ * (`[::ffff:7f00:1]`, `[0:0:0:0:0:0:0:1]` as `[::1]`); IPv6 in brackets, lower case.
+ */
+export const hostNames = (host: string): string[] => {
+  const unbracketed = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+  const given = bracketed(unbracketed.toLowerCase());
+  return [...new Set([given, bracketed(bare(host)), ...urlSpelling(given)])];
 };

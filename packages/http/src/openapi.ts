@@ -13,7 +13,7 @@ const PROBLEM = { description: 'an error: RFC 9457 problem details', content: { 
 
 const parameters = (route: Route): JsonSchema[] => {
   const path = [...route.path.matchAll(/:([A-Za-z]+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
-  const headers = Object.entries(route.headers ?? {}).map(([name, spec]) => ({ name, in: 'header', required: spec.required ?? false, description: spec.description, schema: { type: 'string' } }));
+  const headers = Object.entries(route.headers ?? {}).map(([name, spec]) => ({ name, in: 'header', required: spec.required ?? false, description: spec.description, schema: spec.schema ? schemaOf(spec.schema) : { type: 'string' } }));
   if (!route.query) return [...path, ...headers];
   const query = schemaOf(route.query) as { properties?: Record<string, JsonSchema>; required?: string[] };
   return [
@@ -35,7 +35,7 @@ const operation = (route: Route): JsonSchema => {
     const content = spec.schema
       ? { 'application/json': { schema: schemaOf(spec.schema) } }
       : spec.contentType
-        ? { [spec.contentType]: { schema: { type: 'string' } } }
+        ? Object.fromEntries([spec.contentType].flat().map((type) => [type, { schema: { type: 'string' } }]))
         : Number(status) >= 400
           ? PROBLEM.content
           : undefined;

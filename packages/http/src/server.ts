@@ -1,7 +1,7 @@
 import { createServer as createNodeServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import { ledgerError, toJson } from '@session-ledger/core';
-import { serveWeb } from '@session-ledger/web';
+import { isWebPath, serveWeb, WEB_METHODS } from '@session-ledger/web';
 import { endJson, JSON_TYPE, PROBLEM_TYPE } from './answer.js';
 import { readJsonBody } from './body.js';
 import { noQuery } from './contract/common.js';
@@ -9,6 +9,7 @@ import { parseBy, queryObject } from './contract/validate.js';
 import { createGuard, type GuardOptions } from './guard.js';
 import { httpProblem, problemOf } from './problem.js';
 import { createRouter } from './router.js';
+import { dropOverriddenQuery } from './sse.js';
 import { ROUTES } from './routes/index.js';
 import { localSlots, type SubscriberSlots } from './subscriberSlots.js';
 import type { ServiceContext } from './types.js';
@@ -61,7 +62,8 @@ export const createHttpService = (options: HttpServiceOptions): Server => {
     const { path, search } = splitTarget(req.url ?? '/');
     // The browser's page and assets (no ledger data, so no token), past the Host check.
     if (serveWeb(method, path, res)) return;
-    const { match, allowed } = route(method, path);
+    // The page's paths answer OPTIONS like the API's, and 405 to a method they do not take.
+    const { match, allowed } = isWebPath(path) ? { match: null, allowed: WEB_METHODS } : route(method, path);
     if (method === 'OPTIONS' && allowed.length > 0) {
       res.writeHead(204, { allow: allowed.join(', '), ...guard.corsHeaders(req, { allow: allowed }) });
       return void res.end();
@@ -74,6 +76,7 @@ export const createHttpService = (options: HttpServiceOptions): Server => {
       throw httpProblem(404, 'not_found', `No route for ${method} ${path}`);
     }
     const spec = match.route;
+    if (spec.sse && search !== null) dropOverriddenQuery(req, search);
     // A route without a query schema, asked without a query, has the empty query: no parse
     // (benchmark row "group commit: HTTP appends, 32 keep-alive clients").
     const query = !spec.query && search === null ? {} : parseBy(spec.query ?? noQuery, queryObject(spec.query ?? noQuery, search ?? new URLSearchParams()), 'query');

@@ -18,16 +18,24 @@ export const sseField = (field: string, value: string): string =>
 
 /** The query every SSE route takes: where to resume. */
 export const SSE_QUERY = z
-  .strictObject({ after: position.optional().describe('resume after this commit position (exclusive); the Last-Event-ID header wins when both are sent') })
+  .strictObject({
+    after: position
+      .optional()
+      .describe('resume after this commit position (exclusive), a whole number below 2^63; ignored when a Last-Event-ID header is sent (the header wins)'),
+  })
   .describe(
     'Server-Sent Events. Each event carries `id:` (its commit position) and `event:` (its type); `retry:` is sent first. ' +
       'History is sent first, then one `event: caught-up` (data `{position}`), then live events. A client that reconnects ' +
-      'with `Last-Event-ID` (EventSource does so by itself) or `?after=POSITION` resumes right after that position and misses nothing. ' +
+      'with `Last-Event-ID` (EventSource does so by itself) or `?after=POSITION` resumes right after that position and misses nothing; ' +
+      'any whole number below 2^63 is a position to resume after (after the highest, 2^63 - 1, the stream is caught up at once). ' +
       'A client that does not read is not buffered for: the server waits for it.',
   );
 
 export const SSE_HEADERS = {
-  'Last-Event-ID': { description: 'resume after this commit position (sent by EventSource when it reconnects); wins over ?after' },
+  'Last-Event-ID': {
+    description: 'resume after this commit position (sent by EventSource when it reconnects), a whole number below 2^63; wins over ?after',
+    schema: position,
+  },
 };
 
 export const SSE_RESPONSE: Record<number, ResponseSpec> = {
@@ -35,11 +43,26 @@ export const SSE_RESPONSE: Record<number, ResponseSpec> = {
   503: { description: 'too many subscribers; retry after the Retry-After seconds' },
 };
 
-/** The position to resume after: the Last-Event-ID header, else `?after` (both exclusive); a malformed one is 400. */
-export const resumeFrom = (req: IncomingMessage, query: { after?: bigint }): bigint | 'start' => {
+/** The Last-Event-ID header's text; an empty one counts as none (EventSource sends none before its first event). */
+const lastEventId = (req: IncomingMessage): string | undefined => {
   const header = req.headers['last-event-id'];
   const text = Array.isArray(header) ? header[0] : header;
-  if (text === undefined || text === '') return query.after ?? 'start';
+  return text === '' ? undefined : text;
+};
+
+/**
+ * The Last-Event-ID header wins over `?after`: when a request sends the header, its `?after` is
+ * dropped before the query is parsed, so an empty or stale `?after` in a URL that EventSource keeps
+ * reconnecting to cannot refuse a good header. The header alone decides (a malformed one is 400).
+ */
+export const dropOverriddenQuery = (req: IncomingMessage, search: URLSearchParams): void => {
+  if (lastEventId(req) !== undefined) search.delete('after');
+};
+
+/** The position to resume after: the Last-Event-ID header, else `?after` (both exclusive); a malformed one is 400. */
+export const resumeFrom = (req: IncomingMessage, query: { after?: bigint }): bigint | 'start' => {
+  const text = lastEventId(req);
+  if (text === undefined) return query.after ?? 'start';
   const parsed = position.safeParse(text.trim());
   if (!parsed.success) throw invalidInput(`Last-Event-ID must be a commit position (a whole number below 2^63): ${JSON.stringify(text)}`, 'Last-Event-ID');
   return parsed.data;

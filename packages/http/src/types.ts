@@ -31,8 +31,8 @@ export interface ResponseSpec {
   description: string;
   /** The JSON body's schema (absent: not JSON, or no body). */
   schema?: z.ZodType;
-  /** For non-JSON bodies: the media type (text/event-stream, text/plain, …). */
-  contentType?: string;
+  /** For non-JSON bodies: the media type (text/event-stream, text/plain, …), or each one the answer may have. */
+  contentType?: string | readonly string[];
 }
 
 export interface RouteSpec<Q extends z.ZodType, B extends z.ZodType> {
@@ -48,7 +48,7 @@ export interface RouteSpec<Q extends z.ZodType, B extends z.ZodType> {
   /** The body schema; absent means the route takes no body. A missing body is parsed as `{}`. */
   body?: B;
   /** Request headers the route reads, for the OpenAPI document. */
-  headers?: Record<string, { description: string; required?: boolean }>;
+  headers?: Record<string, { description: string; required?: boolean; schema?: z.ZodType }>;
   /** Server-Sent Events: counted against the subscriber limit; HEAD answers the headers only. */
   sse?: boolean;
   responses: Record<number, ResponseSpec>;

@@ -1,2 +1,2 @@
 export { webAsset, PUBLIC_DIR, type WebAsset } from './assets.js';
-export { serveWeb, PAGE_HEADERS, CONTENT_SECURITY_POLICY } from './serveWeb.js';
+export { serveWeb, isWebPath, WEB_METHODS, PAGE_HEADERS, CONTENT_SECURITY_POLICY } from './serveWeb.js';

@@ -21,6 +21,15 @@ const keyOf = (path: string): string | undefined => {
   return asset ? `assets/${asset[1]}` : undefined;
 };
 
+/** The methods the page's paths answer (OPTIONS answered by the HTTP service, with its CORS rules). */
+export const WEB_METHODS = ['GET', 'HEAD', 'OPTIONS'];
+
+/** Whether a path is the page's (`/`, `/s/ID`) or one of its assets: the service answers OPTIONS there, and 405 to other methods. */
+export const isWebPath = (path: string): boolean => {
+  const key = keyOf(path);
+  return key !== undefined && webAsset(key) !== undefined;
+};
+
 /**
  * Answers GET/HEAD of the page (`/`, `/s/ID`) and its assets (`/assets/NAME`); returns false for
  * anything else, which the API then answers. The files hold no ledger data, so they need no token:

@@ -1,11 +1,15 @@
 import { z } from 'zod';
 import { DURATION_PATTERN, parseDuration, parseOutcome, parseRole, ROLES, TURN_OUTCOMES } from '@session-ledger/events';
+import { MAX_TTL_MS } from '@session-ledger/sessions';
 
 /** Control characters (C0, DEL, C1) are refused in every name, id and type at the HTTP surface. */
 export const NO_CONTROL = /^[^\u0000-\u001f\u007f-\u009f]*$/;
 
 /** Revisions and positions are signed 64-bit integers in every store (SQLite's INTEGER). */
 const LIMIT = 2n ** 63n;
+
+/** The highest position or revision a query or header may name (2^63 - 1): accepted, and resuming after it works. */
+export const LAST_POSITION = LIMIT - 1n;
 
 /** A non-empty string free of control characters: ids, names, event types. */
 export const name = z.string().min(1).regex(NO_CONTROL, 'must not contain control characters');
@@ -42,11 +46,19 @@ export const expectedRevision = revision
   .nullish()
   .describe('the revision the writer last saw; the write is refused (409) if the session moved on');
 
-/** A duration: milliseconds, or a string such as 30s, 5m, 12h, 1d (the parser the CLI uses). */
+/** A lease length in milliseconds: the sessions package's own limit, 1 ms to 366 days, whichever form it came in. */
+const leaseMs = z
+  .number()
+  .int()
+  .min(1, 'must be at least 1 ms')
+  .max(MAX_TTL_MS, `must be at most 366 days (${MAX_TTL_MS} ms)`);
+
+/** A lease length: milliseconds, or a string such as 30s, 5m, 12h, 1d (the parser the CLI uses); one limit for both. */
 export const duration = z
-  .union([z.number().int().nonnegative().max(365 * 86_400_000), z.string().meta({ pattern: DURATION_PATTERN })])
+  .union([leaseMs, z.string().meta({ pattern: DURATION_PATTERN })])
   .transform((value) => (typeof value === 'number' ? value : parseDuration('ttl', value)))
-  .describe('milliseconds, or a duration such as 30s, 5m, 12h or 1d (the duration parser the CLI uses)');
+  .pipe(leaseMs)
+  .describe(`milliseconds (1 to ${MAX_TTL_MS}, 366 days), or a duration such as 30s, 5m, 12h or 1d in the same range (the duration parser the CLI uses)`);
 
 /** A choice parsed by the CLI's own parser (its message, its codes); the schema documents the choices. */
 const choice = <T extends string>(choices: readonly T[], parse: (label: string, text: string) => T, label: string) =>

@@ -57,7 +57,9 @@ const repeatableOf = new WeakMap<z.ZodType, Set<string>>();
 export const queryObject = (schema: z.ZodType, search: URLSearchParams): Record<string, string | string[]> => {
   let arrays = repeatableOf.get(schema);
   if (!arrays) repeatableOf.set(schema, (arrays = repeatable(schema)));
-  const object: Record<string, string | string[]> = {};
+  // No prototype: `?__proto__=1` is then an own key that the strict schema refuses like any other,
+  // not an assignment to the object's prototype that made the parameter vanish.
+  const object: Record<string, string | string[]> = Object.create(null);
   for (const key of new Set(search.keys())) {
     const values = search.getAll(key);
     if (arrays.has(key)) object[key] = values;

@@ -14,6 +14,8 @@ export const auditRoutes: Route[] = [
       200: { description: 'everything holds', schema: R.verifyReport },
       400: { description: 'the digest is not a digest, or a stream with a digest' },
       409: { description: 'breaks: the report lists them (up to maxBreaks), or names the first broken link of a chain', schema: R.verifyReport },
+      404: { description: 'with stream: no such stream' },
+      410: { description: 'with stream: the stream was deleted for good' },
     },
     handler: async ({ ledger, store, query }) => {
       if (query.stream !== undefined && (query.digest ?? query.maxBreaks) !== undefined) throw invalidInput('digest and maxBreaks check the whole log: drop stream', 'stream');

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { count, jsonObject, jsonValue, name, position, revision } from '../contract/common.js';
 import * as R from '../contract/responses.js';
 import { resumeFrom, SSE_HEADERS, SSE_QUERY, SSE_RESPONSE, streamSse } from '../sse.js';
+import { subscribeAfter } from '../subscribeAfter.js';
 import { route, type Route } from '../types.js';
 
 const appendBody = z.strictObject({
@@ -37,7 +38,11 @@ export const eventRoutes: Route[] = [
     tag: 'streams',
     summary: 'Append one event (hash-chained)',
     body: appendBody,
-    responses: { 201: { description: 'stored', schema: R.streamAppended }, 409: { description: 'wrong expected revision' } },
+    responses: {
+      201: { description: 'stored', schema: R.streamAppended },
+      409: { description: 'wrong expected revision' },
+      410: { description: "the stream was deleted for good (tombstoned, as a deleted session's segments are): it is never written again" },
+    },
     handler: async ({ ledger, params, body }) => {
       const expectedRevision = parseExpected(String(body.expectedRevision ?? 'any'))!;
       const result = await appendRaw(ledger, {
@@ -74,10 +79,7 @@ export const eventRoutes: Route[] = [
     }),
     responses: SSE_RESPONSE,
     handler: async ({ store, req, res, query }) => {
-      const subscription = store.subscribeToAll({
-        fromPosition: resumeFrom(req, query),
-        filter: { streamNamePrefixes: query.prefix ?? [], eventTypes: query.type ?? [] },
-      });
+      const subscription = subscribeAfter(store, resumeFrom(req, query), { streamNamePrefixes: query.prefix ?? [], eventTypes: query.type ?? [] });
       await streamSse(req, res, subscription);
       return null;
     },

@@ -28,7 +28,14 @@ export const retentionRoutes: Route[] = [
       lineage,
       only: z.string().optional().describe('roles separated by commas, e.g. user,assistant (display exports only)'),
     }),
-    responses: { 200: { description: 'the export file', contentType: 'application/octet-stream' }, 404: { description: 'unknown id' }, 410: { description: 'the session was deleted' } },
+    responses: {
+      200: {
+        description: `the export file, by format: ${FORMATS.map((format) => `${format} as ${CONTENT_TYPES[format].split(';')[0]}`).join(', ')} (UTF-8)`,
+        contentType: [...new Set(FORMATS.map((format) => CONTENT_TYPES[format].split(';')[0]!))],
+      },
+      404: { description: 'unknown id' },
+      410: { description: 'the session was deleted' },
+    },
     handler: async ({ store, params, query, res, now }) => {
       const format = query.format ?? 'markdown';
       const result = await exportSession(store, params.id!, {

@@ -15,6 +15,7 @@ import {
 } from '@session-ledger/sessions';
 import { z } from 'zod';
 import { catalogPage, parseSince, readModelsOf, resolveSession } from '@session-ledger/read-models';
+import { noneMatchHolds } from '../conditional.js';
 import { catalogPageBody, catalogQuery } from '../contract/catalog.js';
 import * as R from '../contract/responses.js';
 import { SSE_HEADERS, SSE_QUERY, SSE_RESPONSE } from '../sse.js';
@@ -37,7 +38,13 @@ export const sessionRoutes: Route[] = [
     tag: 'sessions',
     summary: 'Start a session',
     body: B.startBody,
-    responses: { 201: { description: 'started', schema: R.sessionStarted }, 200: { description: 'it existed already: nothing written', schema: R.sessionStarted } },
+    responses: {
+      201: { description: 'started', schema: R.sessionStarted },
+      200: { description: 'it existed already: nothing written', schema: R.sessionStarted },
+      404: { description: 'no such parent session' },
+      409: { description: 'a session of that id exists with other settings (parent, link, model, source, title)' },
+      410: { description: 'a session of that id, or the parent, was deleted: it is never started again' },
+    },
     handler: async (context) => {
       const result = await startSession(writer(context), context.body);
       return { status: result.created ? 201 : 200, body: result };
@@ -64,14 +71,14 @@ export const sessionRoutes: Route[] = [
     tag: 'sessions',
     summary: 'The conversation, by any of its ids, a unique id prefix (4+ characters) or its exact title',
     description: 'The ETag names the revision of every segment; If-None-Match answers 304. An id prefix or title matching several sessions is 409 ambiguous, naming the candidates.',
-    headers: { 'If-None-Match': { description: 'the ETag of a view seen before: 304 while nothing changed' } },
+    headers: { 'If-None-Match': { description: 'the ETag of a view seen before, a list of ETags, or *: 304 while one of them is current (weak comparison: W/"x" matches "x")' } },
     query: z.strictObject({ view: z.enum(VIEWS).optional().describe('display (default), active or raw') }),
     responses: { 200: { description: 'the view', schema: R.conversation }, 304: { description: 'unchanged since the ETag' }, 404: { description: 'unknown id' }, 409: { description: 'an ambiguous prefix or title' }, ...GONE },
     handler: async ({ store, params, query, req }) => {
       const id = resolveSession(await readModelsOf(store).ready('catalog'), params.id!);
       const loaded = await loadConversation(store, id, { view: query.view ?? 'display' });
       const etag = viewEtag(loaded);
-      if (req.headers['if-none-match'] === etag) return { status: 304, headers: { etag } };
+      if (noneMatchHolds(req.headers['if-none-match'], etag)) return { status: 304, headers: { etag } };
       return { body: viewToJson(loaded), headers: { etag } };
     },
   }),
