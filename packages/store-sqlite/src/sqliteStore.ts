@@ -100,6 +100,8 @@ const toText = (event: EventData, dataText: string | undefined, metadataText: st
 };
 
 const MAX = BigInt(Number.MAX_SAFE_INTEGER);
+/** The highest position or revision SQLite's INTEGER holds: a subscription may start after it, nothing follows it. */
+const LAST_INTEGER = 2n ** 63n - 1n;
 const limitOf = (maxCount: number | undefined) => (maxCount === undefined ? MAX : BigInt(maxCount));
 
 /** The embedded default: one SQLite file in WAL mode, shared safely by several processes. */
@@ -352,6 +354,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
               const state = streamState(name);
               if (state?.tombstoned) throw streamDeleted(name);
               if (!state) return [];
+              if (after === LAST_INTEGER) return []; // nothing can follow it
               const from = after === null ? state.firstLive : after + 1n;
               return readRows(sql.forwards.all(name, from > state.firstLive ? from : state.firstLive, BigInt(max)));
             }),
@@ -367,7 +370,8 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
       return catchUpSubscription(
         {
           readAfter: async (after, max) =>
-            withRetry(async () => mapped(() => readRows(sql.allForwards.all(after === null ? 0n : after + 1n, BigInt(max))))),
+            // Nothing can follow the highest position (after + 1 would not bind).
+            after === LAST_INTEGER ? [] : withRetry(async () => mapped(() => readRows(sql.allForwards.all(after === null ? 0n : after + 1n, BigInt(max))))),
           keyOf: (event) => event.position,
           head: async () => mapped(() => (sql.lastPosition.get() as bigint | null) ?? null),
           changeToken,
