@@ -8,8 +8,6 @@ export const NO_CONTROL = /^[^\u0000-\u001f\u007f-\u009f]*$/;
 /** Revisions and positions are signed 64-bit integers in every store (SQLite's INTEGER). */
 const LIMIT = 2n ** 63n;
 
-/** The highest position or revision a query or header may name (2^63 - 1): accepted, and resuming after it works. */
-export const LAST_POSITION = LIMIT - 1n;
 
 /** A non-empty string free of control characters: ids, names, event types. */
 export const name = z.string().min(1).regex(NO_CONTROL, 'must not contain control characters');

@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { count, jsonObject, jsonValue, name, position, revision } from '../contract/common.js';
 import * as R from '../contract/responses.js';
 import { resumeFrom, SSE_HEADERS, SSE_QUERY, SSE_RESPONSE, streamSse } from '../sse.js';
-import { subscribeAfter } from '../subscribeAfter.js';
 import { route, type Route } from '../types.js';
 
 const appendBody = z.strictObject({
@@ -79,7 +78,7 @@ export const eventRoutes: Route[] = [
     }),
     responses: SSE_RESPONSE,
     handler: async ({ store, req, res, query }) => {
-      const subscription = subscribeAfter(store, resumeFrom(req, query), { streamNamePrefixes: query.prefix ?? [], eventTypes: query.type ?? [] });
+      const subscription = store.subscribeToAll({ fromPosition: resumeFrom(req, query), filter: { streamNamePrefixes: query.prefix ?? [], eventTypes: query.type ?? [] } });
       await streamSse(req, res, subscription);
       return null;
     },

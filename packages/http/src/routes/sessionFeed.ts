@@ -2,7 +2,6 @@ import { isJsonObject, type RecordedEvent } from '@session-ledger/core';
 import { SESSION_PREFIX, sessionIdOf } from '@session-ledger/events';
 import { readConversationEvents } from '@session-ledger/sessions';
 import { resumeFrom, streamSse } from '../sse.js';
-import { subscribeAfter } from '../subscribeAfter.js';
 import type { RequestContext } from '../types.js';
 
 /**
@@ -22,6 +21,6 @@ export const sessionFeed = async ({ store, params, query, req, res }: RequestCon
     }
     return members.has(sessionId) && (types.size === 0 || types.has(event.type));
   };
-  const subscription = subscribeAfter(store, resumeFrom(req, query), { streamNamePrefixes: [SESSION_PREFIX] });
+  const subscription = store.subscribeToAll({ fromPosition: resumeFrom(req, query), filter: { streamNamePrefixes: [SESSION_PREFIX] } });
   await streamSse(req, res, subscription, accept);
 };
