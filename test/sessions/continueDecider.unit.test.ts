@@ -30,6 +30,10 @@ const compress = (childId: string, child: ChildStream, options: { pending?: Obse
 const when = (state: ReturnType<typeof given>, command: SegmentCommand) => segmentDecider.decide(command, state);
 
 describe('compression decider: a child id that is taken (Given events / When continue / Then events or error)', () => {
+  it('given no events, when compressed, then the session is not found, whatever the child', () => {
+    expect(() => when(given(), compress('c', 'free'))).toThrow(expect.objectContaining({ type: 'not_found' }));
+  });
+
   it('given an open segment, when compressed into an id another live session holds, then duplicate and no event', () => {
     expect(() => when(given(started, message), compress('other', 'taken'))).toThrow(
       expect.objectContaining({ type: 'duplicate', message: 'session other already exists: compress into another childId' }),

@@ -32,8 +32,8 @@ export const openTurn = (sessionId: string, turnId: string, latest: LatestTurn |
   return turn;
 };
 
-/** A compression child's id must be free or already this segment's child: another stream (live or deleted) can never be started as it. */
-export const takenChild = (stream: ChildStream): boolean => stream === 'taken' || stream === 'deleted';
+/** A compression child's id must be free or already this segment's child: another stream (live or deleted) can never be started as it. null: not read. */
+export const takenChild = (stream: ChildStream | null): boolean => stream === 'taken' || stream === 'deleted';
 
 /** The refusal for a taken child id: `duplicate` for a live stream (another session, or the segment itself), `session_deleted` for a tombstoned one. */
 export const childTakenError = (childId: string, stream: ChildStream) =>

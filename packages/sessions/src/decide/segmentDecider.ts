@@ -114,9 +114,8 @@ const continueSegment = (command: CommandOf<'continue'>, state: SegmentWriteStat
   const stored = state.continued;
   if (stored) {
     const pending = stored.childId === sessionId ? 'taken' : command.pending?.childId === stored.childId ? command.pending.stream : null;
-    const stuck = pending !== null && takenChild(pending);
-    if (stuck && command.childGiven && continued.childId === stored.childId) throw childTakenError(stored.childId, pending);
-    if (!stuck) {
+    // Not stuck: the usual sealed segment. Stuck and asked again for the taken child: refused below, as a taken child.
+    if (!takenChild(pending)) {
       const same = command.childGiven ? stored.childId === continued.childId : stored.summary === continued.summary;
       if (same) return noop({ continued: stored });
       throw sessionSealed(sessionId, stored.childId);
