@@ -67,8 +67,8 @@ describe('segment decider (Given events / When command / Then events or error)',
     const continued = { childId: 'c', summary: 'S', summaryId: 'x', continuedAt: '2026-01-01T00:01:00.000Z' };
     const state = given(started, { type: 'session.continued', data: continued });
     expect(() => when(state, message('m1', 'e'))).toThrow(expect.objectContaining({ type: 'session_sealed', details: expect.objectContaining({ tipId: 'c' }) }));
-    expect(when(state, { kind: 'continue', sessionId: 's', eventId: 'z', continued: { ...continued, childId: 'other' }, childGiven: false }).events).toEqual([]);
-    expect(() => when(state, { kind: 'continue', sessionId: 's', eventId: 'z', continued: { ...continued, childId: 'other', summary: 'T' }, childGiven: false })).toThrow(
+    expect(when(state, { kind: 'continue', sessionId: 's', eventId: 'z', continued: { ...continued, childId: 'other' }, childGiven: false, child: 'free' }).events).toEqual([]);
+    expect(() => when(state, { kind: 'continue', sessionId: 's', eventId: 'z', continued: { ...continued, childId: 'other', summary: 'T' }, childGiven: false, child: 'free' })).toThrow(
       expect.objectContaining({ type: 'session_sealed' }),
     );
   });
@@ -112,8 +112,8 @@ describe('segment decider (Given events / When command / Then events or error)',
   it('given a compressed segment, when the same child is named again (childGiven), then no-op; another child, then sealed', () => {
     const continued = { childId: 'c', summary: 'S', summaryId: 'x', continuedAt: '2026-01-01T00:01:00.000Z' };
     const state = given(started, { type: 'session.continued', data: continued });
-    expect(when(state, { kind: 'continue', sessionId: 's', eventId: 'z', continued: { ...continued, summary: 'T' }, childGiven: true }).reply).toEqual({ continued });
-    expect(() => when(state, { kind: 'continue', sessionId: 's', eventId: 'z', continued: { ...continued, childId: 'd' }, childGiven: true })).toThrow(
+    expect(when(state, { kind: 'continue', sessionId: 's', eventId: 'z', continued: { ...continued, summary: 'T' }, childGiven: true, child: 'free' }).reply).toEqual({ continued });
+    expect(() => when(state, { kind: 'continue', sessionId: 's', eventId: 'z', continued: { ...continued, childId: 'd' }, childGiven: true, child: 'free' })).toThrow(
       expect.objectContaining({ type: 'session_sealed' }),
     );
   });

@@ -17,12 +17,14 @@ export const sessionNotFound = (sessionId: string) => notFound('session', sessio
 export const sessionDeleted = (sessionId: string) =>
   ledgerError('session_deleted', `Session ${sessionId} is deleted; it can never be written again`, { sessionId });
 
-export const sessionSealed = (sessionId: string, tipId: string, pending = false) =>
+export const sessionSealed = (sessionId: string, tipId: string, pending = false, takenChildId?: string) =>
   ledgerError(
     'session_sealed',
-    pending
-      ? `Session ${sessionId} was compressed into ${tipId}, which is not started yet: run compress again to complete it`
-      : `Session ${sessionId} was compressed; write to its tip ${tipId}`,
+    takenChildId !== undefined
+      ? `Session ${tipId === sessionId ? sessionId : `${sessionId} (tip ${tipId})`} was compressed into ${takenChildId}, an id another session holds or held: compress ${tipId} again into a new childId`
+      : pending
+        ? `Session ${sessionId} was compressed into ${tipId}, which is not started yet: run compress again to complete it`
+        : `Session ${sessionId} was compressed; write to its tip ${tipId}`,
     { sessionId, tipId },
   );
 

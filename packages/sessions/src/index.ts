@@ -2,6 +2,7 @@ export * from './context.js';
 export * from './errors.js';
 export * from './read/segmentEvents.js';
 export * from './read/findTip.js';
+export * from './read/childStream.js';
 export * from './read/readConversation.js';
 export * from './read/loadConversation.js';
 export * from './read/listConversations.js';

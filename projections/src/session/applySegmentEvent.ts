@@ -51,9 +51,12 @@ export const applySegmentEvent = (state: ConversationState, segment: SegmentStat
   switch (record.type) {
     case 'session.continued': {
       const { childId, summary, summaryId, continuedAt } = record.data;
-      if (segment.continuedIn !== null) return skip(state, record, `segment already continued in ${segment.continuedIn}`);
+      // A later continuation supersedes the segment's earlier one (whose child id was taken, so it never started): one marker, the latest.
+      const marker = { kind: 'compression', index, sessionId, childId, summaryId, summary, at: continuedAt } as const;
+      const earlier = segment.continuedIn === null ? -1 : state.markers.findIndex((m) => m.kind === 'compression' && m.sessionId === sessionId);
       segment.continuedIn = childId;
-      state.markers.push({ kind: 'compression', index, sessionId, childId, summaryId, summary, at: continuedAt });
+      if (earlier >= 0) state.markers[earlier] = { ...marker, index: state.markers[earlier]!.index };
+      else state.markers.push(marker);
       return;
     }
     case 'session.child_linked': {

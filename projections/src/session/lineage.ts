@@ -7,7 +7,7 @@ export interface LineageNode {
   parentId: string | null;
   link: Link | null;
   startedAt: string;
-  /** Compression child named by `session.continued` (may not be started yet). */
+  /** Compression child named by the segment's latest `session.continued` (may not be started yet). */
   continuedIn: string | null;
   children: Array<{ childId: string; link: ChildLink }>;
   /** The root of its logical conversation (parents followed through compression links only). */
@@ -39,7 +39,8 @@ export const lineageAccumulator = () => {
       }
       const node = nodes.get(id);
       if (record.type === 'session.continued') {
-        if (node) node.continuedIn ??= record.data.childId;
+        // The latest continuation is in force (a later one supersedes a child that could not be started).
+        if (node) node.continuedIn = record.data.childId;
         else pendingContinued.set(id, record.data.childId);
       } else if (record.type === 'session.child_linked') {
         const children = node ? node.children : pendingChildren.get(id) ?? [];

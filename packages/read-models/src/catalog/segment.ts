@@ -65,7 +65,7 @@ export const applyRecord = (segment: Segment, record: SessionRecord): void => {
       if (record.data.openTurn) segment.turn = withTurnEvent(segment.turn, 'turn.started', { ...record.data.openTurn });
       break;
     case 'session.continued':
-      segment.continuedIn ??= record.data.childId;
+      segment.continuedIn = record.data.childId; // the latest continuation is in force
       break;
     case 'message.appended':
       segment.messages += 1;

@@ -15,6 +15,19 @@ export interface PreparedMessage {
  * deciding (so the decider is pure), and event ids of retryable writes derive from what the caller
  * gave: a retry carries the same ids, another write never does.
  */
+/**
+ * What a compression child's stream holds, as the writer read it before deciding: `free` (never
+ * written, or soft-deleted), `ours` (it starts as this segment's compression child), `taken` (a
+ * live stream that is not: another session, or the segment itself) or `deleted` (tombstoned).
+ */
+export type ChildStream = 'free' | 'ours' | 'taken' | 'deleted';
+
+/** A child id with what its stream held when the writer read it. */
+export interface ObservedChild {
+  childId: string;
+  stream: ChildStream;
+}
+
 export type SegmentCommand =
   | { kind: 'start'; sessionId: string; eventId: string; data: SessionEventDataMap['session.started'] }
   | { kind: 'link_child'; sessionId: string; eventId: string; childId: string; link: ChildLink; at: string }
@@ -23,8 +36,12 @@ export type SegmentCommand =
   | { kind: 'end_turn'; sessionId: string; eventId: string; turnId: string; outcome: TurnOutcome; now: Date }
   /** `now` is read only to fence the turns named (none named: no clock reading). */
   | { kind: 'append_messages'; sessionId: string; messages: PreparedMessage[]; turnIds: readonly string[]; now?: Date }
-  /** `childGiven`: the caller named the child; otherwise the same summary is what makes a retry the same compression. */
-  | { kind: 'continue'; sessionId: string; eventId: string; continued: SessionContinued; childGiven: boolean }
+  /**
+   * `childGiven`: the caller named the child; otherwise the same summary is what makes a retry the
+   * same compression. `child`: what the new child's stream holds; `pending`: what the stream of the
+   * child the segment's stored continuation names held (read by the writer; absent: not read).
+   */
+  | { kind: 'continue'; sessionId: string; eventId: string; continued: SessionContinued; childGiven: boolean; child: ChildStream; pending?: ObservedChild }
   | { kind: 'end'; sessionId: string; eventId: string; data: SessionEventDataMap['session.ended'] }
   /** Rewrite, compaction, rewind: decided against the whole conversation by the writer; here the segment must be open. */
   | { kind: 'append'; sessionId: string; events: IdentifiedEvent[] };

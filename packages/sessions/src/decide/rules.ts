@@ -1,5 +1,7 @@
 import { holdsSegment, type LatestTurn, type SegmentWriteState } from '@session-ledger/projections';
-import { sessionActive, sessionEnded, sessionNotFound, sessionSealed, turnNotFound } from '../errors.js';
+import { ledgerError } from '@session-ledger/core';
+import { sessionActive, sessionDeleted, sessionEnded, sessionNotFound, sessionSealed, turnNotFound } from '../errors.js';
+import type { ChildStream } from './commands.js';
 
 /**
  * The segment rules, once. A segment takes writes while it exists, is not sealed (compressed:
@@ -29,3 +31,12 @@ export const openTurn = (sessionId: string, turnId: string, latest: LatestTurn |
   if (turn.ended) throw turnNotFound(sessionId, turnId, 'has ended');
   return turn;
 };
+
+/** A compression child's id must be free or already this segment's child: another stream (live or deleted) can never be started as it. null: not read. */
+export const takenChild = (stream: ChildStream | null): boolean => stream === 'taken' || stream === 'deleted';
+
+/** The refusal for a taken child id: `duplicate` for a live stream (another session, or the segment itself), `session_deleted` for a tombstoned one. */
+export const childTakenError = (childId: string, stream: ChildStream) =>
+  stream === 'deleted'
+    ? sessionDeleted(childId)
+    : ledgerError('duplicate', `session ${childId} already exists: compress into another childId`, { what: `session ${childId}` });

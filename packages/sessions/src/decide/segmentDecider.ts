@@ -3,7 +3,7 @@ import { encodeSessionEvent, type SessionContinued, type SessionEvent } from '@s
 import { evolveSegment, holdsSegment, initialSegmentWriteState, type SegmentWriteState } from '@session-ledger/projections';
 import { sessionActive, sessionEnded, sessionNotFound, sessionSealed, turnNotFound } from '../errors.js';
 import type { CommandOf, SegmentCommand } from './commands.js';
-import { assertOpen, openTurn, ownTurn } from './rules.js';
+import { assertOpen, childTakenError, openTurn, ownTurn, takenChild } from './rules.js';
 
 /** What a decided segment write tells its caller besides the revision. */
 export interface SegmentReply {
@@ -99,15 +99,31 @@ const appendMessages = (command: CommandOf<'append_messages'>, state: SegmentWri
   );
 };
 
+/**
+ * Compression seals the segment with `session.continued`. The child id must be free (or already
+ * this segment's child): a taken one is refused before anything is written. A segment already
+ * continued takes no other compression (session_sealed), except when the child its continuation
+ * names can never be started, its id being taken by another stream (a race the writer's check
+ * cannot close, or a ledger written before the check): then a compression into a fresh child writes
+ * a new `session.continued`, which supersedes the stored one (the latest continuation is the one in
+ * force). The same compression again is a no-op, unless its child is the taken one.
+ */
 const continueSegment = (command: CommandOf<'continue'>, state: SegmentWriteState): Decided => {
-  const { sessionId, continued } = command;
+  const { sessionId, continued, child } = command;
   if (!state.started) throw sessionNotFound(sessionId);
-  if (state.continued) {
-    const same = command.childGiven ? state.continued.childId === continued.childId : state.continued.summary === continued.summary;
-    if (same) return noop({ continued: state.continued });
-    throw sessionSealed(sessionId, state.continued.childId);
-  }
-  if (state.ended) throw sessionEnded(sessionId);
+  const stored = state.continued;
+  if (stored) {
+    const pending = stored.childId === sessionId ? 'taken' : command.pending?.childId === stored.childId ? command.pending.stream : null;
+    // Not stuck: the usual sealed segment. Stuck and asked again for the taken child: refused below, as a taken child.
+    if (!takenChild(pending)) {
+      const same = command.childGiven ? stored.childId === continued.childId : stored.summary === continued.summary;
+      if (same) return noop({ continued: stored });
+      throw sessionSealed(sessionId, stored.childId);
+    }
+  } else if (state.ended) throw sessionEnded(sessionId);
+  // The segment's own id is taken whatever the writer read.
+  const stream = continued.childId === sessionId ? 'taken' : child;
+  if (takenChild(stream)) throw childTakenError(continued.childId, stream);
   return write([encoded(command.eventId, { type: 'session.continued', data: continued })], { continued });
 };
 

@@ -3,6 +3,7 @@ import { checkSafeId, type OpenTurn, type SessionContinued, type SessionEventDat
 import type { LatestTurn } from '@session-ledger/projections';
 import { nowOf, type Conditional, type WriterContext } from '../context.js';
 import { sessionSealed } from '../errors.js';
+import { childStreamOf } from '../read/childStream.js';
 import { readStart } from '../read/segmentEvents.js';
 import { loadSegment, runSegment } from './runSegment.js';
 import { writeStart } from './startSession.js';
@@ -55,21 +56,28 @@ const startChild = async (context: WriterContext, parentId: string, continued: S
  * Compression: first `session.continued { childId, summary }` in the parent (a decided write: it
  * seals the parent, so of two racing compressions exactly one is stored: the other is refused with
  * session_sealed naming the tip, unless it is the same compression (the same child id, or no child
- * id and the same summary: a retry), which is a no-op), THEN the child's `session.started`. A crash between the two
- * leaves the parent as the readable tip; compressing it again completes that same child first, and
- * then answers as for any compression of a sealed segment (a no-op for the same one, else sealed).
+ * id and the same summary: a retry), which is a no-op), THEN the child's `session.started`. A child
+ * id taken by another stream (another session, a deleted one, the parent itself) is refused before
+ * anything is written. A crash between the two writes leaves the parent as the readable tip;
+ * compressing it again completes that same child first, and then answers as for any compression of
+ * a sealed segment (a no-op for the same one, else sealed). A stored continuation whose child can
+ * never be started (its id was taken after the check) is superseded by a compression into a fresh
+ * child (decided in decide/segmentDecider.ts).
  */
 export const compressSession = async (context: WriterContext, sessionId: string, input: CompressInput): Promise<CompressResult> => {
+  const { store } = context.ledger;
   const before = await loadSegment(context.ledger, checkSafeId(sessionId, 'sessionId'));
-  const pending = before.state.continued;
-  if (pending && !(await loadSegment(context.ledger, pending.childId)).state.started) {
-    const child = await startChild(context, sessionId, pending, handedOver(before.state.turn));
+  const stored = before.state.continued;
+  const pending = stored ? { childId: stored.childId, stream: await childStreamOf(store, sessionId, stored.childId) } : undefined;
+  if (stored && pending?.stream === 'free') {
+    const child = await startChild(context, sessionId, stored, handedOver(before.state.turn));
     // Repaired either way; another compression than the stored one is refused, never silently merged into it.
-    const same = input.childId !== undefined ? input.childId === pending.childId : input.summary === pending.summary;
-    if (!same) throw sessionSealed(sessionId, pending.childId);
-    return { sessionId: pending.childId, rootId: child.rootId, parentId: sessionId, parentRevision: before.revision, revision: child.revision, written: child.created };
+    const same = input.childId !== undefined ? input.childId === stored.childId : input.summary === stored.summary;
+    if (!same) throw sessionSealed(sessionId, stored.childId);
+    return { sessionId: stored.childId, rootId: child.rootId, parentId: sessionId, parentRevision: before.revision, revision: child.revision, written: child.created };
   }
   const childId = checkSafeId(input.childId ?? newId(), 'childId');
+  const child = childId === pending?.childId ? pending.stream : await childStreamOf(store, sessionId, childId);
   const continued: SessionContinued = {
     childId,
     summary: input.summary,
@@ -77,8 +85,9 @@ export const compressSession = async (context: WriterContext, sessionId: string,
     continuedAt: nowOf(context).toISOString(),
   };
   const eventId = deterministicId(sessionId, 'session.continued', childId);
-  const parent = await runSegment(context.ledger, { kind: 'continue', sessionId, eventId, continued, childGiven: input.childId !== undefined }, input.expectedRevision);
-  const stored = parent.reply.continued!;
-  const child = await startChild(context, sessionId, stored, handedOver(parent.state.turn));
-  return { sessionId: stored.childId, rootId: child.rootId, parentId: sessionId, parentRevision: parent.revision, revision: child.revision, written: parent.written || child.created };
+  const command = { kind: 'continue', sessionId, eventId, continued, childGiven: input.childId !== undefined, child, pending } as const;
+  const parent = await runSegment(context.ledger, command, input.expectedRevision);
+  const next = parent.reply.continued!;
+  const started = await startChild(context, sessionId, next, handedOver(parent.state.turn));
+  return { sessionId: next.childId, rootId: started.rootId, parentId: sessionId, parentRevision: parent.revision, revision: started.revision, written: parent.written || started.created };
 };

@@ -13,8 +13,8 @@ export type SegmentHandled = Handled<SegmentWriteState, SegmentReply>;
 const explain = async (ledger: Ledger, sessionId: string, error: unknown): Promise<unknown> => {
   if (isLedgerError(error, 'stream_deleted')) return sessionDeleted(sessionId);
   if (isLedgerError(error, 'session_sealed')) {
-    const { tipId, pending } = await findTip(ledger.store, sessionId);
-    return sessionSealed(sessionId, tipId, pending);
+    const { tipId, pending, takenChildId } = await findTip(ledger.store, sessionId);
+    return sessionSealed(sessionId, tipId, pending, takenChildId);
   }
   return error;
 };

@@ -63,8 +63,8 @@ export const startSession = async (context: WriterContext, input: StartSessionIn
   const optional = { model: input.model, source: input.source, title: input.title, extra: input.extra };
   let parentId: string | null = null;
   if (link !== null) {
-    const { tipId, pending } = await findTip(context.ledger.store, checkSafeId(input.parentId, 'parentId'));
-    if (pending) throw invalidInput(`Parent ${input.parentId} has an unfinished compression into ${tipId}: run compress again first`, 'parentId');
+    const { tipId, pending, takenChildId } = await findTip(context.ledger.store, checkSafeId(input.parentId, 'parentId'));
+    if (pending) throw invalidInput(`Parent ${input.parentId} has an unfinished compression into ${takenChildId ?? tipId}: run compress again first`, 'parentId');
     parentId = tipId;
     // A retried start of a child whose parent was compressed since: the child names the parent it was linked from.
     const existing = input.id === undefined ? null : (await loadSegment(context.ledger, sessionId)).state.started;
