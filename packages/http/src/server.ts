@@ -1,3 +1,4 @@
+import { answerClientError } from './clientError.js';
 import { createServer as createNodeServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import { ledgerError, toJson } from '@session-ledger/core';
@@ -97,7 +98,7 @@ export const createHttpService = (options: HttpServiceOptions): Server => {
     if (reply) send(res, reply.status ?? 200, reply.body, reply.headers ?? NO_HEADERS);
   };
 
-  return createNodeServer(async (req, res) => {
+  const server = createNodeServer(async (req, res) => {
     // A browser must not read a JSON answer or a transcript as a script or a page.
     res.setHeader('x-content-type-options', 'nosniff');
     for (const [name, value] of Object.entries(guard.corsHeaders(req, null))) res.setHeader(name, value);
@@ -109,4 +110,6 @@ export const createHttpService = (options: HttpServiceOptions): Server => {
       endJson(res, problem.status, toJson(problem.body), PROBLEM_TYPE, problem.headers);
     }
   });
+  server.on('clientError', answerClientError);
+  return server;
 };
