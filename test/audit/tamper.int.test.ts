@@ -12,6 +12,20 @@ describe('the log commitment catches every tamper case of issue 13 on a SQLite l
   });
   afterEach(() => temp.remove());
 
+  /** The report of verify after session-c was deleted (soft or tombstone) through the store, then `edit` ran on the file. */
+  const verifiedAfterDeletion = async (kind: 'soft' | 'tombstone', edit: Parameters<typeof tamper>[1]) => {
+    await writeLedger(temp.file);
+    const store = openSqliteStore(temp.file);
+    await (kind === 'soft' ? store.deleteStream('session-c') : store.tombstoneStream('session-c'));
+    await store.close();
+    tamper(temp.file, edit);
+    const reopened = openSqliteStore(temp.file);
+    const report = await verifyLog(reopened);
+    await reopened.close();
+    return report;
+  };
+  const named = (report: Awaited<ReturnType<typeof verifyLog>>) => report.breaks.map((item) => `${item.kind} ${item.stream}@${item.revision}: ${item.message}`);
+
   it('an untouched ledger verifies', async () => {
     await writeLedger(temp.file);
     const store = openSqliteStore(temp.file);
@@ -91,44 +105,19 @@ describe('the log commitment catches every tamper case of issue 13 on a SQLite l
   });
 
   it('a real deletion\'s record edited (its head raised to hide more) no longer matches its leaf', async () => {
-    await writeLedger(temp.file);
-    const store = openSqliteStore(temp.file);
-    await store.deleteStream('session-c');
-    await store.close();
-    tamper(temp.file, (db) => db.prepare(`UPDATE log_deletions SET head_revision = 5 WHERE stream = 'session-c'`).run());
-    const reopened = openSqliteStore(temp.file);
-    const report = await verifyLog(reopened);
-    await reopened.close();
+    const report = await verifiedAfterDeletion('soft', (db) => db.prepare(`UPDATE log_deletions SET head_revision = 5 WHERE stream = 'session-c'`).run());
     expect(report.breaks.map((item) => item.kind)).toEqual(expect.arrayContaining(['leaf']));
     expect(report.ok).toBe(false);
   });
 
   it("a tombstoned stream's state row deleted: the tombstone no longer holds, so verify names it", async () => {
-    await writeLedger(temp.file);
-    const store = openSqliteStore(temp.file);
-    await store.tombstoneStream('session-c');
-    await store.close();
-    tamper(temp.file, (db) => db.prepare(`DELETE FROM streams WHERE name = 'session-c'`).run());
-    const reopened = openSqliteStore(temp.file);
-    const report = await verifyLog(reopened);
-    await reopened.close();
-    expect(report.breaks.map((item) => `${item.kind} ${item.stream}@${item.revision}: ${item.message}`)).toEqual([
-      "hidden session-c@2: session-c@2: the stream's state is gone: its recorded tombstone no longer holds: the stream could be written again",
-    ]);
+    const report = await verifiedAfterDeletion('tombstone', (db) => db.prepare(`DELETE FROM streams WHERE name = 'session-c'`).run());
+    expect(named(report)).toEqual(["hidden session-c@2: session-c@2: the stream's state is gone: its recorded tombstone no longer holds: the stream could be written again"]);
   });
 
   it("a real deletion's leaf range widened: the record no longer names the leaves of the events it erased", async () => {
-    await writeLedger(temp.file);
-    const store = openSqliteStore(temp.file);
-    await store.deleteStream('session-c');
-    await store.close();
-    tamper(temp.file, (db) => db.prepare(`UPDATE log_deletions SET first_leaf = 0, last_leaf = 22 WHERE stream = 'session-c'`).run());
-    const reopened = openSqliteStore(temp.file);
-    const report = await verifyLog(reopened);
-    await reopened.close();
-    expect(report.breaks.map((item) => `${item.kind} ${item.stream}@${item.revision}: ${item.message}`)).toEqual([
-      'deletion session-c@2: session-c@2: the soft deletion record names leaves 0..22, the events it erased are at leaves 20..22',
-    ]);
+    const report = await verifiedAfterDeletion('soft', (db) => db.prepare(`UPDATE log_deletions SET first_leaf = 0, last_leaf = 22 WHERE stream = 'session-c'`).run());
+    expect(named(report)).toEqual(['deletion session-c@2: session-c@2: the soft deletion record names leaves 0..22, the events it erased are at leaves 20..22']);
   });
 
   it('lists every break, not the first: tampering after a broken event is still reported', async () => {
