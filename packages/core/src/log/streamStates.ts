@@ -24,11 +24,16 @@ export interface LogStreams {
   appended: ReadonlyMap<string, bigint>;
   /** The log's size verify checked: deletions at or past it were committed while it ran. */
   size: number;
+  /**
+   * The log's size read just before `listed`: every deletion below it is in the states listed; one at
+   * or past it may or may not be (it committed while they were read), so its stream is not compared.
+   */
+  listedAt: number;
 }
 
 /**
  * Every stream's state, as the store listed it before verify read the log's end, against what the
- * log says: first_live one past its last deletion's head (0 without one); tombstoned exactly when a
+ * log says (but for a stream deleted while the states were read): first_live one past its last deletion's head (0 without one); tombstoned exactly when a
  * tombstone was recorded; a state for every stream the verified log names (a state gone hides the
  * stream from reads, and lets a tombstoned one be written again); and a last revision no higher than
  * its events and deletions reach (one raised refuses every append). An event gone without a deletion
@@ -39,8 +44,10 @@ export const checkStreamStates = (listed: StreamInfo[], log: LogStreams, committ
   const byStream = new Map<string, DeletionRecord[]>();
   for (const record of committed) byStream.set(record.stream, [...(byStream.get(record.stream) ?? []), record]);
   const verifiedDeletion = new Set(committed.filter((record) => record.logSize < log.size).map((record) => record.stream));
+  const deletedWhileListed = new Set(committed.filter((record) => record.logSize >= log.listedAt).map((record) => record.stream));
   const names = [...new Set([...states.keys(), ...log.verified.keys(), ...verifiedDeletion])].sort();
   for (const name of names) {
+    if (deletedWhileListed.has(name)) continue;
     const own = byStream.get(name) ?? [];
     const info = states.get(name);
     const tombstoned = own.some((record) => record.kind === 'tombstone');

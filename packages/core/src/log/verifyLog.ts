@@ -184,6 +184,7 @@ export const verifyLog = async (store: EventStore, options: VerifyLogOptions = {
   const strays = left === 'none' ? [] : await log.strays(left === 'anywhere' ? undefined : { after: BigInt(left.after), fromLeaf: stored.size });
   for (const stray of strays) report('stray', stray.stream, stray.revision, stray.position, null, `stored at position ${stray.position} but in no leaf of the log`);
   // Stream states are read before the log's end: no append after that end can make a state look ahead of the log.
+  const listedAt = await storedDigest(log);
   const listed = store.listStreams ? await store.listStreams() : null;
   // Deletes committed while this ran (their leaves lie past the size verified): checked leaf by leaf.
   const last = await storedDigest(log);
@@ -195,7 +196,7 @@ export const verifyLog = async (store: EventStore, options: VerifyLogOptions = {
     if (leaf && leaf.equals(entry!.leafHash)) committed.push(record);
   }
   const deletions = await checkDeletions(store, missing, committed, stored.size, report);
-  if (listed) checkStreamStates(listed, { verified: lastOf, appended: await lastRevisions(log, stored.size, end.size), size: stored.size }, committed, report);
+  if (listed) checkStreamStates(listed, { verified: lastOf, appended: await lastRevisions(log, stored.size, end.size), size: stored.size, listedAt: listedAt instanceof LedgerError ? stored.size : listedAt.size }, committed, report);
 
   if (options.digest) {
     const saved = options.digest;
