@@ -61,6 +61,25 @@ describe('verify on a live ledger: appends during verify cost only the new event
     await store.close();
   });
 
+  it('a delete by another connection landing just after verify listed the stream states: no break, and the next verify holds the state to it', async () => {
+    const store = openSqliteStore(temp.file);
+    await write(store, 30);
+    const other = openSqliteStore(temp.file);
+    const listStreams = store.listStreams!.bind(store);
+    // The states are read before the delete commits; its leaf lands before verify reads the log's end.
+    const live: EventStore = { ...store, log: store.log, listStreams: async () => {
+      const states = await listStreams();
+      await other.deleteStream('session-1');
+      return states;
+    } };
+    expect(await verifyLog(live, { parallel: false })).toMatchObject({ ok: true, size: 30, breakCount: 0 });
+    expect(await verifyLog(store, { parallel: false })).toMatchObject({ ok: true, size: 31, breakCount: 0 });
+    tamper(temp.file, (db) => db.prepare(`UPDATE streams SET first_live = 0 WHERE name = 'session-1'`).run());
+    expect(breaksOf(await verifyLog(store, { parallel: false }))).toEqual(['hidden session-1@null']);
+    await other.close();
+    await store.close();
+  });
+
   it('a stray inserted behind the store\'s back during that window is reported, above the last span (bounded) and below it (whole file)', async () => {
     const setup = openSqliteStore(temp.file);
     await write(setup, 100);
