@@ -54,12 +54,15 @@ const takingChildFirst = (store: EventStore, writer: Writer): EventStore => ({
   },
 });
 
+/** Each way a child id can be taken, and the refusal it gets. */
+const TAKEN: Array<[string, string, string]> = [
+  ['an existing session', 'other', 'duplicate'],
+  ['the session itself', 'victim', 'duplicate'],
+  ['a deleted session', 'gone', 'session_deleted'],
+];
+
 describe.each(STORES)('compress into a taken child id (%s)', (_name, open) => {
-  it.each([
-    ['an existing session', 'other', 'duplicate'],
-    ['the session itself', 'victim', 'duplicate'],
-    ['a deleted session', 'gone', 'session_deleted'],
-  ])('into %s: refused with nothing written, and the session stays writable and compressible', async (_case, childId, type) => {
+  it.each(TAKEN)('into %s: refused with nothing written, and the session stays writable and compressible', async (_case, childId, type) => {
     const writer = writerOn(open());
     await setUp(writer);
     const before = await eventTypes(writer, 'victim');
@@ -72,11 +75,7 @@ describe.each(STORES)('compress into a taken child id (%s)', (_name, open) => {
     expect((await loadConversation(writer.store, 'other')).messages.map((message) => message.content)).toEqual(['unrelated message']);
   });
 
-  it.each([
-    ['an existing session', 'other', 'duplicate'],
-    ['the session itself', 'victim', 'duplicate'],
-    ['a deleted session', 'gone', 'session_deleted'],
-  ])('a continuation the old code left into %s: writes say to compress again, the same child is refused, a fresh one recovers and every view follows it', async (_case, childId, type) => {
+  it.each(TAKEN)('a continuation the old code left into %s: writes say to compress again, the same child is refused, a fresh one recovers and every view follows it', async (_case, childId, type) => {
     const writer = writerOn(open());
     await setUp(writer);
     await stuckInto(writer, childId);
