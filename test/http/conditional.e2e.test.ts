@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rawRequest, servedSqlite } from '../support/http.js';
 
-/** GET /sessions/:id and If-None-Match as RFC 9110 §13.1.2 reads it: `*`, or a list, compared weakly. */
+/** GET /sessions/:id (and its transcript) and If-None-Match as RFC 9110 §13.1.2 reads it: `*`, or a list, compared weakly. */
 describe('HTTP: If-None-Match on a conversation', () => {
   const served = servedSqlite();
   const post = (path: string, body: unknown) =>
@@ -22,5 +22,27 @@ describe('HTTP: If-None-Match on a conversation', () => {
     expect((await post('/sessions/inm-1/messages', { role: 'user', content: 'changed' })).status).toBe(201);
     for (const header of [etag, `W/${etag}`, `"other", ${etag}`]) expect({ header, status: (await get(header)).status }).toEqual({ header, status: 200 });
     expect((await get('*')).status).toBe(304);
+  });
+
+  it('the transcript carries the display ETag and answers 304 to it until the conversation changes', async () => {
+    expect((await post('/sessions', { id: 'inm-2' })).status).toBe(201);
+    expect((await post('/sessions/inm-2/messages', { role: 'user', content: 'first words' })).status).toBe(201);
+    const transcript = (ifNoneMatch?: string) =>
+      rawRequest(served.url, { path: '/sessions/inm-2/transcript', headers: ifNoneMatch === undefined ? {} : { 'if-none-match': ifNoneMatch } });
+    const first = await transcript();
+    expect(first.status).toBe(200);
+    expect(first.text).toContain('first words');
+    const etag = String(first.headers.etag);
+    expect(etag).toBe(String((await rawRequest(served.url, { path: '/sessions/inm-2' })).headers.etag));
+    for (const header of [etag, `W/${etag}`, '*']) {
+      const response = await transcript(header);
+      expect({ header, status: response.status, etag: response.headers.etag, body: response.text }).toEqual({ header, status: 304, etag, body: '' });
+    }
+    expect((await transcript('"other"')).status).toBe(200);
+    expect((await post('/sessions/inm-2/messages', { role: 'user', content: 'second words' })).status).toBe(201);
+    const changed = await transcript(etag);
+    expect(changed.status).toBe(200);
+    expect(changed.text).toContain('second words');
+    expect(changed.headers.etag).not.toBe(etag);
   });
 });

@@ -29,6 +29,7 @@ const VIEWS = ['display', 'active', 'raw'] as const;
 const GONE = { 410: { description: 'the session was deleted' } };
 const WRITE_ERRORS = { 404: { description: 'no such session' }, 409: { description: 'refused: sealed, ended, another live turn, or a stale expectedRevision' }, ...GONE };
 const DEFAULT_TTL = 30_000;
+const IF_NONE_MATCH = { description: 'the ETag of a view seen before, a list of ETags, or *: 304 while one of them is current (weak comparison: W/"x" matches "x")' };
 
 /** Sessions: the writer API and the views, one endpoint per operation. Views carry an ETag naming the revisions they were read at. */
 export const sessionRoutes: Route[] = [
@@ -71,7 +72,7 @@ export const sessionRoutes: Route[] = [
     tag: 'sessions',
     summary: 'The conversation, by any of its ids, a unique id prefix (4+ characters) or its exact title',
     description: 'The ETag names the revision of every segment; If-None-Match answers 304. An id prefix or title matching several sessions is 409 ambiguous, naming the candidates.',
-    headers: { 'If-None-Match': { description: 'the ETag of a view seen before, a list of ETags, or *: 304 while one of them is current (weak comparison: W/"x" matches "x")' } },
+    headers: { 'If-None-Match': IF_NONE_MATCH },
     query: z.strictObject({ view: z.enum(VIEWS).optional().describe('display (default), active or raw') }),
     responses: { 200: { description: 'the view', schema: R.conversation }, 304: { description: 'unchanged since the ETag' }, 404: { description: 'unknown id' }, 409: { description: 'an ambiguous prefix or title' }, ...GONE },
     handler: async ({ store, params, query, req }) => {
@@ -87,10 +88,14 @@ export const sessionRoutes: Route[] = [
     path: '/sessions/:id/transcript',
     tag: 'sessions',
     summary: 'The display transcript as text',
-    responses: { 200: { description: 'the transcript', contentType: 'text/plain' }, 404: { description: 'unknown id' }, ...GONE },
-    handler: async ({ store, params, res }) => {
+    description: 'The ETag is the display view\'s (GET /sessions/:id); If-None-Match answers 304.',
+    headers: { 'If-None-Match': IF_NONE_MATCH },
+    responses: { 200: { description: 'the transcript', contentType: 'text/plain' }, 304: { description: 'unchanged since the ETag' }, 404: { description: 'unknown id' }, ...GONE },
+    handler: async ({ store, params, req, res }) => {
       const loaded = await loadConversation(store, resolveSession(await readModelsOf(store).ready('catalog'), params.id!), { view: 'display' });
-      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', etag: viewEtag(loaded) });
+      const etag = viewEtag(loaded);
+      if (noneMatchHolds(req.headers['if-none-match'], etag)) return { status: 304, headers: { etag } };
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', etag });
       res.end(renderTranscript(loaded));
       return null;
     },
