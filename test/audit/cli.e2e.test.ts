@@ -103,4 +103,21 @@ describe('audit digest | verify | prove (CLI)', { timeout: 120_000 }, () => {
     const json = runCli(['audit', 'verify', '--json'], { env }).json();
     expect(json.erased).toBeGreaterThan(0);
   });
+
+  it("verify --indexes: the store's own indexes too; a watermark past the log exits 1 naming it, while the log alone verifies", () => {
+    const { env, file } = seeded();
+    const clean = runCli(['audit', 'verify', '--indexes'], { env });
+    expect(clean).toMatchObject({ code: 0 });
+    expect(clean.stdout).toContain("the store's indexes agree with its events");
+    edit(file, `UPDATE ledger_meta SET value = '999' WHERE key = 'ids.indexed_through'`);
+    const broken = runCli(['audit', 'verify', '--indexes', '--json'], { env });
+    expect(broken.code).toBe(1);
+    // The watermark, then the six events it claims are indexed.
+    const report = broken.json() as { breaks: unknown[] };
+    expect(report).toMatchObject({ ok: false, indexesChecked: true, breakCount: 7 });
+    expect(report.breaks.slice(0, 2)).toMatchObject([{ kind: 'index', stream: null }, { kind: 'index', stream: 'chat', revision: 0 }]);
+    expect(broken.stderr).toContain("session-ledger: index: the log: ledger_meta 'ids.indexed_through' is 999, past the highest position given (6)");
+    expect(runCli(['audit', 'verify'], { env })).toMatchObject({ code: 0 });
+    expect(runCli(['audit', 'verify', '--indexes', '--stream', 'chat'], { env })).toMatchObject({ code: 2 });
+  });
 });

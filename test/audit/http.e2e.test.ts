@@ -68,4 +68,20 @@ describe('GET /audit/digest, /audit/proof/:stream/:revision, /audit/verify?diges
     const missing = await get('/audit/leaves/99/proof');
     expect([missing.status, (await errorOf(missing)).type]).toEqual([404, 'not_found']);
   });
+
+  it("verify?indexes=true also checks the store's own indexes: a watermark past the log is a 409 naming it; a bad value or beside stream is 400", async () => {
+    const clean = await bodyOf(await get('/audit/verify?indexes=true'), z.looseObject({ indexesChecked: z.boolean(), breaks: z.array(z.looseObject({ kind: z.string() })) }));
+    expect(clean.indexesChecked).toBe(true);
+    expect(clean.breaks.filter((item) => item.kind === 'index')).toEqual([]);
+    const db = new Database(file);
+    db.prepare(`UPDATE ledger_meta SET value = '999' WHERE key = 'ids.indexed_through'`).run();
+    db.close();
+    const broken = await get('/audit/verify?indexes=true');
+    expect(broken.status).toBe(409);
+    expect((await bodyOf(broken, reportBody)).breaks).toContainEqual(expect.objectContaining({ kind: 'index', message: expect.stringContaining("'ids.indexed_through' is 999, past the highest position given") }));
+    expect((await get('/audit/verify')).status).toBe(409); // the leaf edited above; the index is not looked at without the option
+    expect((await bodyOf(await get('/audit/verify'), reportBody)).breaks.some((item) => item.kind === 'index')).toBe(false);
+    expect((await get('/audit/verify?indexes=yes')).status).toBe(400);
+    expect((await get('/audit/verify?stream=chat&indexes=true')).status).toBe(400);
+  });
 });

@@ -36,6 +36,7 @@ import { versionWatch } from './versionWatch.js';
 import { prepareStatements, type EventRow, type StreamRow } from './statements.js';
 import { recordDeletion } from './log/deletion.js';
 import { sqliteEventLog } from './log/eventLog.js';
+import { indexCheck } from './indexes/run.js';
 import { logStatements } from './log/statements.js';
 import { storedChainHash } from './log/tables.js';
 import { logWriter } from './log/writer.js';
@@ -401,7 +402,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
         })),
       );
     },
-    log: sqliteEventLog(db, logSql),
+    log: { ...sqliteEventLog(db, logSql), indexes: indexCheck(db) },
     async close() {
       if (!db.open) return;
       group.flush(); // appends already called are committed and answered before the file closes

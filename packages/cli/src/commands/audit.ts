@@ -21,10 +21,11 @@ export const registerAudit = (program: Command): void => {
       .option('--stream <name>', 'only this stream\'s hash chain')
       .option('--digest <file>', 'a digest saved by `audit digest --json`: the log must extend it')
       .option('--public-key <file>', 'an Ed25519 public key (PEM): the digest must be signed by it')
-      .option('--max-breaks <n>', 'list at most this many breaks (default 100; all are counted)'),
+      .option('--max-breaks <n>', 'list at most this many breaks (default 100; all are counted)')
+      .option('--indexes', "also check the store's own indexes against its events (SQLite: integrity_check, the id index, its watermarks); slower"),
     async (context, options: LogVerifyOptions & { stream?: string }) => {
-      if (options.stream !== undefined && (options.digest ?? options.publicKey ?? options.maxBreaks) !== undefined) {
-        throw invalidInput('--digest, --public-key and --max-breaks check the whole log: drop --stream', 'stream');
+      if (options.stream !== undefined && (options.digest ?? options.publicKey ?? options.maxBreaks ?? options.indexes) !== undefined) {
+        throw invalidInput('--digest, --public-key, --max-breaks and --indexes check the whole log: drop --stream', 'stream');
       }
       const whole = options.stream === undefined ? logVerifyOptions(options) : undefined;
       const progress = progressFor(context, 'verify', whole ? 'leaves' : 'events');

@@ -63,13 +63,15 @@ export const registerProve = (audit: Command): void => {
 
 const render = (report: LogVerifyReport): string => {
   const erased = report.erased > 0 ? `, ${report.erased} erased by a recorded deletion` : '';
-  return `ok: log of ${report.size} leaves verified (${report.events} events${erased}), root ${report.root}`;
+  const indexes = report.indexesChecked === undefined ? '' : report.indexesChecked ? "; the store's indexes agree with its events" : '; this store keeps no index check';
+  return `ok: log of ${report.size} leaves verified (${report.events} events${erased}), root ${report.root}${indexes}`;
 };
 
 export interface LogVerifyOptions {
   digest?: string;
   publicKey?: string;
   maxBreaks?: string;
+  indexes?: boolean;
 }
 
 /** The options of `audit verify` over the whole log, read before the store opens (bad input: exit 2, nothing opened). */
@@ -78,7 +80,7 @@ export const logVerifyOptions = (options: LogVerifyOptions): VerifyLogOptions =>
   const publicKey = options.publicKey === undefined ? undefined : readText('public-key', options.publicKey);
   if (publicKey !== undefined && digest === undefined) throw invalidInput('--public-key checks the signature of a --digest: give both', 'public-key');
   const maxBreaks = options.maxBreaks === undefined ? 100 : parseCountOption('max-breaks', options.maxBreaks);
-  return { digest, publicKey, maxBreaks };
+  return { digest, publicKey, maxBreaks, indexes: options.indexes === true };
 };
 
 /** Prints a whole-log report: the summary (or the JSON report) on stdout, every listed break on stderr; exit 1 when any. */

@@ -23,7 +23,9 @@ export type BreakKind =
   /** The saved digest's signature is missing or not by the given key. */
   | 'signature'
   /** A deletion record that no leaf of the log commits to (written behind the store's back). */
-  | 'deletion';
+  | 'deletion'
+  /** The store's own indexes disagree with its events (asked for: `indexes`). */
+  | 'index';
 
 export interface LogBreak {
   kind: BreakKind;

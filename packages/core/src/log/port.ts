@@ -114,6 +114,20 @@ export interface StrayBound {
   fromLeaf: number;
 }
 
+/** One disagreement between a store's own indexes and its events (`EventLog.indexes`). */
+export interface IndexFinding {
+  stream: string | null;
+  revision: bigint | null;
+  position: bigint | null;
+  message: string;
+}
+
+/** What `EventLog.indexes` found: the first findings, and how many there are in all. */
+export interface IndexCheck {
+  findings: IndexFinding[];
+  total: number;
+}
+
 export interface EventLog {
   digest(): Promise<LogDigest>;
   /**
@@ -135,6 +149,13 @@ export interface EventLog {
    */
   strays(bound?: StrayBound): Promise<StoredEventText[]>;
   deletions(): Promise<DeletionRecord[]>;
+  /**
+   * Optional: the store's own indexes checked against its events in one snapshot (the SQLite store:
+   * the file's integrity, the id index a retry under `any` relies on, and its watermarks). These are
+   * not in the log: a break here loses no history, but makes the store answer wrongly. At most `max`
+   * findings are listed; `total` counts them all.
+   */
+  indexes?(max: number): Promise<IndexCheck>;
   /** Optional: range scans on other threads (the SQLite store's worker threads); verify reads `entries` itself without it. */
   parallel?: ParallelScanner;
 }

@@ -7,6 +7,7 @@ import type { DeletionRecord, EventLog, LogDigest, LogEntry, StoredEventText } f
 import { digestSignedBy, type SignedDigest } from './digest.js';
 import { checkDeletions } from './verifyDeletions.js';
 import { checkStreamStates, lastRevisions } from './streamStates.js';
+import { checkIndexes } from './verifyIndexes.js';
 import { rehash } from './rehash.js';
 import { logUnsupported } from './errors.js';
 import { parallelPass, type ParallelOptions } from './parallelPass.js';
@@ -26,6 +27,8 @@ export interface VerifyLogOptions {
    * every break in order. false: always the sweep.
    */
   parallel?: false | ParallelOptions;
+  /** Also the store's own indexes against its events (`EventLog.indexes`), where the store has that check. */
+  indexes?: boolean;
 }
 
 export interface LogVerifyReport {
@@ -41,6 +44,8 @@ export interface LogVerifyReport {
   breaks: LogBreak[];
   /** The first break, or null: the field the chain-only verify reported, kept for its readers. */
   broken: LogBreak | null;
+  /** With `indexes`: whether the store's own indexes were checked (false: the store has no such check). */
+  indexesChecked?: boolean;
 }
 
 const PAGE = 5000;
@@ -207,5 +212,16 @@ export const verifyLog = async (store: EventStore, options: VerifyLogOptions = {
       report('digest', first?.stream ?? null, first?.revision ?? null, first?.position ?? null, first?.leaf ?? null, `the log does not extend the saved digest of size ${saved.size}: its root there is ${savedRoot}, the digest says ${saved.root};${where}`);
     }
   }
-  return { ok: breakCount === 0, size: stored.size, root: stored.root, events: checked, erased: deletions.erased, breakCount, breaks, broken: breaks[0] ?? null };
+  const indexesChecked = options.indexes ? await checkIndexes(log, maxBreaks, report, (unlisted) => (breakCount += unlisted)) : undefined;
+  return {
+    ok: breakCount === 0,
+    size: stored.size,
+    root: stored.root,
+    events: checked,
+    erased: deletions.erased,
+    breakCount,
+    breaks,
+    broken: breaks[0] ?? null,
+    ...(indexesChecked === undefined ? {} : { indexesChecked }),
+  };
 };

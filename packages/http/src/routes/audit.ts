@@ -18,10 +18,10 @@ export const auditRoutes: Route[] = [
       410: { description: 'with stream: the stream was deleted for good' },
     },
     handler: async ({ ledger, store, query }) => {
-      if (query.stream !== undefined && (query.digest ?? query.maxBreaks) !== undefined) throw invalidInput('digest and maxBreaks check the whole log: drop stream', 'stream');
+      if (query.stream !== undefined && (query.digest ?? query.maxBreaks ?? query.indexes) !== undefined) throw invalidInput('digest, maxBreaks and indexes check the whole log: drop stream', 'stream');
       const digest = query.digest === undefined ? undefined : parseDigest(query.digest);
       if (query.stream === undefined && (store.log || digest)) {
-        const report = await verifyLog(store, { digest, maxBreaks: query.maxBreaks });
+        const report = await verifyLog(store, { digest, maxBreaks: query.maxBreaks, indexes: query.indexes === 'true' });
         return { status: report.ok ? 200 : 409, body: report };
       }
       const report = await ledger.verify({ stream: query.stream });

@@ -76,4 +76,8 @@ export const verifyQuery = z.strictObject({
     .transform(Number)
     .optional()
     .describe('list at most this many breaks (default 100; all are counted)'),
+  indexes: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe("true: also check the store's own indexes against its events (SQLite: integrity_check, the id index, its watermarks); slower"),
 });

@@ -1,18 +1,9 @@
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import type { LeafRange, ParallelScanner, PositionSpan, RangeScan, UncoveredCount } from '@session-ledger/core';
 import type { ScanAnswer, ScanRequest } from './verifyWorker.js';
-
-/** The worker's script: beside this module when built; from the TypeScript sources (tests), the built one. */
-const workerScript = (): URL | null => {
-  for (const candidate of [new URL('./verifyWorker.js', import.meta.url), new URL('../../dist/log/verifyWorker.js', import.meta.url)]) {
-    if (existsSync(fileURLToPath(candidate))) return candidate;
-  }
-  return null;
-};
+import { builtWorker } from '../builtWorker.js';
 
 const ask = (worker: Worker, request: ScanRequest): Promise<RangeScan> =>
   new Promise((resolve, reject) => {
@@ -52,7 +43,7 @@ const uncovered = (db: Database.Database, spans: PositionSpan[]): UncoveredCount
  */
 export const workerScanner = (db: Database.Database, workers = Math.min(availableParallelism(), 4)): ParallelScanner | undefined => {
   const file = db.name;
-  const script = workerScript();
+  const script = builtWorker(import.meta.url, 'log', 'verifyWorker');
   if (!script) return undefined;
   return {
     workers,
