@@ -146,23 +146,34 @@ export const createLedger = (store: EventStore, options: { retry?: ConflictRetry
     return result;
   };
 
-  /**
-   * A raw 'any' append whose first event id is among the stream's newest events: the same write
-   * again (its ids stored in order, with the same content) writes nothing; a batch that overlaps
-   * them only in part, or the same ids with other content, is refused (EventStoreDB answers a
-   * partial overlap with WrongExpectedVersion). Older ids are not looked up: the port cannot.
-   */
-  const alreadyAppended = async (stream: string, events: NewEvent[]): Promise<AppendResult | null> => {
-    if (events.length === 0) return null;
-    const recent = ((await readStreamIfAny(store, stream, { direction: 'backwards', maxCount: Math.max(events.length, RECENT) })) ?? []).reverse();
-    const start = recent.findIndex((event) => event.id === events[0]!.id);
-    if (start < 0) return null;
-    const stored = recent.slice(start, start + events.length);
+  /** `events` against the stored run that starts with the first one's id: the same write (checked), or a partial overlap (refused). */
+  const replayOf = async (stream: string, events: NewEvent[], stored: RecordedEvent[], current: bigint): Promise<AppendResult> => {
     if (stored.length < events.length || stored.some((event, index) => event.id !== events[index]!.id)) {
-      throw wrongExpectedVersion(stream, 'any', recent[recent.length - 1]!.revision.toString());
+      throw wrongExpectedVersion(stream, 'any', current.toString());
     }
     const last = stored[stored.length - 1]!;
     return checkReplay(stream, events, { nextExpectedRevision: last.revision, position: last.position, written: false });
+  };
+
+  /**
+   * A raw 'any' append whose first event id is already in the stream: the same write again (its ids
+   * stored in order, with the same content) writes nothing; a batch that overlaps them only in part,
+   * or the same ids with other content, is refused (EventStoreDB answers a partial overlap with
+   * WrongExpectedVersion). The id is looked for among the stream's newest events, and beyond them in
+   * the store's id index where it keeps one (`revisionOfId`: SQLite, memory), so a retry is a no-op
+   * however many events landed since; EventStoreDB, which has no such lookup, stops at the newest.
+   */
+  const alreadyAppended = async (stream: string, events: NewEvent[]): Promise<AppendResult | null> => {
+    if (events.length === 0) return null;
+    const window = Math.max(events.length, RECENT);
+    const recent = ((await readStreamIfAny(store, stream, { direction: 'backwards', maxCount: window })) ?? []).reverse();
+    const start = recent.findIndex((event) => event.id === events[0]!.id);
+    const current = recent[recent.length - 1]?.revision ?? -1n;
+    if (start >= 0) return replayOf(stream, events, recent.slice(start, start + events.length), current);
+    if (recent.length < window || !store.revisionOfId) return null;
+    const at = await store.revisionOfId(stream, events[0]!.id);
+    if (at === undefined) return null;
+    return replayOf(stream, events, await store.readStream(stream, { fromRevision: at, maxCount: events.length }), current);
   };
 
   /**

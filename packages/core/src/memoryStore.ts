@@ -185,6 +185,11 @@ export const createMemoryStore = (options: MemoryStoreOptions = {}): MemoryStore
     async storeCheckpoint(name, position) {
       checkpoints.set(name, position);
     },
+    async revisionOfId(name, id) {
+      const stream = streams.get(name);
+      const revision = stream && !stream.tombstoned ? stream.ids.get(id) : undefined;
+      return revision !== undefined && revision >= stream!.firstLive ? revision : undefined;
+    },
     async streamState(name) {
       const stream = streams.get(name);
       return stream ? { lastRevision: stream.lastRevision, firstLive: stream.firstLive, tombstoned: stream.tombstoned } : null;

@@ -73,6 +73,13 @@ export interface EventStore {
    * continues the numbering, which no read can show). Stores that cannot tell leave it out.
    */
   streamState?(stream: string): Promise<StreamState | null>;
+  /**
+   * Optional: the live revision of `stream` holding event `id`, if any (a store with an id index).
+   * The ledger uses it to recognise a retry under expectedRevision 'any' however far back its events
+   * are; EventStoreDB, which has no such lookup, leaves it out (a retry is then recognised among the
+   * stream's newest events only, as the server itself does).
+   */
+  revisionOfId?(stream: string, id: string): Promise<bigint | undefined>;
   /** Optional: the log-level Merkle commitment over every event (see log/port.ts); SQLite keeps it. */
   readonly log?: EventLog;
   /**

@@ -257,6 +257,13 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     return { position: null, deletion };
   });
 
+  /** EventStore.revisionOfId: the live revision holding `id`, through the id index and its backlog (idIndex.ts), in one snapshot. */
+  const revisionOfIdOnce = db.transaction((name: string, id: string): bigint | undefined => {
+    if (others.moved()) forgetKept();
+    const state = streamState(name);
+    return state && !state.tombstoned ? ids.revisionOf(name, id, state.firstLive) : undefined;
+  });
+
   /** One snapshot: the stream's state and its rows (a transaction function made once, not per read). */
   const readStreamOnce = db.transaction((name: string, opts: ReadStreamOptions) => {
     const state = readable(name);
@@ -391,6 +398,9 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     unchangedSince: (name, revision) => heads.unchangedSince(name, revision),
     async streamState(name) {
       return withRetry(async () => mapped(() => streamState(name) ?? null));
+    },
+    async revisionOfId(name, id) {
+      return withRetry(async () => mapped(() => revisionOfIdOnce(name, id)));
     },
     async listStreams() {
       return mapped(() =>

@@ -10,8 +10,9 @@ const positionOf = (text: unknown): bigint | null => (typeof text === 'string' &
  * - the watermarks in `ledger_meta`: `positions.floor` and `ids.indexed_through` are positions, and
  *   the id index claims no position past the highest ever given (events above it would never be indexed);
  * - `indexed_ids` against `events`, both ways: an event at or below the watermark that the index lacks
- *   (the port's appendToStream retrying it under expectedRevision 'any' would store it again), and an
- *   index row naming no stored event (appendToStream with that id under 'any' would be refused).
+ *   (a retry of it under expectedRevision 'any' could be stored again: the store's appendToStream and
+ *   the ledger past the stream's 64 newest events look ids up there), and an index row naming no
+ *   stored event (an append of that id under 'any' could be refused as a conflict).
  * Deletes erase a stream's rows from both tables in one transaction, so a clean file has neither.
  */
 export const checkIndexes = (db: Database.Database, max: number): IndexCheck => {
@@ -48,13 +49,13 @@ export const checkIndexes = (db: Database.Database, max: number): IndexCheck => 
     .prepare('SELECT stream, revision, position, id FROM events e WHERE position <= ? AND NOT EXISTS (SELECT 1 FROM indexed_ids i WHERE i.stream = e.stream AND i.id = e.id AND i.revision = e.revision) ORDER BY position')
     .safeIntegers(true);
   for (const row of unindexed.iterate(through) as IterableIterator<{ stream: string; revision: bigint; position: bigint; id: string }>) {
-    found({ stream: row.stream, revision: row.revision, position: row.position, message: `event ${row.id} is not in the id index (indexed through position ${through}): appendToStream retrying it under expectedRevision 'any' would store it again` });
+    found({ stream: row.stream, revision: row.revision, position: row.position, message: `event ${row.id} is not in the id index (indexed through position ${through}): a retry of it under expectedRevision 'any' could be stored again` });
   }
   const orphans = db
     .prepare('SELECT stream, revision, id FROM indexed_ids i WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.stream = i.stream AND e.revision = i.revision AND e.id = i.id) ORDER BY stream, revision')
     .safeIntegers(true);
   for (const row of orphans.iterate() as IterableIterator<{ stream: string; revision: bigint; id: string }>) {
-    found({ stream: row.stream, revision: row.revision, message: `the id index names event ${row.id} here, and no such event is stored: appendToStream with that id under expectedRevision 'any' would be refused as a conflict` });
+    found({ stream: row.stream, revision: row.revision, message: `the id index names event ${row.id} here, and no such event is stored: an append of that id under expectedRevision 'any' could be refused as a conflict` });
   }
   return { findings, total };
 };
