@@ -39,6 +39,8 @@ def problem(proof, digest):
         fields = json.loads(proof["leafInput"])
         head = "head" if "deletion" in fields else "revision"  # a deletion's leaf: revision is its head
         named = {"index": str(proof["index"]), "stream": proof["stream"], head: str(proof["revision"])}
+        if "position" in fields:  # an event leaf written since schema version 7 commits to its position
+            named["position"] = str(proof["position"])
         if any(fields.get(key) != value for key, value in named.items()):
             return "the leaf input names another event"
         canonical = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()

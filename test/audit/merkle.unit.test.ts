@@ -3,6 +3,7 @@ import {
   compactRange,
   consistencyProof,
   eventLeafHash,
+  eventLeafMatching,
   inclusionPath,
   leafHash,
   leafHashHex,
@@ -35,16 +36,29 @@ const CT_ROOTS = [
   '5dc9da79a70659a9ad559cb701ded9a2ab9d823aad2f4960cfe370eff4604328',
 ];
 
-/** The event-leaf vectors pinned in docs/audit.md (computed independently in Python). */
-const vectorLeaf = (index: number) =>
+/** The event-leaf vectors pinned in docs/audit.md (computed independently in Python): positions index + 1, or the form before schema 7 (null). */
+const vectorLeaf = (index: number, position: bigint | null = BigInt(index + 1)) =>
   eventLeafHash({
     index,
+    position,
     stream: 'vector',
     revision: BigInt(index),
     hash: createHash('sha256').update(String(index)).digest('hex'),
     created: '2026-01-01T00:00:00.000Z',
   });
 const DOC_ROOTS = [
+  'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+  '02efb95fb0ff6345145585fa7d6fc08696a91c6bb39fda7b873ddab3cd05d243',
+  '7d53654f6c1231e79d5e8dc779a2e0bf6009764db7334968d0587db32f7b50f7',
+  'cddb98fb07e3c9909b50f6e4446405039742da6d52e941bbd5bc82e384d09adb',
+  '3971763b5009ec38998237ea7e551b562f7a8891e68142296c0d775b005b0f5c',
+  'd5185d01088c4fc4316c1e0d9c5f2abb1850753371fa3f87141d9c5a62255da1',
+  'e91d88a357f01333bfa5f82ff05f3cf8e5de1fe9f9fbac3f4061dd7b040ce769',
+  '351576d8ea04017facbd3d9612a3ac3aaed0f854daa4cb69bda5d45043292732',
+  '1ca14741794f7d9bac65c78ac89e902e3e9ba4a3fb4149663024106581cea890',
+];
+/** The same leaves in the form written before schema version 7 (no position). */
+const EARLIER_DOC_ROOTS = [
   'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
   '46747a2adcd9ed2952d23949fe7b7d8f65f31d2e9b47fd9c3c86d678bc3be51d',
   '054885a42ef0b6a0663e87218fc70f11b40b626a027ed645e6d2176d25bae83d',
@@ -67,15 +81,28 @@ describe('the log hashing rules (RFC 9162)', () => {
     CT_ROOTS.forEach((root, at) => expect(hex(treeRoot(CT_LEAVES.slice(0, at + 1)))).toBe(root));
   });
 
-  it('the event leaf input is the documented byte string', () => {
-    expect(leafInput({ index: 3, stream: 'a"b', revision: 7n, hash: 'ab', created: 'c' })).toBe(
+  it('the event leaf input is the documented byte string, with its position, and in the earlier form without', () => {
+    expect(leafInput({ index: 3, position: 12n, stream: 'a"b', revision: 7n, hash: 'ab', created: 'c' })).toBe(
+      '{"created":"c","hash":"ab","index":"3","position":"12","revision":"7","stream":"a\\"b"}',
+    );
+    expect(leafInput({ index: 3, position: null, stream: 'a"b', revision: 7n, hash: 'ab', created: 'c' })).toBe(
       '{"created":"c","hash":"ab","index":"3","revision":"7","stream":"a\\"b"}',
     );
   });
 
-  it('roots of 0..8 event leaves match the vectors in docs/audit.md', () => {
+  it('roots of 0..8 event leaves match the vectors in docs/audit.md, in both forms', () => {
     const leaves = Array.from({ length: 8 }, (_, index) => vectorLeaf(index));
     DOC_ROOTS.forEach((root, size) => expect(hex(treeRoot(leaves.slice(0, size)))).toBe(root));
+    const earlier = Array.from({ length: 8 }, (_, index) => vectorLeaf(index, null));
+    EARLIER_DOC_ROOTS.forEach((root, size) => expect(hex(treeRoot(earlier.slice(0, size)))).toBe(root));
+  });
+
+  it('a leaf matches its event in the form it was written in, and never with another position', () => {
+    const fields = { index: 2, position: 3n, stream: 'vector', revision: 2n, hash: createHash('sha256').update('2').digest('hex'), created: '2026-01-01T00:00:00.000Z' };
+    expect(eventLeafMatching(fields, vectorLeaf(2))).toBe(leafInput(fields));
+    expect(eventLeafMatching(fields, vectorLeaf(2, null))).toBe(leafInput({ ...fields, position: null }));
+    expect(eventLeafMatching({ ...fields, position: 4n }, vectorLeaf(2))).toBeNull();
+    expect(eventLeafMatching({ ...fields, revision: 3n }, vectorLeaf(2, null))).toBeNull();
   });
 
   it('the stored-subtree root and the streaming root equal MTH for every size up to 40', () => {

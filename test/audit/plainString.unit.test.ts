@@ -23,7 +23,7 @@ describe('isPlainString: strings JSON.stringify writes as they are between quote
     const hash = sha256Hex('x');
     for (const stream of [...hostile, ...plain]) {
       for (const created of [...hostile, ...plain]) {
-        expect(scanLeafInput(5, stream, 3, hash, created)).toBe(leafInput({ index: 5, stream, revision: 3n, hash, created }));
+        expect(scanLeafInput(5, 9, stream, 3, hash, created)).toBe(leafInput({ index: 5, position: 9n, stream, revision: 3n, hash, created }));
       }
     }
   });

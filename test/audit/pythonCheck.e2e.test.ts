@@ -56,5 +56,8 @@ describe('the Python proof check of docs/audit.md', { timeout: 120_000 }, () => 
     expect(altered({ leafInput: proof.leafInput.replace('"revision":"2"', '"revision":"3"') })).toMatchObject({ status: 1, stdout: expect.stringContaining('another event') });
     expect(altered({ leafInput: proof.leafInput.replace('"created":"', '"created":"1') })).toMatchObject({ status: 1, stdout: expect.stringContaining('does not hash') });
     expect(altered({ size: proof.size - 1 })).toMatchObject({ status: 1 });
+    // The leaf commits to the event's position (schema version 7): a proof claiming another position is refused.
+    expect(JSON.parse(proof.leafInput)).toMatchObject({ position: String(proof.position) });
+    expect(altered({ position: proof.position + 1 })).toMatchObject({ status: 1, stdout: expect.stringContaining('another event') });
   });
 });

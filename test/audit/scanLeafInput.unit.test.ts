@@ -13,7 +13,11 @@ describe('scanLeafInput: the leaf input a range scan writes', () => {
         for (const created of createdTimes) {
           for (const revision of revisions) {
             for (const index of [0, 7, 2 ** 40]) {
-              expect(scanLeafInput(index, stream, revision, hash, created)).toBe(leafInput({ index, stream, revision: BigInt(revision), hash, created }));
+              for (const position of [null, 1, 2 ** 40 + 3]) {
+                expect(scanLeafInput(index, position, stream, revision, hash, created)).toBe(
+                  leafInput({ index, position: position === null ? null : BigInt(position), stream, revision: BigInt(revision), hash, created }),
+                );
+              }
             }
           }
         }

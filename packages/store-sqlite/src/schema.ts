@@ -75,6 +75,12 @@ export const MIGRATIONS: ReadonlyArray<string> = [
   `DROP TRIGGER events_id_recorded;
    ALTER TABLE event_ids RENAME TO indexed_ids;
    INSERT OR REPLACE INTO ledger_meta (key, value) SELECT 'ids.indexed_through', CAST(coalesce(max(position), 0) AS TEXT) FROM events;`,
+  // 7: every event leaf written from now on commits to the event's position too (core/log/leaf.ts,
+  // docs/audit.md "Leaf input"), so positions moved behind the store are caught. Leaves written before
+  // keep their form, which verify accepts where the stored leaf hash is that form's (a leaf written
+  // with its position never is). No data changes; the version keeps older session-ledgers, whose
+  // verify would take every new leaf for an altered one, off the file.
+  `INSERT OR REPLACE INTO ledger_meta (key, value) VALUES ('log.leaf', 'position');`,
 ];
 
 /** How a migration that reads every event advances: the version it brings the file to, events done, events in all. */

@@ -5,6 +5,12 @@ import { createHash } from 'node:crypto';
 export interface LeafFields {
   /** The leaf's place in the log: commit order, 0-based. */
   index: number;
+  /**
+   * The event's position in `$all`, where a reader resumes. Every leaf written since schema version 7
+   * commits to it; leaves written before do not (`null`: the earlier form, which verify still accepts
+   * where the stored leaf hash is that form's, see `eventLeafMatches`).
+   */
+  position: bigint | null;
   stream: string;
   revision: bigint;
   /** The event's chain hash (metadata.hash, recomputed from its content by verify). */
@@ -14,15 +20,15 @@ export interface LeafFields {
 }
 
 /**
- * The leaf input: the UTF-8 bytes of a JSON object with five keys in sorted order, integers as
- * decimal strings, no white space. Python writes the same bytes with
- * json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode().
+ * The leaf input: the UTF-8 bytes of a JSON object with six keys in sorted order (five in the form
+ * before schema version 7, without `position`), integers as decimal strings, no white space. Python
+ * writes the same bytes with json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode().
  */
 export const leafInput = (leaf: LeafFields): string =>
   // The same bytes as JSON.stringify of the object with those keys in that order, written as one
   // template (verify writes one per event): the strings are escaped as JSON.stringify escapes them,
-  // and the two integers' decimal digits need no escaping.
-  `{"created":${JSON.stringify(leaf.created)},"hash":${JSON.stringify(leaf.hash)},"index":"${leaf.index}","revision":"${leaf.revision}","stream":${JSON.stringify(leaf.stream)}}`;
+  // and the integers' decimal digits need no escaping.
+  `{"created":${JSON.stringify(leaf.created)},"hash":${JSON.stringify(leaf.hash)},"index":"${leaf.index}",${leaf.position === null ? '' : `"position":"${leaf.position}",`}"revision":"${leaf.revision}","stream":${JSON.stringify(leaf.stream)}}`;
 
 const LEAF = Buffer.from([0]);
 const NODE = Buffer.from([1]);
@@ -57,6 +63,19 @@ export const nodeHash = (left: Buffer, right: Buffer): Buffer => {
 export const emptyRoot = (): Buffer => createHash('sha256').digest();
 
 export const eventLeafHash = (leaf: LeafFields): Buffer => leafHash(leafInput(leaf));
+
+/**
+ * The leaf input of an event that hashes to `stored`: with its position (every leaf written since
+ * schema version 7), else in the earlier form without it, when that is the one that hashes to
+ * `stored`; null when neither does (the event or its place was changed). A leaf written with its
+ * position never matches the earlier form (another input), so a position changed since is caught.
+ */
+export const eventLeafMatching = (leaf: LeafFields & { position: bigint }, stored: Buffer): string | null => {
+  const input = leafInput(leaf);
+  if (leafHash(input).equals(stored)) return input;
+  const earlier = leafInput({ ...leaf, position: null });
+  return leafHash(earlier).equals(stored) ? earlier : null;
+};
 
 const oneShotHex = (crypto as { hash?: (algorithm: string, data: string | Buffer, encoding: 'hex') => string }).hash;
 

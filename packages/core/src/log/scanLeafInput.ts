@@ -6,8 +6,10 @@ import { isPlainString } from './plainString.js';
  * lowercase hex digits, which JSON.stringify writes between quotes as they are). The same bytes as
  * leafInput for those inputs; `test/audit/scanLeafInput.unit.test.ts` compares the two.
  */
-export const scanLeafInput = (index: number, stream: string, revision: number, hash: string, created: string): string =>
+export const scanLeafInput = (index: number, position: number | null, stream: string, revision: number, hash: string, created: string): string => {
+  const at = position === null ? '' : `"position":"${position}",`;
   // created and stream as JSON.stringify writes them: between quotes as they are when nothing in them is escaped (isPlainString).
-  isPlainString(created) && isPlainString(stream)
-    ? `{"created":"${created}","hash":"${hash}","index":"${index}","revision":"${revision}","stream":"${stream}"}`
-    : `{"created":${JSON.stringify(created)},"hash":"${hash}","index":"${index}","revision":"${revision}","stream":${JSON.stringify(stream)}}`;
+  return isPlainString(created) && isPlainString(stream)
+    ? `{"created":"${created}","hash":"${hash}","index":"${index}",${at}"revision":"${revision}","stream":"${stream}"}`
+    : `{"created":${JSON.stringify(created)},"hash":"${hash}","index":"${index}",${at}"revision":"${revision}","stream":${JSON.stringify(stream)}}`;
+};

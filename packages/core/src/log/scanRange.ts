@@ -174,7 +174,13 @@ export const scanRange = async (source: ScanSource, from: number, to: number, cu
       if (expected === undefined && !head) firsts.push({ stream: row.stream, revision: row.revision, prev: result.prev });
       else if (expected !== undefined && result.prev !== expected) return unclean(`leaf ${row.index}'s prevHash`);
       heads.set(row.stream, { stream: row.stream, revision: row.revision, hash: result.hash });
-      if (leafHashHex(scanLeafInput(row.index, row.stream, row.revision, result.hash, event.created)) !== leafHash) return unclean(`leaf ${row.index}'s leaf hash`);
+      // With its position (leaves since schema version 7), else the earlier form (leaf.ts, eventLeafMatching).
+      if (
+        leafHashHex(scanLeafInput(row.index, event.position, row.stream, row.revision, result.hash, event.created)) !== leafHash &&
+        leafHashHex(scanLeafInput(row.index, null, row.stream, row.revision, result.hash, event.created)) !== leafHash
+      ) {
+        return unclean(`leaf ${row.index}'s leaf hash`);
+      }
     }
   }
   return { clean: true, from, to, events, edge: range.edge(), cutEdge, firsts, heads: [...heads.values()], firstPosition, lastPosition, missing, deletions, span: after === null ? null : { first: spanFirst!, last: after }, strayFree };

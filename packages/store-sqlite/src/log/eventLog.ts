@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import {
   deletionLeafInput,
+  eventLeafMatching,
   inclusionPath,
   invalidInput,
   leafInput,
@@ -37,6 +38,16 @@ type EntryTuple = [
 const hex = (buffer: Buffer) => buffer.toString('hex');
 const numberOrNull = (value: bigint | null) => (value === null ? null : Number(value));
 
+/**
+ * A stored event's leaf input, in the form its stored leaf hash has (with its position since schema
+ * version 7, or the earlier form: eventLeafMatching); when neither (the event was changed), the
+ * current form, which then does not prove.
+ */
+const storedLeafInput = (index: number, event: StoredEventText, stored: Buffer): string => {
+  const fields = { index, position: event.position, stream: event.stream, revision: event.revision, hash: storedChainHash(event), created: event.created };
+  return eventLeafMatching(fields, stored) ?? leafInput(fields);
+};
+
 /** The SQLite store's log operations; each runs in one read transaction (one snapshot). */
 export const sqliteEventLog = (db: Database.Database, sql: LogStatements): EventLog => {
   const digest = db.transaction(() => {
@@ -67,7 +78,7 @@ export const sqliteEventLog = (db: Database.Database, sql: LogStatements): Event
       position: leaf.position,
       index,
       leafHash: hex(leaf.hash),
-      leafInput: event ? leafInput({ index, stream, revision, hash: storedChainHash(event), created: event.created }) : null,
+      leafInput: event ? storedLeafInput(index, event, leaf.hash) : null,
       size,
       root: hex(rangeRoot(0, size, lookup)),
       path: inclusionPath(index, size, lookup).map(hex),
@@ -103,7 +114,7 @@ export const sqliteEventLog = (db: Database.Database, sql: LogStatements): Event
     const input = entry.isDeletion
       ? deletion && deletionLeafInput({ ...deletion, index })
       : event && event.stream === entry.stream && event.revision === entry.revision
-        ? leafInput({ index, stream: event.stream, revision: event.revision, hash: storedChainHash(event), created: event.created })
+        ? storedLeafInput(index, event, entry.leafHash)
         : null;
     const lookup = storedLookup(sql);
     const root = hex(rangeRoot(0, size, lookup));

@@ -43,7 +43,7 @@ export const logWriter = (sql: LogStatements): LogWriter => {
     append(position, stream, revision, chainHash, created, size) {
       const index = size ?? logSize(sql);
       const known = tailAt(index);
-      const hash = eventLeafHash({ index, stream, revision, hash: chainHash, created });
+      const hash = eventLeafHash({ index, position, stream, revision, hash: chainHash, created });
       sql.insertLeaf.run(BigInt(index), position, stream, revision, hash, null);
       known.tile.push(hash);
       known.size = index + 1;
