@@ -117,4 +117,28 @@ describe('two ledgers on one store', () => {
     await expect(ledger.append('s-1', [a!, b!])).resolves.toMatchObject({ written: false, nextExpectedRevision: 1n });
     expect((await ledger.store.readStream('s-1')).map((event) => event.id)).toEqual([a!.id, b!.id, c!.id]);
   });
+
+  it("given another writer stores the same id just after this writer's read, when this 'any' append goes on, then it is a replay, never a second copy", async () => {
+    const store = createMemoryStore();
+    const other = createLedger(store);
+    const x = { id: newId(), type: 't', data: { n: 1 } };
+    await other.append('s-1', [{ id: newId(), type: 't', data: { n: 0 } }]);
+    let interleaved = false;
+    // This writer's store: its first read of the stream returns, then the other writer stores x, before anything else it does.
+    const racing: typeof store = {
+      ...store,
+      readStream: async (stream, options) => {
+        const events = await store.readStream(stream, options);
+        if (!interleaved) {
+          interleaved = true;
+          await other.append('s-1', [x]);
+        }
+        return events;
+      },
+    };
+    const result = await createLedger(racing).append('s-1', [x]);
+    expect(interleaved).toBe(true);
+    expect(result).toMatchObject({ written: false, nextExpectedRevision: 1n });
+    expect((await store.readStream('s-1')).map((event) => event.id).filter((id) => id === x.id)).toHaveLength(1);
+  });
 });

@@ -1,4 +1,4 @@
-import { createLedger } from '@session-ledger/core';
+import { createLedger, newId } from '@session-ledger/core';
 import { loadConversation, startSession } from '@session-ledger/sessions';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,4 +59,23 @@ describe('racing clients on several server processes (HTTP, one SQLite file)', (
     expect(doubleGrants).toBe(0);
     await store.close();
   });
+
+  it("one raw event id POSTed at once 4 times over 3 servers, no expected revision, 40 rounds: stored once, written once, one position", async () => {
+    const store = openSqliteStore(temp.file);
+    for (let round = 0; round < 40; round += 1) {
+      const id = newId();
+      const answers = await Promise.all(
+        [0, 1, 2, 2].map(async (server) => {
+          const response = await post(`${servers[server]!.url}/streams/same-id`, { id, type: 'said', data: { round } });
+          return { status: response.status, body: (await response.json()) as { position?: number; written?: boolean } };
+        }),
+      );
+      expect(answers.map((answer) => answer.status).every((status) => status === 201 || status === 200)).toBe(true);
+      const stored = (await store.readStream('same-id', { direction: 'backwards', maxCount: 10 })).filter((event) => event.id === id);
+      expect({ round, copies: stored.length }).toEqual({ round, copies: 1 });
+      expect({ round, written: answers.filter((answer) => answer.body.written === true).length }).toEqual({ round, written: 1 });
+      expect(new Set(answers.map((answer) => String(answer.body.position)))).toEqual(new Set([String(stored[0]!.position)]));
+    }
+    await store.close();
+  }, 120_000);
 });

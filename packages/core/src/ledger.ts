@@ -162,18 +162,22 @@ export const createLedger = (store: EventStore, options: { retry?: ConflictRetry
    * WrongExpectedVersion). The id is looked for among the stream's newest events, and beyond them in
    * the store's id index where it keeps one (`revisionOfId`: SQLite, memory), so a retry is a no-op
    * however many events landed since; EventStoreDB, which has no such lookup, stops at the newest.
+   * Else the head to chain on comes from the same read: an id stored after it is found by the store
+   * itself (its replay at the revision after the head), never written again after it.
    */
-  const alreadyAppended = async (stream: string, events: NewEvent[]): Promise<AppendResult | null> => {
-    if (events.length === 0) return null;
+  const replayOrHead = async (stream: string, events: NewEvent[]): Promise<{ replay: AppendResult } | { head: ChainHead | null }> => {
     const window = Math.max(events.length, RECENT);
     const recent = ((await readStreamIfAny(store, stream, { direction: 'backwards', maxCount: window })) ?? []).reverse();
+    const last = recent[recent.length - 1];
+    const head = last ? { revision: last.revision, hash: hashOf(last) } : null;
+    if (events.length === 0) return { head };
+    const current = last?.revision ?? -1n;
     const start = recent.findIndex((event) => event.id === events[0]!.id);
-    const current = recent[recent.length - 1]?.revision ?? -1n;
-    if (start >= 0) return replayOf(stream, events, recent.slice(start, start + events.length), current);
-    if (recent.length < window || !store.revisionOfId) return null;
+    if (start >= 0) return { replay: await replayOf(stream, events, recent.slice(start, start + events.length), current) };
+    if (recent.length < window || !store.revisionOfId) return { head };
     const at = await store.revisionOfId(stream, events[0]!.id);
-    if (at === undefined) return null;
-    return replayOf(stream, events, await store.readStream(stream, { fromRevision: at, maxCount: events.length }), current);
+    if (at === undefined) return { head };
+    return { replay: await replayOf(stream, events, await store.readStream(stream, { fromRevision: at, maxCount: events.length }), current) };
   };
 
   /**
@@ -199,10 +203,12 @@ export const createLedger = (store: EventStore, options: { retry?: ConflictRetry
 
   /** 'any' and 'stream_exists': the head is the store's, read again when another writer moved it (the one retry policy). */
   const appendLoose = async (stream: string, events: NewEvent[], expected: 'any' | 'stream_exists'): Promise<AppendResult> => {
-    const replay = expected === 'any' ? await alreadyAppended(stream, events) : null;
-    if (replay) return replay;
     for (let attempt = 1; ; attempt += 1) {
-      const head = await readHead(stream);
+      // Under 'any', the replay check and the head come from one read on every attempt: a check made
+      // before another writer stored the same ids and a head read after it would store them twice.
+      const seen = expected === 'any' ? await replayOrHead(stream, events) : { head: await readHead(stream) };
+      if ('replay' in seen) return seen.replay;
+      const head = seen.head;
       if (expected === 'stream_exists' && !head) throw wrongExpectedVersion(stream, 'stream_exists', 'no_stream');
       try {
         const result = await appendAt(stream, events, head ? head.revision : 'no_stream', head);
