@@ -85,4 +85,17 @@ describe('CLI: well-formed input only', () => {
     expect(bytes.stderr).toContain('is not valid UTF-8');
     expect(everything(env)).toBe(before);
   });
+
+  it("a stream name or event type beginning with $ (EventStoreDB's own): exit 2, one line, nothing stored", () => {
+    const env = storeIn(tempDir());
+    expect(runCli(['events', 'append', 'chat', '--type', 'said', '--data', '{}'], { env }).code).toBe(0);
+    const before = everything(env);
+    for (const [stream, type] of [['$all', 'said'], ['$$chat', 'said'], ['chat', '$metadata']]) {
+      const refused = runCli(['events', 'append', stream!, '--type', type!, '--data', '{}'], { env });
+      expect({ stream, code: refused.code }).toEqual({ stream, code: 2 });
+      expect(refused.stderr).toContain("EventStoreDB's own");
+      oneLine(refused.stderr);
+    }
+    expect(everything(env)).toBe(before);
+  });
 });

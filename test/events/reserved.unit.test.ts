@@ -53,6 +53,12 @@ describe('checkRawAppend: the one check of every raw append', () => {
     refused(raw('ledger-memory-providers', 'anything', {}));
   });
 
+  it("refuses a stream name or event type beginning with $ (EventStoreDB's own: they would not survive a move to it), and nothing else for a $ elsewhere", () => {
+    for (const stream of ['$all', '$$raw', '$settings', '$et-x', '$ce-chat']) expect(refused(raw(stream, 'said', {}))).toContain("EventStoreDB's own");
+    expect(refused(raw('chat', '$type', {}))).toContain("EventStoreDB's own");
+    expect(checkRawAppend(raw('chat$1', 'said$', { $: 1 }))).toMatchObject({ expectedRevision: 'any' });
+  });
+
   it('refuses control characters and lone surrogates in the stream, type or id, and lone surrogates in data and metadata, on any stream', () => {
     expect(refused(raw('orders', 'placed\u0007', {}))).toContain('control character');
     expect(refused(raw('orders', 'placed\n', {}))).toContain('control character');

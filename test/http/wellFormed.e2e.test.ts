@@ -35,6 +35,16 @@ describe('HTTP: bodies with a lone surrogate are 400 on every route, before anyt
     expect((await fetch(`${service.url}/streams/poison`)).status).toBe(404);
   });
 
+  it("POST /streams/:stream with a stream name or type beginning with $ (EventStoreDB's own) is 400 and the store is unchanged", async () => {
+    const before = await everything();
+    for (const [path, type] of [['/streams/%24all', 'said'], ['/streams/%24%24chat', 'said'], ['/streams/chat', '$metadata']]) {
+      const response = await send('POST', path!, JSON.stringify({ type, data: {} }));
+      expect({ path, status: response.status }).toEqual({ path, status: 400 });
+      expect((await errorOf(response)).message).toContain("EventStoreDB's own");
+    }
+    expect(await everything()).toBe(before);
+  });
+
   it('sessions, messages, rewrites, compaction, turns and memory: the same 400 naming the field', async () => {
     expect((await send('POST', '/sessions', JSON.stringify({ id: 's', title: 'fine' }))).status).toBe(201);
     expect((await send('POST', '/sessions/s/messages', JSON.stringify({ id: 'm1', role: 'user', content: 'hello' }))).status).toBe(201);

@@ -84,7 +84,9 @@ const checkMemory = (append: RawAppend): RawAppendRule => {
 
 /**
  * The one check of every raw append (the CLI's `events append`, HTTP `POST /streams/:stream`):
- * names hold no control character and no lone surrogate, nor do data and metadata strings; the
+ * names hold no control character and no lone surrogate, nor do data and metadata strings; no
+ * stream name or event type begins with `$` (EventStoreDB's own, so a ledger moves between backends
+ * whole); the
  * reserved families accept only what their readers can decode (`session-`, `memory-`: the event's
  * schema) or nothing at all (`ledger-`: only session-ledger's own modules write there, so an audit
  * record cannot be forged). Throws invalid_input in one line naming the type; returns how the append
@@ -96,6 +98,10 @@ export const checkRawAppend = (append: RawAppend): RawAppendRule => {
   checkName('event id', append.id);
   checkWellFormedJson('data', append.data);
   checkWellFormedJson('metadata', append.metadata ?? {});
+  // EventStoreDB's own names: its system streams ($all, $settings, $$stream metadata, $et-/$ce- projections)
+  // and system event types, which $all's readers skip. Stored on SQLite, they would not move to it whole.
+  if (append.stream.startsWith('$')) throw refuse(append.stream, 'a stream name beginning with $ is EventStoreDB\'s own (system streams, metadata streams): the ledger would not move to it whole', 'stream');
+  if (append.type.startsWith('$')) throw refuse(append.stream, `${JSON.stringify(append.type)}: an event type beginning with $ is EventStoreDB's own (system events, which $all's readers skip)`);
   if (append.stream.startsWith(LEDGER_PREFIX)) {
     throw refuse(append.stream, `ledger- streams are written only by session-ledger itself; a raw ${JSON.stringify(append.type)} event is never appended there`, 'stream');
   }
