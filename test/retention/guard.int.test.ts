@@ -85,7 +85,7 @@ describe.each(STORES)('the live-lease guard (%s)', (_name, open) => {
     await present(base, COVERED);
   });
 
-  it('a turn that starts between the check and the tombstone: the conditional tombstone refuses, nothing deleted', async () => {
+  it('a turn that starts between the check and the tombstone: the conditional tombstone refuses, the deletion read again finds the live turn, nothing deleted', async () => {
     const base = open();
     const { context, now } = writerOn(base);
     await buildConversation(context);
@@ -100,7 +100,7 @@ describe.each(STORES)('the live-lease guard (%s)', (_name, open) => {
       },
     });
 
-    await expect(deleteSession(createLedger(store), 'root', { now: now() })).rejects.toMatchObject({ type: 'drift', details: { stream: 'session-subsub' } });
+    await expect(deleteSession(createLedger(store), 'root', { now: now() })).rejects.toMatchObject({ type: 'session_active', details: { segment: 'subsub' } });
     await present(base, COVERED);
   });
 

@@ -80,5 +80,32 @@ const deleteSessionUntraced = async (ledger: Ledger, anyId: string, options: Del
   return { requestedId: anyId, rootId: coverage.conversations[0]!.rootId, sessionIds: coverage.streams.map((s) => s.sessionId), deleted };
 };
 
+/** How many times a deletion of whatever is current (no If-Match, or `*`) is tried when the session moves under it. */
+const DRIFT_ATTEMPTS = 3;
+
+/**
+ * A drift (a write landed between the read and a conditional tombstone; nothing was deleted, the
+ * intent closed as abandoned): with an If-Match naming a view, the session changed since that view,
+ * so it is precondition_failed (HTTP 412); with none or `*` ("whatever is current"), it is read and
+ * tried again, DRIFT_ATTEMPTS in all, and the drift stands only if it kept moving.
+ */
+const deleteSessionOrDrift = async (ledger: Ledger, anyId: string, options: DeleteOptions = {}): Promise<DeleteResult> => {
+  const anyCurrent = options.ifMatch === undefined || options.ifMatch.trim() === '*';
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await deleteSessionUntraced(ledger, anyId, options);
+    } catch (error) {
+      if (!isLedgerError(error, 'drift')) throw error;
+      if (!anyCurrent) {
+        throw ledgerError('precondition_failed', `Session ${anyId} changed since it was read (If-Match ${options.ifMatch}): ${error.message}`, {
+          expected: options.ifMatch!,
+          current: error.details.current,
+        });
+      }
+      if (attempt >= DRIFT_ATTEMPTS) throw error;
+    }
+  }
+};
+
 /** The public entry: `deleteSessionUntraced` in a `session-ledger.delete_session` span (a no-op unless the host registers an OpenTelemetry SDK). */
-export const deleteSession = spanned('session-ledger.delete_session', deleteSessionUntraced, ([_ledger, anyId]) => ({ [ATTR.session]: anyId }), (result) => ({ [ATTR.stream]: result.deleted[0] ?? '', [ATTR.count]: result.deleted.length }));
+export const deleteSession = spanned('session-ledger.delete_session', deleteSessionOrDrift, ([_ledger, anyId]) => ({ [ATTR.session]: anyId }), (result) => ({ [ATTR.stream]: result.deleted[0] ?? '', [ATTR.count]: result.deleted.length }));
