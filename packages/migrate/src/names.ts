@@ -9,7 +9,10 @@ export const migrationNames = (sourceName: string) => {
   const base = `migrate-${sha256Hex(sourceName).slice(0, 16)}`;
   return {
     position: base,
+    /** Stored once every stand-in of a soft-deleted prefix is written (before they are deleted). */
     gap: (stream: string) => `${base}:gap:${stream}`,
+    /** Stored before the first stand-in is written: the prefix is being rebuilt up to this revision. */
+    intent: (stream: string) => `${base}:gap-intent:${stream}`,
   };
 };
 export type MigrationNames = ReturnType<typeof migrationNames>;
