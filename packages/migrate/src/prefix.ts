@@ -1,6 +1,6 @@
 import { deterministicId, readStreamIfAny, type EventData, type EventStore, type RecordedEvent, type StreamInfo } from '@session-ledger/core';
 import type { MismatchLog } from './mismatches.js';
-import { PLACEHOLDER_TYPE, type MigrationNames } from './names.js';
+import { PLACEHOLDER_TYPE, readMigrationCheckpoint, type MigrationNames } from './names.js';
 
 const CHUNK = 500;
 
@@ -60,7 +60,7 @@ const writeAndDelete = async (context: PrefixContext, stream: string, from: bigi
  */
 const finishRebuild = async (context: PrefixContext, stream: string, upTo: bigint, live: RecordedEvent | null): Promise<boolean> => {
   const { to, names } = context;
-  if ((await to.readCheckpoint(names.gap(stream))) === upTo) {
+  if ((await readMigrationCheckpoint(to, names, (each) => each.gap(stream))) === upTo) {
     if (live === null) return true;
     if (live.revision === upTo && isStandIn(stream, live)) {
       await to.deleteStream(stream, { expectedRevision: upTo });
@@ -107,7 +107,7 @@ export const finishInterruptedPrefix = async (context: PrefixContext, stream: st
   if (context.checked.has(stream)) return;
   context.checked.add(stream);
   const { to, names } = context;
-  const upTo = (await to.readCheckpoint(names.gap(stream))) ?? (await to.readCheckpoint(names.intent(stream)));
+  const upTo = (await readMigrationCheckpoint(to, names, (each) => each.gap(stream))) ?? (await to.readCheckpoint(names.intent(stream)));
   if (upTo === null) return;
   const live = await lastLive(to, stream);
   if (live !== null) await finishRebuild(context, stream, upTo, live);
