@@ -54,6 +54,8 @@ const formatSummary = (summary: MigrationSummary): string => {
 const withStores = async <T>(context: CommandContext, fromUrl: string, toUrl: string, run: (from: EventStore, to: EventStore) => Promise<T>): Promise<T> => {
   const { store: from } = await openShowingProgress(context, fromUrl, { write: false });
   try {
+    // A server source connects lazily: reach it before the target (a new SQLite file) is created.
+    await from.readAll({ maxCount: 1 });
     const { store: to } = await openShowingProgress(context, toUrl, { write: true });
     try {
       return await run(from, to);
@@ -78,6 +80,9 @@ export const registerMigrate = (program: Command): void => {
       const pageSize = parseCountOption('page-size', options.pageSize);
       if (pageSize < 1) throw invalidInput('--page-size must be at least 1', 'page-size');
       // Checked before either store is opened: nothing is written into a source named twice.
+      for (const [option, url] of [['from', options.from], ['to', options.to]] as const) {
+        if (/^memory:/i.test(url.trim())) throw invalidInput(`--${option} cannot be memory: (an in-process store that is empty at start and gone at exit)`, option);
+      }
       if (sameStore(options.from, options.to)) throw invalidInput(`--from and --to name the same store (${options.to}): a store cannot be migrated into itself`, 'to');
       const progress = phasedProgress(context);
       const summary = await withStores(context, options.from, options.to, (from, to) =>
