@@ -70,6 +70,7 @@ export const migrateStores = async (options: MigrationOptions): Promise<Migratio
     tombstoned: 0,
     verified: 0,
     mismatches: [],
+    sourceChainBreaks: [],
   };
   if (!complete) {
     summary.mismatches = mismatches.list();
@@ -90,7 +91,7 @@ export const migrateStores = async (options: MigrationOptions): Promise<Migratio
   const all = [...liveNames, ...deleted.map((info) => info.name)];
   summary.streams = all.length;
   for (const [index, stream] of all.entries()) {
-    if (await verifyStream(from, to, stream, mismatches)) summary.verified += 1;
+    if (await verifyStream(from, to, stream, mismatches, summary.sourceChainBreaks)) summary.verified += 1;
     onProgress?.({ phase: 'verify', done: index + 1, total: all.length });
   }
   summary.mismatches = mismatches.list();
