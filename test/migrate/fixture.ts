@@ -18,7 +18,7 @@ const turn = (n: number) => ({ id: newId(), type: 'turn.recorded', data: { n, te
  * been sealed before the delete. (The Ledger itself re-anchors a soft-deleted stream at revision
  * 0, which does not match the revision the store then gives; see the report.)
  */
-const appendAfterDelete = async (store: EventStore, stream: string, head: RecordedEvent, count: number) => {
+export const appendAfterDelete = async (store: EventStore, stream: string, head: RecordedEvent, count: number) => {
   let prev = hashOf(head);
   let revision = head.revision + 1n;
   const events = Array.from({ length: count }, (_, n) => {

@@ -1,3 +1,3 @@
 export { migrateStores } from './migrate.js';
 export { PLACEHOLDER_TYPE, migrationNames } from './names.js';
-export type { MigrationOptions, MigrationPhase, MigrationProgress, MigrationSummary, StreamMismatch } from './types.js';
+export type { MigrationOptions, MigrationPhase, MigrationProgress, MigrationSummary, SourceChainBreak, StreamMismatch } from './types.js';

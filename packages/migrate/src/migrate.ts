@@ -2,7 +2,7 @@ import { liveEventFilter, liveStreamNames, type EventStore, type StreamInfo } fr
 import { copyRun, runsOf } from './copyRun.js';
 import { carryDeletion, isDeleted } from './deletions.js';
 import { mismatchLog } from './mismatches.js';
-import { migrationNames } from './names.js';
+import { migrationNames, readMigrationCheckpoint } from './names.js';
 import type { PrefixContext } from './prefix.js';
 import type { MigrationOptions, MigrationSummary } from './types.js';
 import { verifyStream } from './verify.js';
@@ -33,7 +33,7 @@ export const migrateStores = async (options: MigrationOptions): Promise<Migratio
       (targetListing ??= listing(to).then((infos) => (infos ? new Map(infos.map((info) => [info.name, info])) : null))),
   };
 
-  const resumedAfter = await to.readCheckpoint(names.position);
+  const resumedAfter = await readMigrationCheckpoint(to, names, (each) => each.position);
   let position = resumedAfter;
   let cursor: bigint | 'start' = resumedAfter === null ? 'start' : resumedAfter + 1n;
   // EventStoreDB keeps deleted streams' events in $all until a scavenge: they are not copied as live.
@@ -70,6 +70,7 @@ export const migrateStores = async (options: MigrationOptions): Promise<Migratio
     tombstoned: 0,
     verified: 0,
     mismatches: [],
+    sourceChainBreaks: [],
   };
   if (!complete) {
     summary.mismatches = mismatches.list();
@@ -90,7 +91,7 @@ export const migrateStores = async (options: MigrationOptions): Promise<Migratio
   const all = [...liveNames, ...deleted.map((info) => info.name)];
   summary.streams = all.length;
   for (const [index, stream] of all.entries()) {
-    if (await verifyStream(from, to, stream, mismatches)) summary.verified += 1;
+    if (await verifyStream(from, to, stream, mismatches, summary.sourceChainBreaks)) summary.verified += 1;
     onProgress?.({ phase: 'verify', done: index + 1, total: all.length });
   }
   summary.mismatches = mismatches.list();

@@ -51,4 +51,17 @@ export interface MigrationSummary {
   tombstoned: number;
   verified: number;
   mismatches: StreamMismatch[];
+  /**
+   * Streams whose hash chain is broken in the source already (e.g. an EventStoreDB stream continued
+   * by the ledger after a soft delete): copied as they are, the same break in the target, so they
+   * verify; listed so that the summary says so. Empty when every chain holds.
+   */
+  sourceChainBreaks: SourceChainBreak[];
+}
+
+/** Where a stream's hash chain breaks in the source (and so in its copy). */
+export interface SourceChainBreak {
+  stream: string;
+  revision: bigint;
+  reason: 'hash' | 'prev';
 }

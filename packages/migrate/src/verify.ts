@@ -1,5 +1,6 @@
 import { hashOf, readStreamState, readWholeStream, verifyStreamChain, type EventStore, type RecordedEvent } from '@session-ledger/core';
 import type { MismatchLog } from './mismatches.js';
+import type { SourceChainBreak } from './types.js';
 
 type Ends = { kind: 'live'; first: RecordedEvent; last: RecordedEvent } | { kind: 'missing' } | { kind: 'tombstoned' };
 
@@ -17,10 +18,17 @@ const describe = (ends: Ends): string =>
 
 /**
  * One stream, source against target: the same first and last revision, the same last event and
- * chain head; for a hash-chained stream the target's whole chain is recomputed too. A deleted
- * source stream must be deleted the same way in the target.
+ * chain head; for a hash-chained stream the target's whole chain is recomputed too (a break the
+ * source has too is listed in `sourceBreaks`, not failed). A deleted source stream must be deleted
+ * the same way in the target.
  */
-export const verifyStream = async (from: EventStore, to: EventStore, stream: string, mismatches: MismatchLog): Promise<boolean> => {
+export const verifyStream = async (
+  from: EventStore,
+  to: EventStore,
+  stream: string,
+  mismatches: MismatchLog,
+  sourceBreaks: SourceChainBreak[],
+): Promise<boolean> => {
   const [source, target] = await Promise.all([endsOf(from, stream), endsOf(to, stream)]);
   const fail = (reason: string) => {
     mismatches.report(stream, reason, describe(source), describe(target));
@@ -40,6 +48,7 @@ export const verifyStream = async (from: EventStore, to: EventStore, stream: str
       if (!original || original.revision !== broken.revision || original.reason !== broken.reason) {
         return fail(`the target chain breaks at revision ${broken.revision} (${broken.reason})`);
       }
+      sourceBreaks.push({ stream, revision: broken.revision, reason: broken.reason });
     }
   }
   return true;

@@ -9,12 +9,28 @@ import { deleteStream, tombstoneStream } from './remove.js';
 import { subscribeToAll, subscribeToStream } from './subscribe.js';
 import { redactUrl, toConnectionString } from './url.js';
 
+/**
+ * The client warns on stderr (three lines) about an option it does not know and ignores it: such
+ * a URL is refused here instead, in one line, so a misspelt option is never silently dropped.
+ */
 const connect = (connectionString: string): EventStoreDBClient => {
+  const warnings: unknown[][] = [];
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => void warnings.push(args);
+  let client: EventStoreDBClient;
   try {
-    return EventStoreDBClient.connectionString(connectionString);
+    client = EventStoreDBClient.connectionString(connectionString);
   } catch (error) {
     throw invalidInput(`Not a usable EventStoreDB URL: ${(error as Error).message.split('\n')[0]}`, 'url');
+  } finally {
+    console.warn = warn;
   }
+  for (const args of warnings) {
+    const unknown = /^Unknown option key "([^"]*)"/.exec(String(args[0]))?.[1];
+    if (unknown !== undefined) throw invalidInput(`Not a usable EventStoreDB URL: unknown option "${unknown}"`, 'url');
+    warn(...args);
+  }
+  return client;
 };
 
 /** Closes the client's gRPC channel, which `dispose()` (it only cancels open streams) leaves open. */
