@@ -16,9 +16,22 @@ const asEventData = (event: RecordedEvent): EventData => ({
  * the target holds is reported, never overwritten. Returns how many events the target now has
  * from this run.
  */
+/**
+ * EventStoreDB keeps stream names and event types beginning with `$` for its own (system streams and
+ * events, which `$all`'s readers skip): copied there, such an event would not come back. The raw
+ * surfaces refuse them since; a source written before may hold some. The adapter names itself so.
+ */
+const reservedOnTarget = (context: PrefixContext, stream: string, run: RecordedEvent[]): boolean =>
+  context.to.name.startsWith('eventstoredb:') && (stream.startsWith('$') || run.some((event) => event.type.startsWith('$')));
+
 export const copyRun = async (context: PrefixContext, stream: string, run: RecordedEvent[]): Promise<number> => {
   const { to, mismatches } = context;
   if (mismatches.has(stream) || run.length === 0) return 0;
+  if (reservedOnTarget(context, stream, run)) {
+    const type = run.find((event) => event.type.startsWith('$'))?.type;
+    mismatches.report(stream, "EventStoreDB keeps names beginning with $ for its own: not copied", type === undefined ? `stream ${stream}` : `event type ${type}`, 'not copied');
+    return 0;
+  }
   const first = run[0]!.revision;
   const last = run[run.length - 1]!.revision;
   const landed = (result: AppendResult, expected: bigint) => {
