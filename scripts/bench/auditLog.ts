@@ -4,6 +4,7 @@ import { loadavg } from 'node:os';
 import { compared, compareRates, scratch } from './measure.js';
 import { openPlain, type PlainSqlite } from './plainSqlite.js';
 import { leafRowRow } from './logLayout.js';
+import { asEarlierLeaves } from './earlierLeaves.js';
 import type { BenchRow } from './types.js';
 
 /**
@@ -91,11 +92,28 @@ const largeLedgerRows = async (): Promise<BenchRow[]> => {
   const digestMs = await msOf(21, () => store.log!.digest());
   const proofMs = await msOf(201, (run) => store.log!.proof(`session-${run % streams}`, BigInt((run * 7919) % Math.floor(EVENTS / streams))));
   await store.close();
+  // The same ledger as a session-ledger before schema version 7 wrote it: its leaves without positions.
+  asEarlierLeaves(file);
+  const earlierStore = openSqliteStore(file);
+  const earlier = await compareRates(
+    EVENTS,
+    {
+      prepare: () => undefined,
+      work: async () => {
+        const report = await verifyLog(earlierStore);
+        if (!report.ok || report.events !== EVENTS) throw new Error(`verify (earlier leaves): ${report.breakCount} breaks, ${report.events} events`);
+      },
+    },
+    { prepare: () => undefined, work: () => void plain.readAll(1000) },
+    1,
+  );
+  await earlierStore.close();
   plain.close();
   dir.remove();
   const size = EVENTS.toLocaleString('en-US');
   return [
     compared(`audit verify of ${size} events (whole log, SQLite; load ${load})`, 'events/s', rates.subject, `plain better-sqlite3 read and JSON.parse of the same ${size} rows`, rates.baseline),
+    compared(`audit verify of ${size} events written before schema 7 (leaves without positions; load ${load})`, 'events/s', earlier.subject, `plain better-sqlite3 read and JSON.parse of the same ${size} rows`, earlier.baseline),
     { name: `audit digest on the ${size}-event ledger (median of 21)`, unit: 'ms', value: Math.round(digestMs * 100) / 100, baseline: null, ratio: null },
     { name: `inclusion proof on the ${size}-event ledger (median of 201)`, unit: 'ms', value: Math.round(proofMs * 100) / 100, baseline: null, ratio: null },
   ];

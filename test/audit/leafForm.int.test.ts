@@ -41,6 +41,8 @@ describe('event leaves before and since schema version 7 (positions in the leaf)
     expect(await verifyLog(store)).toMatchObject({ ok: true, size: 20 });
     await createLedger(store).append('session-0', [said(20)]);
     expect(await verifyLog(store)).toMatchObject({ ok: true, size: 21 });
+    // The range scans on worker threads too, a range holding both forms among them.
+    expect(await verifyLog(store, { parallel: { minLeaves: 0, span: 4 } })).toMatchObject({ ok: true, size: 21, events: 21 });
     const digest = await store.log!.digest();
     const old = await store.log!.proof('session-1', 3n);
     const fresh = await store.log!.proof('session-0', 10n);
@@ -66,6 +68,7 @@ describe('event leaves before and since schema version 7 (positions in the leaf)
     const reopened = openSqliteStore(temp.file);
     const report = await verifyLog(reopened);
     expect(report.breaks.map((item) => `${item.kind} ${item.stream}@${item.revision}`)).toEqual(['leaf session-0@10']);
+    expect(await verifyLog(reopened, { parallel: { minLeaves: 0, span: 4 } })).toEqual(report);
     await reopened.close();
   });
 });

@@ -99,8 +99,10 @@ describe('the log hashing rules (RFC 9162)', () => {
 
   it('a leaf matches its event in the form it was written in, and never with another position', () => {
     const fields = { index: 2, position: 3n, stream: 'vector', revision: 2n, hash: createHash('sha256').update('2').digest('hex'), created: '2026-01-01T00:00:00.000Z' };
-    expect(eventLeafMatching(fields, vectorLeaf(2))).toBe(leafInput(fields));
-    expect(eventLeafMatching(fields, vectorLeaf(2, null))).toBe(leafInput({ ...fields, position: null }));
+    for (const earlierFirst of [false, true]) {
+      expect(eventLeafMatching(fields, vectorLeaf(2), earlierFirst)).toEqual({ input: leafInput(fields), earlier: false });
+      expect(eventLeafMatching(fields, vectorLeaf(2, null), earlierFirst)).toEqual({ input: leafInput({ ...fields, position: null }), earlier: true });
+    }
     expect(eventLeafMatching({ ...fields, position: 4n }, vectorLeaf(2))).toBeNull();
     expect(eventLeafMatching({ ...fields, revision: 3n }, vectorLeaf(2, null))).toBeNull();
   });

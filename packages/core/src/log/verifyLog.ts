@@ -91,6 +91,8 @@ export const verifyLog = async (store: EventStore, options: VerifyLogOptions = {
   let range = compactRange();
   let savedRoot: string | null = options.digest?.size === 0 ? range.root().toString('hex') : null;
   const heads = new Map<string, { revision: bigint; hash: string }>();
+  /** Whether the last event leaf had the form before schema version 7 (leaf.ts, eventLeafMatching). */
+  let earlierForm = false;
   const missing: LogEntry[] = [];
   /** Each stream's last revision among its event leaves whose events are stored (checkDeletions adds its deletions). */
   const lastOf = new Map<string, bigint>();
@@ -144,7 +146,9 @@ export const verifyLog = async (store: EventStore, options: VerifyLogOptions = {
     // The next link is checked against the hash as stored: a changed event is one break, not two.
     heads.set(entry.stream, { revision: entry.revision, hash: typeof result.stored === 'string' ? result.stored : result.hash });
     const fields = { index: entry.index, position: event.position, stream: entry.stream, revision: entry.revision, hash: result.hash, created: event.created };
-    if (eventLeafMatching(fields, entry.leafHash) === null) {
+    const matched = eventLeafMatching(fields, entry.leafHash, earlierForm);
+    if (matched) earlierForm = matched.earlier;
+    else {
       const leaf = eventLeafHash(fields).toString('hex');
       report('leaf', entry.stream, entry.revision, entry.position, entry.index, `the event (content, created or place) hashes to leaf ${leaf}, the log holds ${entry.leafHash.toString('hex')}`);
     }

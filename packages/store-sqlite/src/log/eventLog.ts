@@ -45,7 +45,7 @@ const numberOrNull = (value: bigint | null) => (value === null ? null : Number(v
  */
 const storedLeafInput = (index: number, event: StoredEventText, stored: Buffer): string => {
   const fields = { index, position: event.position, stream: event.stream, revision: event.revision, hash: storedChainHash(event), created: event.created };
-  return eventLeafMatching(fields, stored) ?? leafInput(fields);
+  return eventLeafMatching(fields, stored)?.input ?? leafInput(fields);
 };
 
 /** The SQLite store's log operations; each runs in one read transaction (one snapshot). */
