@@ -7,8 +7,16 @@ import { storeUnavailable } from '@session-ledger/core';
  */
 export const damaged = (what: string) => storeUnavailable(`The ledger file is damaged: ${what}`, 'LEDGER_DAMAGED');
 
-/** A position kept in ledger_meta (decimal text below 2^63), or damaged. */
+/** A position as ledger_meta keeps it (decimal text below 2^63), or null. */
+export const positionText = (text: unknown): bigint | null =>
+  typeof text === 'string' && /^(0|[1-9][0-9]{0,18})$/.test(text) && BigInt(text) < 2n ** 63n ? BigInt(text) : null;
+
+/** What a ledger_meta value that is no position is called, by the store and by verify's index check. */
+export const notAPosition = (key: string, text: unknown): string => `ledger_meta '${key}' is ${text === undefined ? 'missing' : JSON.stringify(text)}, not a position`;
+
+/** A position kept in ledger_meta, or damaged. */
 export const metaPosition = (key: string, text: unknown): bigint => {
-  if (typeof text === 'string' && /^(0|[1-9][0-9]{0,18})$/.test(text) && BigInt(text) < 2n ** 63n) return BigInt(text);
-  throw damaged(`ledger_meta '${key}' is ${text === undefined ? 'missing' : JSON.stringify(text)}, not a position`);
+  const position = positionText(text);
+  if (position === null) throw damaged(notAPosition(key, text));
+  return position;
 };

@@ -1,8 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { IndexCheck, IndexFinding } from '@session-ledger/core';
+import { notAPosition, positionText } from '../damaged.js';
 
-const POSITION = /^(0|[1-9][0-9]{0,18})$/;
-const positionOf = (text: unknown): bigint | null => (typeof text === 'string' && POSITION.test(text) && BigInt(text) < 2n ** 63n ? BigInt(text) : null);
 
 /**
  * The store's own indexes against its events, in the caller's read transaction (one snapshot):
@@ -28,11 +27,11 @@ export const checkIndexes = (db: Database.Database, max: number): IndexCheck => 
   }
   const meta = db.prepare('SELECT value FROM ledger_meta WHERE key = ?').pluck();
   const floorText = meta.get('positions.floor');
-  if (floorText !== undefined && positionOf(floorText) === null) found({ message: `ledger_meta 'positions.floor' is ${JSON.stringify(floorText)}, not a position` });
+  if (floorText !== undefined && positionText(floorText) === null) found({ message: notAPosition('positions.floor', floorText) });
   const throughText = meta.get('ids.indexed_through');
-  const through = positionOf(throughText);
+  const through = positionText(throughText);
   if (through === null) {
-    found({ message: `ledger_meta 'ids.indexed_through' is ${throughText === undefined ? 'missing' : JSON.stringify(throughText)}, not a position: the id index cannot be checked` });
+    found({ message: `${notAPosition('ids.indexed_through', throughText)}: the id index cannot be checked` });
     return { findings, total };
   }
   const highest = db
@@ -40,7 +39,7 @@ export const checkIndexes = (db: Database.Database, max: number): IndexCheck => 
     .pluck()
     .safeIntegers(true)
     .get() as bigint;
-  const floor = positionOf(floorText) ?? 0n;
+  const floor = positionText(floorText) ?? 0n;
   const last = highest > floor ? highest : floor;
   if (through > last) {
     found({ message: `ledger_meta 'ids.indexed_through' is ${through}, past the highest position given (${last}): the ids of events appended up to it would never be indexed` });
