@@ -117,6 +117,7 @@ describe('audit digest | verify | prove (CLI)', { timeout: 120_000 }, () => {
     expect(report).toMatchObject({ ok: false, indexesChecked: true, breakCount: 7 });
     expect(report.breaks.slice(0, 2)).toMatchObject([{ kind: 'index', stream: null }, { kind: 'index', stream: 'chat', revision: 0 }]);
     expect(broken.stderr).toContain("session-ledger: index: the log: ledger_meta 'ids.indexed_through' is 999, past the highest position given (6)");
+    expect(broken.stderr).toContain("session-ledger: 7 breaks in the log and the store's indexes");
     expect(runCli(['audit', 'verify'], { env })).toMatchObject({ code: 0 });
     expect(runCli(['audit', 'verify', '--indexes', '--stream', 'chat'], { env })).toMatchObject({ code: 2 });
   });

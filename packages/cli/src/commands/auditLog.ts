@@ -90,6 +90,8 @@ export const printLogReport = (context: CommandContext, report: LogVerifyReport)
   // On stderr with --json too (the chain-only verify did so): a script sees what broke either way.
   for (const item of report.breaks) context.io.err(`session-ledger: ${item.kind}${item.position === null ? '' : ` at position ${item.position}`}: ${item.message}`);
   const more = report.breakCount - report.breaks.length;
-  context.io.err(`session-ledger: ${report.breakCount} break${report.breakCount === 1 ? '' : 's'} in the log${more > 0 ? ` (${more} not listed: --max-breaks)` : ''}`);
+  // With --indexes the count holds the index breaks too (kind 'index'): the summary names both places.
+  const where = report.indexesChecked ? "in the log and the store's indexes" : 'in the log';
+  context.io.err(`session-ledger: ${report.breakCount} break${report.breakCount === 1 ? '' : 's'} ${where}${more > 0 ? ` (${more} not listed: --max-breaks)` : ''}`);
   return EXIT_REFUSED;
 };
