@@ -118,22 +118,30 @@ describe('two ledgers on one store', () => {
     expect((await ledger.store.readStream('s-1')).map((event) => event.id)).toEqual([a!.id, b!.id, c!.id]);
   });
 
-  it("given another writer stores the same id just after this writer's read, when this 'any' append goes on, then it is a replay, never a second copy", async () => {
+  // The head is read, then the id looked up in the store's index: the other writer lands after either.
+  it.each(['readStream', 'revisionOfId'] as const)("given another writer stores the same id just after this writer's %s, when this 'any' append goes on, then it is a replay, never a second copy", async (step) => {
     const store = createMemoryStore();
     const other = createLedger(store);
     const x = { id: newId(), type: 't', data: { n: 1 } };
     await other.append('s-1', [{ id: newId(), type: 't', data: { n: 0 } }]);
     let interleaved = false;
-    // This writer's store: its first read of the stream returns, then the other writer stores x, before anything else it does.
+    // This writer's store: its first such call returns, then the other writer stores x, before anything else it does.
+    const land = async () => {
+      if (interleaved) return;
+      interleaved = true;
+      await other.append('s-1', [x]);
+    };
     const racing: typeof store = {
       ...store,
       readStream: async (stream, options) => {
         const events = await store.readStream(stream, options);
-        if (!interleaved) {
-          interleaved = true;
-          await other.append('s-1', [x]);
-        }
+        if (step === 'readStream') await land();
         return events;
+      },
+      revisionOfId: async (stream, id) => {
+        const at = await store.revisionOfId!(stream, id);
+        if (step === 'revisionOfId') await land();
+        return at;
       },
     };
     const result = await createLedger(racing).append('s-1', [x]);
