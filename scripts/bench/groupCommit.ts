@@ -3,6 +3,7 @@ import { workerPids } from '@session-ledger/cli';
 import { createLedger, newId } from '@session-ledger/core';
 import { appendMessage, startSession } from '@session-ledger/sessions';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
+import { batchedInserts } from './batchedBaseline.js';
 import { compared, compareRates, scratch } from './measure.js';
 import { benchMessage } from './messages.js';
 import { closeClients, openClients, postMessages, startProcess, startSessions, stopProcess, timedPosts, type PostCpu } from './httpLoad.js';
@@ -43,13 +44,7 @@ const inProcessRow = async (): Promise<BenchRow> => {
       },
       cleanup: (context) => context.ledger.store.close(),
     },
-    {
-      prepare: () => ({ plain: openPlain(dir.file(`${newId()}.plain`), 'NORMAL'), payload: plainEvents(count) }),
-      work: ({ plain, payload }) => {
-        for (let at = 0; at < payload.length; at += 1000) plain.insertBatch('session-bench', at, payload.slice(at, at + 1000));
-      },
-      cleanup: ({ plain }) => plain.close(),
-    },
+    batchedInserts(dir, count),
     5,
   );
   dir.remove();

@@ -2,10 +2,9 @@ import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { newId } from '@session-ledger/core';
 import { ID_BATCH, openSqliteStore } from '@session-ledger/store-sqlite';
+import { batchedInserts } from './batchedBaseline.js';
 import { compared, compareRates, scratch, type Trial } from './measure.js';
 import { benchMessage } from './messages.js';
-import { openPlain } from './plainSqlite.js';
-import { plainEvents } from './plainEvents.js';
 import type { BenchRow } from './types.js';
 
 /**
@@ -99,13 +98,7 @@ const layoutRow = async (statements: boolean): Promise<BenchRow> => {
   const rates = await compareRates(
     COUNT,
     layoutTrial(() => dir.file(`${newId()}.sqlite`), statements),
-    {
-      prepare: () => ({ plain: openPlain(dir.file(`${newId()}.plain`), 'NORMAL'), payload: plainEvents(COUNT) }),
-      work: ({ plain, payload }) => {
-        for (let at = 0; at < payload.length; at += 1000) plain.insertBatch('session-bench', at, payload.slice(at, at + 1000));
-      },
-      cleanup: ({ plain }) => plain.close(),
-    },
+    batchedInserts(dir, COUNT),
     5,
   );
   dir.remove();

@@ -1,10 +1,9 @@
-import { createLedger, newId } from '@session-ledger/core';
+import { createLedger } from '@session-ledger/core';
 import { appendMessage, startSession } from '@session-ledger/sessions';
+import { batchedInserts } from './batchedBaseline.js';
 import { compared, compareRates, scratch } from './measure.js';
 import { benchMessage } from './messages.js';
 import { nullStore } from './nullStore.js';
-import { openPlain } from './plainSqlite.js';
-import { plainEvents } from './plainEvents.js';
 import type { BenchRow } from './types.js';
 
 /**
@@ -34,13 +33,7 @@ export const writePathRow = async (): Promise<BenchRow> => {
         }));
       },
     },
-    {
-      prepare: () => ({ plain: openPlain(dir.file(`${newId()}.plain`), 'NORMAL'), payload: plainEvents(count) }),
-      work: ({ plain, payload }) => {
-        for (let at = 0; at < payload.length; at += 1000) plain.insertBatch('session-bench', at, payload.slice(at, at + 1000));
-      },
-      cleanup: ({ plain }) => plain.close(),
-    },
+    batchedInserts(dir, count),
     9,
   );
   dir.remove();
