@@ -73,6 +73,17 @@ const indexed = (db: Database.Database): string[] =>
     .map((row) => key(row.root, row.message_id, row.body, row.tools))
     .sort();
 
+/** What every conversation's display view indexes: (root, message id, body, tools), sorted. */
+const displayed = (records: ReturnType<typeof play>['records'], chains: string[][]): string[] =>
+  chains
+    .filter((chain) => chain.length > 0)
+    .flatMap((chain) => displayView(foldConversation(only(records, ...chain))).messages.map((message) => ({ root: chain[0]!, message })))
+    .map(({ root, message }) => {
+      const { body, tools } = indexedText(message);
+      return key(root, message.id, body, tools);
+    })
+    .sort();
+
 describe('the search model agrees with the display view', () => {
   it('for random histories, the (conversation, message, text) indexed is what displayView shows for each conversation, also after a redelivery', () => {
     fc.assert(
@@ -94,6 +105,23 @@ describe('the search model agrees with the display view', () => {
         db.close();
       }),
       { numRuns: 300, seed: 1515 },
+    );
+  });
+
+  it("for random histories, after a conversation's tip is erased (sessions delete --lineage tip), what is indexed is the display view of what is left", () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 60 }), fc.nat(), (ops, victim) => {
+        const { records, chains } = play(ops);
+        const db = new Database(':memory:');
+        searchModel.create(db);
+        applySearchRecords(db, records);
+        const chain = chains[victim % chains.length]!;
+        const tip = chain.pop()!;
+        searchModel.erase(db, `session-${tip}`);
+        expect(indexed(db)).toEqual(displayed(records.filter((record) => record.sessionId !== tip), chains));
+        db.close();
+      }),
+      { numRuns: 300, seed: 1516 },
     );
   });
 });

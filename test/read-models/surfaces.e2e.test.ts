@@ -69,7 +69,7 @@ describe('the catalog on the surfaces (CLI, HTTP)', () => {
     expect(stats.storeBytes).toBeGreaterThan(0);
     expect(runCli(['projections', 'status', '--json'], { env }).json()).toEqual([
       expect.objectContaining({ name: 'catalog', status: 'ok', version: 1 }),
-      expect.objectContaining({ name: 'search', status: 'ok', version: 1 }),
+      expect.objectContaining({ name: 'search', status: 'ok', version: 2 }),
     ]);
   });
 

@@ -27,18 +27,23 @@ const appended = (s: Statements, root: string, record: SessionRecordOf<'message.
   s.addText.run(added.lastInsertRowid, body, tools);
 };
 
-/** In place: the message is found by its current text only (a rewound one stays out). */
+/** In place: the message is found by its current text only (a rewound one stays out). Kept in its change history. */
 const rewritten = (s: Statements, root: string, record: SessionRecordOf<'message.rewritten'>): void => {
   const message = s.message.get(root, record.data.messageId);
   if (!message) return;
+  const body = stripControls(record.data.content ?? '');
+  s.changes.record(message.id, message.segment, record.sessionId, 'rewrite', body);
   s.textFrom.run(record.sessionId, message.id);
-  if (message.shown === 1) s.rewriteText.run(stripControls(record.data.content ?? ''), message.id);
+  if (message.shown === 1) s.rewriteText.run(body, message.id);
 };
 
+/** Hidden for good; kept in the change history even when hidden already (an erased earlier rewind leaves this one in force). */
 const rewound = (s: Statements, root: string, record: SessionRecordOf<'history.rewound'>): void => {
   for (const messageId of record.data.messageIds) {
     const message = s.message.get(root, messageId);
-    if (!message || message.shown === 0) continue;
+    if (!message) continue;
+    s.changes.record(message.id, message.segment, record.sessionId, 'rewind', null);
+    if (message.shown === 0) continue;
     s.hide.run(message.id);
     s.dropText.run(message.id);
   }

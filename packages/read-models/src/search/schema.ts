@@ -8,9 +8,11 @@ import type Database from 'better-sqlite3';
  * later append under the same id stays a duplicate, as in the display fold); `text_from` is the
  * segment whose event wrote the current text (the append's or the last rewrite's), so erasing that
  * segment takes the text too. `search_text` is the FTS5 index, rowid = search_messages.id, holding
- * only shown messages.
+ * only shown messages. `search_changes` keeps, for each message a rewrite or a rewind touched, what
+ * each segment did to it in order (its append's text first), so that erasing a segment folds the
+ * message again from what the others did (changes.ts).
  */
-export const TABLES = ['search_text', 'search_messages', 'search_segments'] as const;
+export const TABLES = ['search_text', 'search_messages', 'search_segments', 'search_changes'] as const;
 
 /** trigram: substrings in any script (CJK, paths, identifiers); case and diacritics folded. */
 export const TOKENIZER = 'trigram remove_diacritics 1';
@@ -27,6 +29,11 @@ export const createSearchTables = (db: Database.Database): void => {
     );
     CREATE INDEX IF NOT EXISTS search_messages_segment ON search_messages (segment);
     CREATE INDEX IF NOT EXISTS search_messages_text_from ON search_messages (text_from);
+    CREATE TABLE IF NOT EXISTS search_changes (
+      seq INTEGER PRIMARY KEY, message INTEGER NOT NULL, segment TEXT NOT NULL, kind TEXT NOT NULL, body TEXT, tools TEXT
+    );
+    CREATE INDEX IF NOT EXISTS search_changes_message ON search_changes (message);
+    CREATE INDEX IF NOT EXISTS search_changes_segment ON search_changes (segment);
     CREATE VIRTUAL TABLE IF NOT EXISTS search_text USING fts5 (body, tools, tokenize = '${TOKENIZER}');
   `);
   // Deleted text leaves the index's own pages at once instead of lingering until a merge.

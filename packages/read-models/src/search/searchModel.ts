@@ -22,19 +22,33 @@ export const applySearchRecords = (db: Database.Database, records: Iterable<Sess
 };
 
 /**
- * Every row derived from the segment leaves the tables: its messages, the text its rewrites wrote
- * into other segments' messages, and its place in the segment map (a conversation whose tip it was
- * gets the erased segment's parent as its tip). `secure_delete` makes SQLite zero
- * the freed space, and the index's `secure-delete` option takes the words out of its own pages, so
- * after a checkpoint none of the text is in the file.
+ * Every row derived from the segment leaves the tables: its messages, what its rewrites and rewinds
+ * did to other segments' messages (each is folded again from the changes the other segments made:
+ * the text and visibility the display view gives it without this segment), and its place in the
+ * segment map (a conversation whose tip it was gets the erased segment's parent as its tip).
+ * `secure_delete` makes SQLite zero the freed space, and the index's `secure-delete` option takes the
+ * words out of its own pages, so after a checkpoint none of the segment's text is in the file.
  */
 const eraseSegment = (db: Database.Database, stream: string): void => {
   const segment = sessionIdOf(stream);
   if (segment === null) return;
   secureDelete(db);
   const statements = statementsOf(db);
-  statements.eraseText.run(segment, segment);
-  statements.eraseMessages.run(segment, segment);
+  const touched = statements.changes.touchedBy(segment);
+  statements.changes.forget(segment);
+  for (const id of touched) {
+    const folded = statements.changes.fold(id);
+    statements.dropText.run(id);
+    if (!folded) continue;
+    statements.textFrom.run(folded.textFrom, id);
+    if (!folded.shown) statements.hide.run(id);
+    else {
+      statements.show.run(id);
+      statements.addText.run(id, folded.body, folded.tools);
+    }
+  }
+  statements.eraseText.run(segment);
+  statements.eraseMessages.run(segment);
   statements.retreatTip.run(segment, segment);
   statements.eraseSegment.run(segment);
 };
@@ -45,7 +59,8 @@ const eraseSegment = (db: Database.Database, stream: string): void => {
  */
 export const searchModel: ReadModel = {
   name: 'search',
-  version: 1,
+  // 2: search_changes, so that an erased segment's rewrites and rewinds are undone (a file of 1 is rebuilt).
+  version: 2,
   // FTS5 writes index segments at every commit: kept inline, a single append costs ~10x a plain
   // insert (docs/benchmarks.md, "search": indexing one event a transaction, 0.10), so the next
   // search folds in what was appended since, in one transaction.

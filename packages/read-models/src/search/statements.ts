@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { changeLog } from './changes.js';
 
 type Run<P extends unknown[]> = Database.Statement<P, unknown>;
 type Get<P extends unknown[], R> = Database.Statement<P, R>;
@@ -9,16 +10,18 @@ export interface Statements {
   retreatTip: Run<[string, string]>;
   folded: Run<[number, string]>;
   moveTip: Run<[string, string]>;
-  message: Get<[string, string], { id: number; shown: number }>;
+  message: Get<[string, string], { id: number; shown: number; segment: string }>;
   addMessage: Run<[string, string, string, string, string, string]>;
   addText: Run<[number | bigint, string, string]>;
   rewriteText: Run<[string, number]>;
   textFrom: Run<[string, number]>;
   hide: Run<[number]>;
+  show: Run<[number]>;
   dropText: Run<[number]>;
-  eraseText: Run<[string, string]>;
-  eraseMessages: Run<[string, string]>;
+  eraseText: Run<[string]>;
+  eraseMessages: Run<[string]>;
   eraseSegment: Run<[string]>;
+  changes: ReturnType<typeof changeLog>;
 }
 
 const prepare = (db: Database.Database): Statements => ({
@@ -30,7 +33,7 @@ const prepare = (db: Database.Database): Statements => ({
   ),
   folded: db.prepare<[number, string]>('UPDATE search_segments SET revision = ? WHERE segment = ?'),
   moveTip: db.prepare<[string, string]>('UPDATE search_segments SET tip = ? WHERE segment = ?'),
-  message: db.prepare<[string, string], { id: number; shown: number }>('SELECT id, shown FROM search_messages WHERE root = ? AND message_id = ?'),
+  message: db.prepare<[string, string], { id: number; shown: number; segment: string }>('SELECT id, shown, segment FROM search_messages WHERE root = ? AND message_id = ?'),
   addMessage: db.prepare<[string, string, string, string, string, string]>(
     'INSERT OR IGNORE INTO search_messages (root, message_id, segment, text_from, role, at, shown) VALUES (?, ?, ?, ?, ?, ?, 1)',
   ),
@@ -38,10 +41,12 @@ const prepare = (db: Database.Database): Statements => ({
   rewriteText: db.prepare<[string, number]>('UPDATE search_text SET body = ? WHERE rowid = ?'),
   textFrom: db.prepare<[string, number]>('UPDATE search_messages SET text_from = ? WHERE id = ?'),
   hide: db.prepare<[number]>('UPDATE search_messages SET shown = 0 WHERE id = ?'),
+  show: db.prepare<[number]>('UPDATE search_messages SET shown = 1 WHERE id = ?'),
   dropText: db.prepare<[number]>('DELETE FROM search_text WHERE rowid = ?'),
-  eraseText: db.prepare<[string, string]>('DELETE FROM search_text WHERE rowid IN (SELECT id FROM search_messages WHERE segment = ? OR text_from = ?)'),
-  eraseMessages: db.prepare<[string, string]>('DELETE FROM search_messages WHERE segment = ? OR text_from = ?'),
+  eraseText: db.prepare<[string]>('DELETE FROM search_text WHERE rowid IN (SELECT id FROM search_messages WHERE segment = ?)'),
+  eraseMessages: db.prepare<[string]>('DELETE FROM search_messages WHERE segment = ?'),
   eraseSegment: db.prepare<[string]>('DELETE FROM search_segments WHERE segment = ?'),
+  changes: changeLog(db),
 });
 
 const cache = new WeakMap<Database.Database, Statements>();
