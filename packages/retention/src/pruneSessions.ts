@@ -93,6 +93,8 @@ const pruneSessionsUntraced = async (ledger: Ledger, options: PruneOptions): Pro
       result.streams.push(...done.deleted);
     } catch (error) {
       if (isLedgerError(error, 'session_active')) result.skipped_active.push(rootId);
+      // Listed idle, then deleted by another run (a prune in another process) before this one got to it.
+      else if (isLedgerError(error, 'session_deleted')) result.already_deleted.push(rootId);
       else failedWith(result, rootId, error);
     }
   }

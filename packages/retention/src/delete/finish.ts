@@ -1,4 +1,4 @@
-import type { Ledger } from '@session-ledger/core';
+import { isLedgerError, type Ledger } from '@session-ledger/core';
 import { withNote } from '../errors.js';
 import { recordAbandoned, recordDeletion, type DeletionDetails } from './audit.js';
 import type { DeletionPlan } from './plan.js';
@@ -13,7 +13,11 @@ export const finishDeletion = async (ledger: Ledger, plan: DeletionPlan, outcome
     try {
       await recordDeletion(ledger, plan, outcome, details);
     } catch (error) {
-      throw withNote(error, `deleted ${outcome.deleted.join(', ')} but could not append the audit record (its intent is recorded: deleting again completes it)`);
+      // The outcome's id derives from the intent and the streams that went: another run finishing the
+      // same intent at once (two prunes on one file) recorded it first, with its own time and log entries.
+      if (!isLedgerError(error, 'duplicate')) {
+        throw withNote(error, `deleted ${outcome.deleted.join(', ')} but could not append the audit record (its intent is recorded: deleting again completes it)`);
+      }
     }
   } else if (outcome.failure) {
     // best effort: an intent left open is retried by the next deletion, which refuses the same way
