@@ -83,6 +83,16 @@ describe('CLI: well-formed input only', () => {
     const bytes = runCli(['memory', 'apply', '--file', notUtf8], { env });
     expect(bytes.code).toBe(2);
     expect(bytes.stderr).toContain('is not valid UTF-8');
+
+    // 10,000 levels crashed the check of its strings (exit 70, "Maximum call stack size exceeded").
+    const deep = join(dir, 'batch-deep.json');
+    writeFileSync(deep, `[{"op":"add","target":"user","content":"tea","x":${'['.repeat(10_000)}${']'.repeat(10_000)}}]`);
+    const nested = runCli(['memory', 'apply', '--file', deep], { env });
+    expect(nested.code).toBe(2);
+    oneLine(nested.stderr);
+    expect(nested.stderr).toContain('nests JSON deeper than 100 levels');
+    const option = runCli(['events', 'append', 'chat', '--type', 'said', '--data', `${'['.repeat(101)}${']'.repeat(101)}`], { env });
+    expect(option.code).toBe(2);
     expect(everything(env)).toBe(before);
   });
 

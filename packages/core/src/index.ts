@@ -1,4 +1,5 @@
 export * from './json.js';
+export * from './jsonDepth.js';
 export * from './envelope.js';
 export * from './errors.js';
 export * from './canonical.js';

@@ -1,10 +1,8 @@
 import type { IncomingMessage } from 'node:http';
-import { illFormedMessage, illFormedPath, invalidInput } from '@session-ledger/core';
+import { illFormedMessage, illFormedPath, invalidInput, MAX_JSON_DEPTH, nestsDeeperThan } from '@session-ledger/core';
 import { httpProblem } from './problem.js';
 
 export const BODY_LIMIT = 16 * 1024 * 1024;
-/** Deeper JSON is refused before it is parsed: nothing stored needs it, and deep recursion is how a body crashes a server. */
-export const MAX_JSON_DEPTH = 100;
 
 const tooLarge = () => httpProblem(413, 'content_too_large', `The request body is larger than ${BODY_LIMIT / 1024 / 1024} MiB`);
 
@@ -42,24 +40,6 @@ const checkContentType = (header: string | undefined): void => {
   }
 };
 
-/** The nesting depth of JSON text, counted outside strings, without parsing it. */
-const depthExceeds = (text: string, max: number): boolean => {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const code = text.charCodeAt(i);
-    if (inString) {
-      if (code === 92) i += 1;
-      else if (code === 34) inString = false;
-    } else if (code === 34) inString = true;
-    else if (code === 91 || code === 123) {
-      depth += 1;
-      if (depth > max) return true;
-    } else if (code === 93 || code === 125) depth -= 1;
-  }
-  return false;
-};
-
 /** One decoder for every body: `decode` without `stream` starts afresh each call. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -85,7 +65,8 @@ export const readJsonBody = async (req: IncomingMessage): Promise<unknown> => {
   } catch {
     throw invalidInput('The request body is not valid UTF-8');
   }
-  if (depthExceeds(text, MAX_JSON_DEPTH)) throw invalidInput(`The request body nests JSON deeper than ${MAX_JSON_DEPTH} levels`);
+  // Deeper JSON is refused before it is parsed (core's jsonDepth.ts, shared with the CLI and the importers).
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw invalidInput(`The request body nests JSON deeper than ${MAX_JSON_DEPTH} levels`);
   let body: unknown;
   try {
     body = JSON.parse(text);
