@@ -46,3 +46,82 @@ describe('importing a jsonl export holding a lone surrogate', () => {
     expect(await target.readAll()).toEqual([]);
   });
 });
+
+/** An export of `second` (started, one message), changed by `edit` and then made consistent again (chain, manifest, digest), as a forger could. */
+const forgedExport = async (edit: (events: Line[], manifest: JsonObject) => void): Promise<string> => {
+  const { context, store, now } = writerOn(createMemoryStore());
+  await startSession(context, { id: 'second' });
+  await appendMessage(context, 'second', { id: 'm1', role: 'user', content: 'first' });
+  await appendMessage(context, 'second', { id: 'm2', role: 'user', content: 'second' });
+  const file = join(scratchDir(), 'forged.jsonl');
+  await exportSession(store, 'second', { format: 'jsonl', out: file, now: now() });
+  const [manifest, ...events] = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Line);
+  edit(events, manifest!);
+  let prev: string | null = null;
+  for (const event of events) {
+    const { hash: _old, ...rest } = event.metadata;
+    void _old;
+    const metadata: JsonObject = { ...rest, prevHash: prev };
+    prev = chainHash({ stream: event.stream, revision: BigInt(event.revision), id: event.id, type: event.type, data: event.data, metadata });
+    event.metadata = { ...metadata, hash: prev };
+  }
+  const streams = manifest!.streams as Array<{ stream: string; chainHead: string | null }>;
+  streams[0]!.stream = events[0]!.stream;
+  streams[0]!.chainHead = prev;
+  manifest!.digest = digestOf({ view: 'raw', events });
+  writeFileSync(file, `${[manifest, ...events].map((line) => JSON.stringify(line)).join('\n')}\n`);
+  return file;
+};
+
+const deep = (levels: number): JsonObject => {
+  let value: JsonObject = { leaf: true };
+  for (let level = 0; level < levels; level += 1) value = { inner: value };
+  return value;
+};
+
+/**
+ * An import writes to the store directly (to keep ids, revisions and hashes), so it refuses what every
+ * append surface refuses; each file below imported with exit 0 before, and some of what it stored could
+ * then not be shown, listed or deleted (outside test, session 13).
+ */
+describe('importing a jsonl export holding an event no append surface would store', () => {
+  it.each([
+    ['an event type beginning with $', (events: Line[]) => {
+      events[2]!.type = '$foo';
+    }, 'beginning with $'],
+    ['a type that is not a session event', (events: Line[]) => {
+      events[2]!.type = 'foo.bar';
+    }, 'is not a session event type'],
+    ['a message its schema refuses (content a number)', (events: Line[]) => {
+      events[2]!.data.content = 5;
+    }, 'line 4'],
+    ['a session id with a control character', (events: Line[]) => {
+      for (const event of events) event.stream = 'session-h\u0001x';
+      events[0]!.data.sessionId = 'h\u0001x';
+    }, 'control character'],
+    ['an empty session id', (events: Line[]) => {
+      for (const event of events) event.stream = 'session-';
+      events[0]!.data.sessionId = '';
+    }, 'is not a session id'],
+    ['one event id twice in a stream', (events: Line[]) => {
+      events[2]!.id = events[1]!.id;
+    }, 'repeats the event id'],
+    ['a key named __proto__ in data', (events: Line[]) => {
+      events[2]!.data = { ...events[2]!.data, extra: JSON.parse('{"__proto__":{"x":1}}') as JsonObject };
+    }, '"__proto__"'],
+    ['JSON nested 2,000 deep', (events: Line[]) => {
+      events[2]!.data = { ...events[2]!.data, extra: deep(2000) };
+    }, 'deeper than 100 levels'],
+  ] satisfies Array<[string, (events: Line[]) => void, string]>)('%s: import_source_invalid naming it (exit 2), nothing written', async (_what, edit, named) => {
+    const file = await forgedExport(edit);
+    const target = createMemoryStore();
+    await expect(importJsonl(createLedger(target), file)).rejects.toMatchObject({ type: 'import_source_invalid', message: expect.stringContaining(named) });
+    expect(await target.readAll()).toEqual([]);
+  });
+
+  it('the same export unchanged imports (what the cases above rely on)', async () => {
+    const file = await forgedExport(() => undefined);
+    const target = createMemoryStore();
+    await expect(importJsonl(createLedger(target), file)).resolves.toMatchObject({ events: 3 });
+  });
+});

@@ -1,5 +1,5 @@
-import { digestOf, illFormedPath, isUuid, ledgerError, verifyStreamChain, type JsonObject, type RecordedEvent } from '@session-ledger/core';
-import { SESSION_PREFIX } from '@session-ledger/events';
+import { digestOf, illFormedPath, isLedgerError, isUuid, ledgerError, MAX_JSON_DEPTH, nestsDeeperThan, verifyStreamChain, type JsonObject, type RecordedEvent } from '@session-ledger/core';
+import { checkRawAppend, SESSION_PREFIX } from '@session-ledger/events';
 import { z } from 'zod';
 import type { Manifest } from '../manifest.js';
 import type { ExportedEvent } from '../view/content.js';
@@ -26,6 +26,7 @@ export interface ParsedExport {
 }
 
 const parseLine = (path: string, line: string, number: number): unknown => {
+  if (nestsDeeperThan(line)) throw corrupt(path, `line ${number} nests JSON deeper than ${MAX_JSON_DEPTH} levels`);
   try {
     return JSON.parse(line);
   } catch {
@@ -47,8 +48,25 @@ const checkStream = (path: string, name: string, events: RecordedEvent[], manife
 };
 
 /**
+ * What every append surface refuses, an import refuses too (its events reach the store directly, to
+ * keep their ids, revisions and hashes): a name with a control character, a `$` stream or type, a
+ * session stream whose id is not one, an event its schema does not decode, a segment that does not
+ * begin with its own session.started.
+ */
+const checkLikeAnAppend = (path: string, line: number, event: z.infer<typeof eventLine>): void => {
+  try {
+    checkRawAppend({ stream: event.stream, id: event.id, type: event.type, data: event.data, metadata: event.metadata as JsonObject, expectedRevision: event.revision === 0 ? 'no_stream' : BigInt(event.revision - 1) });
+  } catch (error) {
+    if (!isLedgerError(error, 'invalid_input')) throw error;
+    throw corrupt(path, `line ${line} (${event.stream}@${event.revision}): ${error.message.replace(/^Refused raw append to [^:]*: /, '')}; nothing was imported`);
+  }
+};
+
+/**
  * Reads a jsonl export: the manifest line, then the events. Refuses (import_source_invalid) a file
- * whose events do not hash to the manifest digest, whose chains break, or whose streams are not whole.
+ * whose events do not hash to the manifest digest, whose chains break, or whose streams are not whole,
+ * or holding an event no append surface would store (checkLikeAnAppend, a repeated id, JSON deeper
+ * than MAX_JSON_DEPTH).
  */
 export const parseJsonlExport = (path: string, text: string): ParsedExport => {
   const lines = text.split('\n').filter((line) => line.trim() !== '');
@@ -59,16 +77,23 @@ export const parseJsonlExport = (path: string, text: string): ParsedExport => {
   }
   const exported: ExportedEvent[] = [];
   const streams = new Map<string, RecordedEvent[]>();
+  const ids = new Map<string, Set<string>>();
   lines.slice(1).forEach((line, index) => {
-    const parsed = eventLine.safeParse(parseLine(path, line, index + 2));
+    const raw = parseLine(path, line, index + 2);
+    const parsed = eventLine.safeParse(raw);
     if (!parsed.success) throw corrupt(path, `line ${index + 2} is not an event (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message})`);
     const event = parsed.data;
-    // Checked for every line before anything is written: a store would refuse it mid-import, after other streams.
-    const illFormed = illFormedPath(event, 'event');
+    // Checked for every line before anything is written: a store would refuse it mid-import, after other
+    // streams. On the line as parsed, before zod: its JSON drops a "__proto__" key.
+    const illFormed = illFormedPath(raw, 'event');
     if (illFormed !== null) {
       const what = illFormed.endsWith('.__proto__') ? 'a key named "__proto__", which JavaScript readers drop,' : 'a string that is not well-formed UTF-16 (a lone surrogate)';
       throw corrupt(path, `line ${index + 2} (${event.stream}@${event.revision}) holds ${what} at ${illFormed}; nothing was imported`);
     }
+    checkLikeAnAppend(path, index + 2, event);
+    const seen = ids.get(event.stream) ?? new Set<string>();
+    if (seen.has(event.id)) throw corrupt(path, `line ${index + 2} (${event.stream}@${event.revision}) repeats the event id ${event.id}; nothing was imported`);
+    ids.set(event.stream, seen.add(event.id));
     exported.push(event as ExportedEvent);
     const recorded: RecordedEvent = {
       streamName: event.stream,
