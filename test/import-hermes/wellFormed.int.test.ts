@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readStreamState, type EventStore } from '@session-ledger/core';
 import { sessionStream } from '@session-ledger/events';
-import { importHermes } from '@session-ledger/import-hermes';
+import { importHermes, verifyHermes } from '@session-ledger/import-hermes';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
 import { createHermesDb, type HermesFixture } from './fixtures/hermesDb.js';
 import { tempDir } from './fixtures/scenarios.js';
@@ -40,5 +40,46 @@ describe('a Hermes row holding a lone surrogate', () => {
     expect(skipped?.reason).toContain('not well-formed UTF-16 (a lone surrogate)');
     expect((await readStreamState(store, sessionStream('bad'))).state).toBe('absent');
     expect((await readStreamState(store, sessionStream('good'))).state).toBe('live');
+  });
+});
+
+/**
+ * Hermes reads its JSON columns with Python's json, where "__proto__" is a key like any other and
+ * deep nesting is legal up to its recursion limit. What the ledger cannot keep as JSON (a key a
+ * JavaScript copy drops, JSON deeper than MAX_JSON_DEPTH) is kept as the text Hermes stored, never
+ * changed and never a crash: before, the key was dropped silently and 5,000 levels crashed the import
+ * (exit 70) or its --verify (outside test, session 13).
+ */
+describe('a Hermes JSON column the ledger cannot keep as JSON', () => {
+  const deepArray = (levels: number) => `${'['.repeat(levels)}1${']'.repeat(levels)}`;
+  const cases = [
+    ['tool_calls with a "__proto__" key', { tool_calls: '[{"__proto__":{"x":1},"id":"c1","function":{"name":"grep","arguments":"{}"}}]' }, 'toolCalls'],
+    ['tool_calls nested 5,000 deep', { tool_calls: `[{"id":"c1","function":{"name":"grep","arguments":"{}"},"deep":${deepArray(5000)}}]` }, 'toolCalls'],
+    // Past Python's recursion limit Hermes cannot decode it either: it shows the stored text, and so does the ledger.
+    ['list content nested 5,000 deep', { content: `\u0000json:[{"type":"text","text":"hi","deep":${deepArray(5000)}}]` }, 'content'],
+    ['list content with a "__proto__" key', { content: '\u0000json:[{"type":"text","text":"hi","__proto__":{"x":1}}]' }, 'storedContent'],
+  ] as const;
+
+  it.each(cases)('%s: imported, the column kept as the text Hermes stored', async (_what, columns, kept) => {
+    const dir = tempDir();
+    const h = createHermesDb(join(dir, 'state.db'), 'current');
+    open.push(h);
+    h.session({ id: 's', title: 'odd json' });
+    h.message('s', { role: 'user', content: 'before' });
+    h.message('s', { role: 'assistant', content: null, extra: columns });
+    const store = openSqliteStore(join(dir, 'ledger.sqlite'));
+    stores.push(store);
+
+    const report = await importHermes(store, { path: h.path });
+
+    expect(report.skipped).toEqual([]);
+    const events = await store.readStream(sessionStream('s'));
+    const message = events.filter((event) => event.type === 'message.appended')[1]!.data as { toolCalls?: unknown; content: unknown; extra: { hermes: Record<string, unknown> } };
+    expect(message.toolCalls).toBeUndefined();
+    expect(kept === 'content' ? message.content : message.extra.hermes[kept]).toBe(Object.values(columns)[0]);
+    // Never a changed copy beside it (the parts without their "__proto__" key were kept before).
+    expect(message.extra.hermes.parts).toBeUndefined();
+    // --verify reads the same rows as Hermes does, and answers (a difference, where Hermes shows what the ledger keeps as text).
+    await expect(verifyHermes(store, h.path)).resolves.toMatchObject({ differences: expect.any(Array) });
   });
 });

@@ -1,6 +1,6 @@
-import { canonicalJson, type JsonValue } from '@session-ledger/core';
+import { canonicalJson, nestsDeeperThan, type JsonValue } from '@session-ledger/core';
 import type { HermesMessage, HermesSession, HermesSnapshot } from '../model.js';
-import { isReviewHarness, readContent } from '../mapping/hermesRead.js';
+import { isReviewHarness, PYTHON_JSON_DEPTH, readContent } from '../mapping/hermesRead.js';
 import { activityHeartbeat, RESET_END_REASONS } from '../plan/lineage.js';
 import { codexInterim, repairAlternation, VERIFICATION_CANDIDATE } from './hermesModel.js';
 import type { HermesShaped } from './hermesShape.js';
@@ -111,7 +111,9 @@ export const createHermesReader = (snapshot: HermesSnapshot) => {
 const shaped = (row: HermesMessage): HermesShaped => {
   const read = readContent(row.role, row.content, row.toolCalls);
   let calls: JsonValue = [];
-  if (row.toolCalls) {
+  // As Hermes reads them (Python's json.loads, which keeps a "__proto__" key and stops at its recursion
+  // limit: deeper text reads as no calls).
+  if (row.toolCalls && !nestsDeeperThan(row.toolCalls, PYTHON_JSON_DEPTH)) {
     try {
       calls = JSON.parse(row.toolCalls) as JsonValue;
     } catch {

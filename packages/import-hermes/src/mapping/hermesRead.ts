@@ -1,4 +1,11 @@
-import type { JsonValue } from '@session-ledger/core';
+import { nestsDeeperThan, type JsonValue } from '@session-ledger/core';
+
+/**
+ * About where Python's json.loads stops with RecursionError (its default recursion limit is 1,000):
+ * Hermes reads deeper JSON as undecodable, and so does this model of it (canonicalJson would also
+ * overflow the stack on it).
+ */
+export const PYTHON_JSON_DEPTH = 990;
 
 /**
  * What Hermes does to a stored content when it reads a message back (`get_messages_as_conversation`,
@@ -19,11 +26,13 @@ export const pythonStrip = (text: string): string => text.replace(PY_STRIP, '');
 
 export const sanitizeContext = (text: string): string => text.replace(CONTEXT_BLOCK, '').replace(MEMORY_NOTE, '').replace(FENCE_TAG, '');
 
-/** The parts of list content, or undefined when the stored text is not that encoding (or not valid JSON). */
+/** The parts of list content as Hermes decodes them (Python's json: a "__proto__" key is a key), or undefined when the stored text is not that encoding or does not decode. */
 export const decodeParts = (stored: string | null): JsonValue | undefined => {
   if (stored === null || !stored.startsWith(JSON_PREFIX)) return undefined;
+  const text = stored.slice(JSON_PREFIX.length);
+  if (nestsDeeperThan(text, PYTHON_JSON_DEPTH)) return undefined;
   try {
-    return JSON.parse(stored.slice(JSON_PREFIX.length)) as JsonValue;
+    return JSON.parse(text) as JsonValue;
   } catch {
     return undefined;
   }

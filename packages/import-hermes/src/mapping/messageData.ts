@@ -3,19 +3,14 @@ import { ROLES, type MessageAppended, type Role } from '@session-ledger/events';
 import type { HermesMessage } from '../model.js';
 import { readContent } from './hermesRead.js';
 import { isoOf } from './time.js';
+import { keepableJson, parseStoredJson } from '../source/values.js';
 
 const isRole = (role: string): role is Role => (ROLES as readonly string[]).includes(role);
 
+/** The tool calls as a list of objects; undefined for anything else (the row's text is then kept in extra.hermes.toolCalls). */
 const parseToolCalls = (text: string | null): JsonObject[] | undefined => {
-  if (text === null) return undefined;
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (Array.isArray(parsed) && parsed.every((item) => typeof item === 'object' && item !== null && !Array.isArray(item))) {
-      return parsed as JsonObject[];
-    }
-  } catch {
-    return undefined;
-  }
+  const parsed = text === null ? undefined : parseStoredJson(text);
+  if (Array.isArray(parsed) && parsed.every((item) => typeof item === 'object' && item !== null && !Array.isArray(item))) return parsed as JsonObject[];
   return undefined;
 };
 
@@ -55,7 +50,9 @@ export const messageData = (row: HermesMessage, messageId: string, fallbackTime:
   // what the message fields cannot hold as is, in canonical key order.
   const hermes: JsonObject = {};
   if (Object.keys(row.extra).length > 0) hermes.columns = row.extra;
-  if (read.parts !== undefined) hermes.parts = read.parts;
+  // Parts the ledger cannot keep as JSON (a "__proto__" key, deeper than it takes) stay in the stored
+  // text (storedContent), whole.
+  if (read.parts !== undefined && keepableJson(read.parts)) hermes.parts = read.parts;
   if (!isRole(row.role)) hermes.role = row.role;
   hermes.rowId = row.rowId;
   if (read.content !== row.content) hermes.storedContent = row.content;

@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue } from '@session-ledger/core';
+import { illFormedPath, nestsDeeperThan, type JsonObject, type JsonValue } from '@session-ledger/core';
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
@@ -34,12 +34,29 @@ export const extraColumns = (row: Record<string, unknown>, known: ReadonlySet<st
   return out;
 };
 
-export const parseJsonObject = (text: string | null): JsonObject | null => {
-  if (!text) return null;
+/**
+ * Whether a parsed value can be kept as JSON: no key named "__proto__" (which a JavaScript copy drops)
+ * and no deeper than the ledger takes (MAX_JSON_DEPTH). A lone surrogate is left to the session's
+ * check, which refuses the session (split/sessionEvents.ts).
+ */
+export const keepableJson = (value: JsonValue, text = JSON.stringify(value)): boolean => {
+  if (nestsDeeperThan(text)) return false;
+  return !(illFormedPath(value, '$')?.endsWith('.__proto__') ?? false);
+};
+
+/** A JSON column's value; undefined when its text is no JSON or not keepableJson: the caller then keeps the text as stored, never a changed value. */
+export const parseStoredJson = (text: string): JsonValue | undefined => {
+  if (nestsDeeperThan(text)) return undefined;
+  let parsed: JsonValue;
   try {
-    const parsed: unknown = JSON.parse(text);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as JsonObject) : null;
+    parsed = JSON.parse(text) as JsonValue;
   } catch {
-    return null;
+    return undefined;
   }
+  return keepableJson(parsed, text) ? parsed : undefined;
+};
+
+export const parseJsonObject = (text: string | null): JsonObject | null => {
+  const parsed = text ? parseStoredJson(text) : undefined;
+  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : null;
 };
