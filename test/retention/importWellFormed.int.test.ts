@@ -8,6 +8,23 @@ import { scratchDir, writerOn } from './helpers.js';
 
 type Line = JsonObject & { stream: string; revision: number; id: string; type: string; data: JsonObject; metadata: JsonObject };
 
+/** Writes `events` back to `file` made consistent again, as a forger could: each chain link, the manifest's stream and head, the digest. */
+const rewriteConsistent = (file: string, manifest: JsonObject, events: Line[]): void => {
+  let prev: string | null = null;
+  for (const event of events) {
+    const { hash: _old, ...rest } = event.metadata;
+    void _old;
+    const metadata: JsonObject = { ...rest, prevHash: prev };
+    prev = chainHash({ stream: event.stream, revision: BigInt(event.revision), id: event.id, type: event.type, data: event.data, metadata });
+    event.metadata = { ...metadata, hash: prev };
+  }
+  const streams = manifest.streams as Array<{ stream: string; chainHead: string | null }>;
+  streams[0]!.stream = events[0]!.stream;
+  streams[0]!.chainHead = prev;
+  manifest.digest = digestOf({ view: 'raw', events });
+  writeFileSync(file, `${[manifest, ...events].map((line) => JSON.stringify(line)).join('\n')}\n`);
+};
+
 /**
  * A jsonl export whose message holds a lone surrogate, with its chain, manifest and digest all made
  * consistent (as a forger, or an older version, could write it): the import refuses the file before
@@ -26,17 +43,7 @@ describe('importing a jsonl export holding a lone surrogate', () => {
     const [manifest, ...events] = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Line);
     const poisoned = events.findIndex((event) => event.type === 'message.appended');
     events[poisoned]!.data.content = 'poisoned \ud800';
-    let prev: string | null = null;
-    for (const event of events) {
-      const { hash: _old, ...rest } = event.metadata;
-      void _old;
-      const metadata: JsonObject = { ...rest, prevHash: prev };
-      prev = chainHash({ stream: event.stream, revision: BigInt(event.revision), id: event.id, type: event.type, data: event.data, metadata });
-      event.metadata = { ...metadata, hash: prev };
-    }
-    (manifest!.streams as Array<{ chainHead: string | null }>)[0]!.chainHead = prev;
-    manifest!.digest = digestOf({ view: 'raw', events });
-    writeFileSync(file, `${[manifest, ...events].map((line) => JSON.stringify(line)).join('\n')}\n`);
+    rewriteConsistent(file, manifest!, events);
 
     const target = createMemoryStore();
     await expect(importJsonl(createLedger(target), file)).rejects.toMatchObject({
@@ -48,7 +55,7 @@ describe('importing a jsonl export holding a lone surrogate', () => {
 });
 
 /** An export of `second` (started, one message), changed by `edit` and then made consistent again (chain, manifest, digest), as a forger could. */
-const forgedExport = async (edit: (events: Line[], manifest: JsonObject) => void): Promise<string> => {
+const forgedExport = async (edit: (events: Line[]) => void): Promise<string> => {
   const { context, store, now } = writerOn(createMemoryStore());
   await startSession(context, { id: 'second' });
   await appendMessage(context, 'second', { id: 'm1', role: 'user', content: 'first' });
@@ -56,20 +63,8 @@ const forgedExport = async (edit: (events: Line[], manifest: JsonObject) => void
   const file = join(scratchDir(), 'forged.jsonl');
   await exportSession(store, 'second', { format: 'jsonl', out: file, now: now() });
   const [manifest, ...events] = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Line);
-  edit(events, manifest!);
-  let prev: string | null = null;
-  for (const event of events) {
-    const { hash: _old, ...rest } = event.metadata;
-    void _old;
-    const metadata: JsonObject = { ...rest, prevHash: prev };
-    prev = chainHash({ stream: event.stream, revision: BigInt(event.revision), id: event.id, type: event.type, data: event.data, metadata });
-    event.metadata = { ...metadata, hash: prev };
-  }
-  const streams = manifest!.streams as Array<{ stream: string; chainHead: string | null }>;
-  streams[0]!.stream = events[0]!.stream;
-  streams[0]!.chainHead = prev;
-  manifest!.digest = digestOf({ view: 'raw', events });
-  writeFileSync(file, `${[manifest, ...events].map((line) => JSON.stringify(line)).join('\n')}\n`);
+  edit(events);
+  rewriteConsistent(file, manifest!, events);
   return file;
 };
 
