@@ -137,6 +137,10 @@ describe('HTTP service: safe by default', () => {
       ['GET', '/all?from=1&from=2', undefined, 400],
       ['GET', '/streams/x?from=99999999999999999999999', undefined, 400],
       ['GET', '/subscribe?after=18446744073709551616', undefined, 400],
+      // A query that is not percent-encoded UTF-8 (a lone surrogate's bytes, a bad escape) was read as U+FFFD or as itself: 200.
+      ['GET', '/search?q=%ED%A0%80abc', undefined, 400],
+      ['GET', '/search?q=abc%ZZ', undefined, 400],
+      ['GET', '/sessions?source=%C3', undefined, 400],
       ['POST', '/streams/deep', `{"type":"t","data":${'['.repeat(10_000)}${']'.repeat(10_000)}}`, 400],
       ['POST', '/sessions', '{"title": "\u0000', 400],
       ['POST', '/streams/x', '{"type":"t","data":1,"expectedRevision":"18446744073709551616"}', 400],
@@ -152,5 +156,7 @@ describe('HTTP service: safe by default', () => {
       });
     }
     expect((await rawRequest(service.url, { path: '/health' })).status).toBe(200);
+    // Well-formed escapes and '+' still read as before.
+    expect((await rawRequest(service.url, { path: '/search?q=caf%C3%A9+au+lait' })).json()).toMatchObject({ query: 'café au lait' });
   });
 });

@@ -1,7 +1,7 @@
 import { answerClientError } from './clientError.js';
 import { createServer as createNodeServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
-import { ledgerError, toJson } from '@session-ledger/core';
+import { invalidInput, ledgerError, toJson } from '@session-ledger/core';
 import { isWebPath, serveWeb, WEB_METHODS } from '@session-ledger/web';
 import { endJson, JSON_TYPE, PROBLEM_TYPE } from './answer.js';
 import { readJsonBody } from './body.js';
@@ -34,10 +34,28 @@ const authorized = (header: string | undefined, token: string): boolean => {
   return given.length === wanted.length && timingSafeEqual(given, wanted);
 };
 
+/**
+ * The query, refused (400) where a name or value is not valid percent-encoding of UTF-8: URLSearchParams
+ * would read `%ED%A0%80` as U+FFFD and `%ZZ` as itself, so a search or filter would run on text the
+ * client never sent. The same rule as a path segment's (router.ts).
+ */
+const checkedQuery = (query: string): URLSearchParams => {
+  if (query.includes('%')) {
+    for (const part of query.split(/[&=]/)) {
+      try {
+        decodeURIComponent(part.replace(/\+/g, ' '));
+      } catch {
+        throw invalidInput(`The query is not valid percent-encoding of UTF-8: ${JSON.stringify(part.slice(0, 100))}`, 'query');
+      }
+    }
+  }
+  return new URLSearchParams(query);
+};
+
 /** The raw target split by hand: `new URL` would read `//host/x` as another host. No `?`: no search (null). */
 const splitTarget = (target: string): { path: string; search: URLSearchParams | null } => {
   const mark = target.indexOf('?');
-  return mark < 0 ? { path: target, search: null } : { path: target.slice(0, mark), search: new URLSearchParams(target.slice(mark + 1)) };
+  return mark < 0 ? { path: target, search: null } : { path: target.slice(0, mark), search: checkedQuery(target.slice(mark + 1)) };
 };
 
 const NO_HEADERS: Record<string, string> = {};
