@@ -83,3 +83,30 @@ describe('a Hermes JSON column the ledger cannot keep as JSON', () => {
     await expect(verifyHermes(store, h.path)).resolves.toMatchObject({ differences: expect.any(Array) });
   });
 });
+
+/**
+ * Hermes' time columns are REAL epoch seconds, but SQLite keeps what it is given: a time the import
+ * cannot read as a number ('noon', a BLOB) is kept as the cell held it, beside what the import made
+ * of it. Before, the raw value was lost (outside test, session 13).
+ */
+describe('a Hermes time cell that is not an exact number', () => {
+  it('is kept as it is: $timestamp on the message, $startedAt on the session, under extra.hermes.columns', async () => {
+    const dir = tempDir();
+    const h = createHermesDb(join(dir, 'state.db'), 'current');
+    open.push(h);
+    h.session({ id: 's', title: 'odd times', extra: { started_at: 'yesterday' } });
+    h.message('s', { role: 'user', content: 'at noon', extra: { timestamp: 'noon' } });
+    h.message('s', { role: 'assistant', content: 'at a BLOB', extra: { timestamp: Buffer.from([1, 2, 3]) } });
+    h.message('s', { role: 'user', content: 'an ordinary time', timestamp: 1_700_000_000.5 });
+    const store = openSqliteStore(join(dir, 'ledger.sqlite'));
+    stores.push(store);
+
+    expect((await importHermes(store, { path: h.path })).skipped).toEqual([]);
+
+    const events = await store.readStream(sessionStream('s'));
+    const hermesOf = (data: unknown) => (data as { extra: { hermes: { columns?: Record<string, unknown> } } }).extra.hermes;
+    expect(hermesOf(events[0]!.data).columns).toMatchObject({ $startedAt: 'yesterday' });
+    const messages = events.filter((event) => event.type === 'message.appended').map((event) => hermesOf(event.data).columns?.$timestamp);
+    expect(messages).toEqual(['noon', { $base64: 'AQID' }, undefined]);
+  });
+});

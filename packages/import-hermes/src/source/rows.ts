@@ -2,9 +2,17 @@ import type { HermesMessage, HermesSession, RowState } from '../model.js';
 import { carriesSummary } from '../mapping/hermesRead.js';
 import { MESSAGE_MAPPED, SESSION_MAPPED } from './columns.js';
 import type { JsonObject } from '@session-ledger/core';
-import { cellToJson, extraColumns, numberOrNull, parseJsonObject, textOrNull } from './values.js';
+import { cellToJson, extraColumns, inexactNumber, numberOrNull, parseJsonObject, textOrNull } from './values.js';
 
 type Row = Record<string, unknown>;
+
+/** The session's columns the mapping does not know, after its time cells it cannot read exactly (`$startedAt`, `$endedAt`: kept as they are). */
+const sessionExtra = (row: Row): JsonObject => {
+  const extra: JsonObject = {};
+  if (inexactNumber(row.ended_at)) extra.$endedAt = cellToJson(row.ended_at);
+  if (inexactNumber(row.started_at)) extra.$startedAt = cellToJson(row.started_at);
+  return Object.assign(extra, extraColumns(row, SESSION_MAPPED));
+};
 
 export const toSession = (row: Row): HermesSession => {
   const modelConfig = textOrNull(row.model_config);
@@ -18,7 +26,7 @@ export const toSession = (row: Row): HermesSession => {
     endReason: textOrNull(row.end_reason),
     parentSessionId: textOrNull(row.parent_session_id),
     modelConfig: parseJsonObject(modelConfig),
-    extra: extraColumns(row, SESSION_MAPPED),
+    extra: sessionExtra(row),
   };
 };
 
@@ -89,6 +97,9 @@ export const toMessage = (cells: unknown[], layout: MessageLayout): HermesMessag
   // `$flags` first: it sorts before any column name, so the extras stay in canonical key order.
   const odd = [active, compacted].some((v) => v !== undefined && flag(v) !== 0 && flag(v) !== 1);
   if (layout.hasRowFlags && odd) extra.$flags = { active: cellToJson(active), compacted: cellToJson(compacted) };
+  // A timestamp it cannot read as a number ('noon', a BLOB) is kept as it is, after `$flags` and before any column name.
+  const time = cell(layout.timestamp);
+  if (inexactNumber(time)) extra.$timestamp = cellToJson(time);
   for (const [name, index] of layout.extra) extra[name] = cellToJson(cells[index]);
   const content = textOrNull(cell(layout.content));
   return {

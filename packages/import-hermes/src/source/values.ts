@@ -21,6 +21,17 @@ export const textOrNull = (value: unknown): string | null => {
   return String(value);
 };
 
+/**
+ * A cell numberOrNull does not read exactly: text that is no number, a BLOB, an integer past 2^53.
+ * The mapping keeps such a time cell as it is (cellToJson) beside what it made of it, so the raw value
+ * Hermes held is never lost.
+ */
+export const inexactNumber = (value: unknown): boolean => {
+  if (value === null || value === undefined) return false;
+  if (typeof value === 'bigint') return value > MAX_SAFE || value < -MAX_SAFE;
+  return numberOrNull(value) === null;
+};
+
 export const numberOrNull = (value: unknown): number | null => {
   if (value === null || value === undefined) return null;
   const n = typeof value === 'bigint' ? Number(value) : typeof value === 'number' ? value : Number(value);
