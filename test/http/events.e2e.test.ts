@@ -23,6 +23,16 @@ describe('HTTP service: raw streams, errors, SSE', () => {
     expect(read).toHaveLength(1);
   });
 
+  it('a retried event (the same id) answers 200 with written: false and is stored once, as a retried session write', async () => {
+    const event = { id: '7d1a5b1e-6a0c-4e59-9a43-3c1f0d7e2b01', type: 'added', data: { sku: 'r' } };
+    const first = await post('/streams/cart-retry', event);
+    expect(first.status).toBe(201);
+    const again = await post('/streams/cart-retry', event);
+    expect(again.status).toBe(200);
+    expect(await again.json()).toMatchObject({ stream: 'cart-retry', written: false, nextExpectedRevision: 0 });
+    expect(await (await fetch(`${service.url}/streams/cart-retry`)).json()).toHaveLength(1);
+  });
+
   it('answers bad requests with a 4xx JSON error', async () => {
     const malformed = await fetch(`${service.url}/streams/x`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{oops' });
     expect(malformed.status).toBe(400);

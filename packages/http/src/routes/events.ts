@@ -38,6 +38,7 @@ export const eventRoutes: Route[] = [
     summary: 'Append one event (hash-chained)',
     body: appendBody,
     responses: {
+      200: { description: 'already stored: a retry of an event with the same id, which writes nothing (`written: false`)', schema: R.streamAppended },
       201: { description: 'stored', schema: R.streamAppended },
       409: { description: 'wrong expected revision' },
       410: { description: "the stream was deleted for good (tombstoned, as a deleted session's segments are): it is never written again" },
@@ -52,7 +53,8 @@ export const eventRoutes: Route[] = [
         metadata: body.metadata as never,
         expectedRevision,
       });
-      return { status: 201, body: { stream: params.stream, ...result } };
+      // A retry answers as a retried session write does: 200, nothing created.
+      return { status: result.written === false ? 200 : 201, body: { stream: params.stream, ...result } };
     },
   }),
   route({
