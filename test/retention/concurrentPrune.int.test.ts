@@ -27,7 +27,7 @@ const ids = () => Array.from({ length: SESSIONS }, (_, index) => `idle-${index}`
 
 /**
  * Two `sessions prune` runs on one ledger at once (two processes on one file): each conversation is
- * deleted once, and the other run reports it as already deleted, never as a failure; an intent the
+ * deleted once and counted deleted by one run only, and the other run reports it as already deleted, never as a failure; an intent the
  * other run is still working on may be finished by this one, and its outcome is recorded once.
  */
 describe.each(STORES.filter(([name]) => name !== 'eventstoredb'))('two prunes at once (%s)', (_name, open) => {
@@ -51,6 +51,8 @@ describe.each(STORES.filter(([name]) => name !== 'eventstoredb'))('two prunes at
     for (const result of results) expect(result.failed).toEqual([]);
     const deleted = new Set(results.flatMap((result) => result.deleted));
     expect([...deleted].sort()).toEqual(ids().sort());
+    // Each conversation is counted deleted by one run only: the one whose outcome record stands.
+    expect(results[0]!.deleted.length + results[1]!.deleted.length).toBe(SESSIONS);
     for (const result of results) for (const id of result.already_deleted) expect(deleted).toContain(id);
     expect(await pendingIntents(store)).toEqual([]);
     const outcomes = (await readWholeStream(store, AUDIT_STREAM)).filter((event) => event.type === 'retention.deleted');

@@ -19,6 +19,10 @@ export const cannotDeleteActive = (sessionId: string, turn: { turnId: string; ow
     { sessionId, turnId: turn.turnId, segment: turn.sessionId },
   );
 
+/** Another run (a second prune on the file) finished the same deletion and recorded its outcome first: the conversation is counted there. */
+export const deletedByAnotherRun = (sessionId: string) =>
+  ledgerError('session_deleted', `Session ${sessionId} was deleted by another run at the same time, which recorded the outcome`, { sessionId });
+
 export const driftError = (stream: string, exported: string, current: string, what: string) =>
   ledgerError('drift', `${stream} changed after it was read (read at revision ${exported}, now ${current}): ${what}`, { stream, exported, current });
 

@@ -56,7 +56,9 @@ const finishKilledPrunes = async (ledger: Ledger, pending: PendingIntent[], resu
       result.streams.push(...(await resumeDeletion(ledger, [intent], { now, retry })).deleted);
       result.deleted.push(intent.plan.rootId);
     } catch (error) {
-      failedWith(result, intent.plan.rootId, error);
+      // The intent was not a killed run's but a live one's (a prune in another process), which recorded its outcome first.
+      if (isLedgerError(error, 'session_deleted')) result.already_deleted.push(intent.plan.rootId);
+      else failedWith(result, intent.plan.rootId, error);
     }
   }
 };
