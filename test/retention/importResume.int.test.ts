@@ -71,3 +71,31 @@ describe.each(STORES)('a jsonl import cut part way is finished by a re-run (%s)'
     await expect(empty.readStream('session-root')).rejects.toMatchObject({ type: 'stream_not_found' });
   });
 });
+
+describe.each(STORES)('two imports of one file at once (%s)', (_name, open) => {
+  it('every event is stored once and audited once; a run that loses the race is refused as already imported, never over the audit record', async () => {
+    const { file, before } = await exported(open);
+    const target = open();
+    // The first run appends its audit record only once the second has finished: both read the audit stream before either wrote it.
+    let second!: Promise<unknown>;
+    const first = importJsonl(
+      createLedger(wrapStore(target, { appendToStream: async (stream, events, options) => {
+        if (stream === 'ledger-audit') await second.catch(() => undefined);
+        return target.appendToStream(stream, events, options);
+      } })),
+      file,
+      { chunk: 3 },
+    );
+    second = importJsonl(createLedger(target), file, { chunk: 3 });
+    const results = await Promise.allSettled([first, second]);
+    expect(results[1]!.status).toBe('fulfilled');
+    expect(results.some((result) => result.status === 'fulfilled')).toBe(true);
+    for (const result of results) {
+      if (result.status === 'fulfilled') continue;
+      expect(result.reason).toMatchObject({ type: 'duplicate' });
+      expect(String((result.reason as Error).message)).toMatch(/were (already imported|imported by another run at the same time)/);
+    }
+    for (const stream of COVERED) expect(await shape(target, stream)).toEqual(before.get(stream));
+    expect((await target.readStream('ledger-audit')).filter((event) => event.type === IMPORT_EVENT)).toHaveLength(1);
+  });
+});

@@ -81,7 +81,17 @@ const importJsonlUntraced = async (ledger: Ledger, path: string, options: Import
   });
   if (!audited) {
     const data = { rootId: parsed.manifest.rootId, digest: parsed.manifest.digest, streams, file: path, at: (options.now ?? new Date()).toISOString() };
-    await ledger.append(AUDIT_STREAM, [{ id: auditId, type: IMPORT_EVENT, data }]);
+    // Its id derives from the file's digest: another run of this import at once (a second process)
+    // recorded it first, with its own time and path. That run's import stands; this one is refused
+    // as a re-run after it is.
+    let written: boolean | undefined;
+    try {
+      ({ written } = await ledger.append(AUDIT_STREAM, [{ id: auditId, type: IMPORT_EVENT, data }]));
+    } catch (error) {
+      if (!isLedgerError(error, 'duplicate')) throw error;
+      written = false;
+    }
+    if (written === false) throw alreadyThere([...parsed.streams.keys()][0]!, `and every other stream of ${path} were imported by another run at the same time`);
   }
   return { file: path, rootId: parsed.manifest.rootId, digest: parsed.manifest.digest, streams, events: parsed.events, resumed };
 };
