@@ -110,3 +110,34 @@ describe('a Hermes time cell that is not an exact number', () => {
     expect(messages).toEqual(['noon', { $base64: 'AQID' }, undefined]);
   });
 });
+
+/**
+ * Hermes writes text, but SQLite keeps what it is given: a BLOB in a text column whose bytes are no
+ * UTF-8 reads as text with U+FFFD. The bytes are kept as they are beside it, so nothing Hermes held
+ * is lost; a BLOB that is UTF-8 reads as its text without loss and is not kept twice. Before, the
+ * bytes were lost with no report (outside test, session 13).
+ */
+describe('a Hermes text cell holding a BLOB that is no UTF-8', () => {
+  it('is kept as it is ($content on the message, $title on the session) beside the text read with U+FFFD; a UTF-8 BLOB is read as its text', async () => {
+    const dir = tempDir();
+    const h = createHermesDb(join(dir, 'state.db'), 'current');
+    open.push(h);
+    h.session({ id: 's', extra: { title: Buffer.from([0x74, 0xff, 0x74]) } });
+    h.message('s', { role: 'user', content: Buffer.from([0x68, 0x69, 0xc3]) as never });
+    h.message('s', { role: 'assistant', content: Buffer.from('héllo', 'utf8') as never });
+    const store = openSqliteStore(join(dir, 'ledger.sqlite'));
+    stores.push(store);
+
+    expect((await importHermes(store, { path: h.path })).skipped).toEqual([]);
+
+    const events = await store.readStream(sessionStream('s'));
+    const hermesOf = (data: unknown) => (data as { extra: { hermes: { columns?: Record<string, unknown> } } }).extra.hermes;
+    expect(hermesOf(events[0]!.data).columns).toMatchObject({ $title: { $base64: Buffer.from([0x74, 0xff, 0x74]).toString('base64') } });
+    const messages = events.filter((event) => event.type === 'message.appended').map((event) => ({ content: (event.data as { content: unknown }).content, kept: hermesOf(event.data).columns?.$content }));
+    expect(messages).toEqual([
+      { content: 'hi\ufffd', kept: { $base64: Buffer.from([0x68, 0x69, 0xc3]).toString('base64') } },
+      { content: 'héllo', kept: undefined },
+    ]);
+    await expect(verifyHermes(store, h.path)).resolves.toMatchObject({ differences: expect.any(Array) });
+  });
+});

@@ -2,16 +2,25 @@ import type { HermesMessage, HermesSession, RowState } from '../model.js';
 import { carriesSummary } from '../mapping/hermesRead.js';
 import { MESSAGE_MAPPED, SESSION_MAPPED } from './columns.js';
 import type { JsonObject } from '@session-ledger/core';
-import { cellToJson, extraColumns, inexactNumber, numberOrNull, parseJsonObject, textOrNull } from './values.js';
+import { cellToJson, extraColumns, inexactNumber, keepLossyText, keptBeside, numberOrNull, parseJsonObject, textOrNull } from './values.js';
 
 type Row = Record<string, unknown>;
 
-/** The session's columns the mapping does not know, after its time cells it cannot read exactly (`$startedAt`, `$endedAt`: kept as they are). */
+/** The text cells of a session and of a message, by the model's field name: a BLOB in one that is no UTF-8 is kept as it is (`$field`). */
+const SESSION_TEXT = [['id', 'id'], ['source', 'source'], ['model', 'model'], ['title', 'title'], ['endReason', 'end_reason'], ['parentSessionId', 'parent_session_id'], ['modelConfig', 'model_config']] as const;
+const MESSAGE_TEXT = [['content', 'content'], ['role', 'role'], ['sessionId', 'sessionId'], ['toolCalls', 'toolCalls'], ['toolCallId', 'toolCallId'], ['toolName', 'toolName'], ['finishReason', 'finishReason'], ['reasoning', 'reasoning']] as const;
+
+/**
+ * The session's columns the mapping does not know, after the cells it cannot read exactly, kept as
+ * they are: its time cells (`$startedAt`, `$endedAt`) and text cells holding a BLOB that is no UTF-8
+ * (`$title`, `$model`, ...).
+ */
 const sessionExtra = (row: Row): JsonObject => {
-  const extra: JsonObject = {};
-  if (inexactNumber(row.ended_at)) extra.$endedAt = cellToJson(row.ended_at);
-  if (inexactNumber(row.started_at)) extra.$startedAt = cellToJson(row.started_at);
-  return Object.assign(extra, extraColumns(row, SESSION_MAPPED));
+  const kept: JsonObject = {};
+  for (const [field, column] of SESSION_TEXT) keepLossyText(kept, field, row[column]);
+  if (inexactNumber(row.ended_at)) kept.$endedAt = cellToJson(row.ended_at);
+  if (inexactNumber(row.started_at)) kept.$startedAt = cellToJson(row.started_at);
+  return keptBeside(kept, extraColumns(row, SESSION_MAPPED));
 };
 
 export const toSession = (row: Row): HermesSession => {
@@ -93,14 +102,16 @@ export const toMessage = (cells: unknown[], layout: MessageLayout): HermesMessag
   const cell = (index: number): unknown => (index < 0 ? undefined : cells[index]);
   const active = cell(layout.active);
   const compacted = cell(layout.compacted);
-  const extra: JsonObject = {};
-  // `$flags` first: it sorts before any column name, so the extras stay in canonical key order.
+  const kept: JsonObject = {};
+  for (const [field, at] of MESSAGE_TEXT) keepLossyText(kept, field, cell(layout[at]));
   const odd = [active, compacted].some((v) => v !== undefined && flag(v) !== 0 && flag(v) !== 1);
-  if (layout.hasRowFlags && odd) extra.$flags = { active: cellToJson(active), compacted: cellToJson(compacted) };
-  // A timestamp it cannot read as a number ('noon', a BLOB) is kept as it is, after `$flags` and before any column name.
+  if (layout.hasRowFlags && odd) kept.$flags = { active: cellToJson(active), compacted: cellToJson(compacted) };
+  // A timestamp it cannot read as a number ('noon', a BLOB) is kept as it is, as is a text cell holding a BLOB that is no UTF-8.
   const time = cell(layout.timestamp);
-  if (inexactNumber(time)) extra.$timestamp = cellToJson(time);
-  for (const [name, index] of layout.extra) extra[name] = cellToJson(cells[index]);
+  if (inexactNumber(time)) kept.$timestamp = cellToJson(time);
+  const columns: JsonObject = {};
+  for (const [name, index] of layout.extra) columns[name] = cellToJson(cells[index]);
+  const extra = keptBeside(kept, columns);
   const content = textOrNull(cell(layout.content));
   return {
     rowId: numberOrNull(cell(layout.id)) ?? 0,

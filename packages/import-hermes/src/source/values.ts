@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { illFormedPath, nestsDeeperThan, type JsonObject, type JsonValue } from '@session-ledger/core';
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
@@ -19,6 +20,28 @@ export const textOrNull = (value: unknown): string | null => {
   if (value === null || value === undefined) return null;
   if (Buffer.isBuffer(value)) return value.toString('utf8');
   return String(value);
+};
+
+/**
+ * A text cell textOrNull cannot read without loss: a BLOB whose bytes are not UTF-8 (textOrNull
+ * reads them with U+FFFD). The mapping keeps such a cell as it is (`{ "$base64": ... }`) beside the
+ * text it made of it, as it keeps a time cell it cannot read.
+ */
+export const lossyText = (value: unknown): boolean => Buffer.isBuffer(value) && !isUtf8(value);
+
+/**
+ * `$`-named cells kept as they are (`$timestamp`, `$content`, ...), in code-unit order of their names
+ * (as the canonical encoding writes them), before `columns`, whose names start with no `$`.
+ */
+export const keptBeside = (kept: JsonObject, columns: JsonObject = {}): JsonObject => {
+  const out: JsonObject = {};
+  for (const name of Object.keys(kept).sort()) out[name] = kept[name]!;
+  return Object.assign(out, columns);
+};
+
+/** Keeps `value` as `$field` in `kept` (cellToJson) when lossyText reads it with U+FFFD. */
+export const keepLossyText = (kept: JsonObject, field: string, value: unknown): void => {
+  if (lossyText(value)) kept[`$${field}`] = cellToJson(value);
 };
 
 /**
