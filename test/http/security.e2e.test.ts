@@ -61,11 +61,20 @@ describe('HTTP service: safe by default', () => {
   });
 
   it('accepts more Host names only when told to with --allowed-host', async () => {
-    const extra = await startServer(env, ['--allowed-host', 'ledger.internal']);
+    const extra = await startServer(env, ['--allowed-host', 'ledger.internal', '--allowed-host', 'proxy.example:443']);
     try {
       const extraPort = new URL(extra.url).port;
-      expect((await rawRequest(extra.url, { path: '/health', headers: { host: `ledger.internal:${extraPort}` } })).status).toBe(200);
-      expect((await rawRequest(extra.url, { path: '/health', headers: { host: `other.internal:${extraPort}` } })).status).toBe(403);
+      const status = async (host: string) => (await rawRequest(extra.url, { path: '/health', headers: { host } })).status;
+      expect(await status(`ledger.internal:${extraPort}`)).toBe(200);
+      // A reverse proxy passes on the browser's Host, without this server's port.
+      expect(await status('ledger.internal')).toBe(200);
+      expect(await status('ledger.internal:8443')).toBe(403);
+      expect(await status('proxy.example:443')).toBe(200);
+      expect(await status('proxy.example')).toBe(403);
+      expect(await status(`other.internal:${extraPort}`)).toBe(403);
+      expect(await status('other.internal')).toBe(403);
+      // The loopback names keep their port (bare only on port 80).
+      expect(await status('localhost')).toBe(403);
     } finally {
       await extra.stop();
     }

@@ -5,7 +5,7 @@ import { httpProblem } from './problem.js';
 export interface GuardOptions {
   /** The address the server was asked to bind (its Host is allowed, with the port, in every spelling of it: `hostNames`). */
   host?: string;
-  /** More Host header values to accept: `name` (any port this server listens on), `name:port`, or `*` (any). */
+  /** More Host header values to accept: `name` (bare, as a reverse proxy passes it on, or with the port this server listens on), `name:port`, or `*` (any). */
   allowedHosts?: string[];
   /** Origins (`https://app.example`) allowed to make cross-origin requests; CORS answers only for these. `*`: any. */
   corsOrigins?: string[];
@@ -26,10 +26,14 @@ export const createGuard = (options: GuardOptions) => {
   const anyHost = extra.includes('*');
 
   const allowedFor = (port: number, localAddress: string | undefined): Set<string> => {
-    const names = [...LOOPBACK_NAMES, ...extra];
+    const names = [...LOOPBACK_NAMES];
     if (options.host) names.push(...hostNames(options.host));
     if (localAddress) names.push(...hostNames(localAddress));
-    return new Set(names.flatMap((name) => (/:\d+$/.test(name) && !name.endsWith(']') ? [name] : [`${name}:${port}`, ...(port === 80 ? [name] : [])])));
+    const withPort = (name: string) => /:\d+$/.test(name) && !name.endsWith(']');
+    // An allowed name without a port is also taken bare: a reverse proxy passes on the Host the browser
+    // sent (`proxy.example`, its own default port), never this server's port.
+    const configured = extra.flatMap((name) => (withPort(name) ? [name] : [name, `${name}:${port}`]));
+    return new Set([...names.flatMap((name) => (withPort(name) ? [name] : [`${name}:${port}`, ...(port === 80 ? [name] : [])])), ...configured]);
   };
   /**
    * The allowed Host values per local address and port, built once each instead of per request

@@ -46,7 +46,7 @@ export const registerServe = (program: Command): void => {
       .option('--host <host>', 'address to bind', '127.0.0.1')
       .option('--port <port>', 'port (0: any free port)', '4780')
       .option('--token <token>', 'bearer token required on every request (env SESSION_LEDGER_TOKEN)')
-      .option('--allowed-host <host>', 'also accept this Host header (name or name:port; repeatable; * for any)', collect, [])
+      .option('--allowed-host <host>', 'also accept this Host header (name: bare or with the server port; name:port: that port only; repeatable; * for any)', collect, [])
       .option('--cors-origin <origin>', 'let this origin (https://app.example) call the service from a browser (repeatable; * for any)', collect, [])
       .option('--max-subscribers <n>', 'event streams (SSE) served at once, counted over all workers; more are answered 503', '64')
       .option(
