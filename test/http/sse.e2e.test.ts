@@ -67,6 +67,22 @@ describe('HTTP service: Server-Sent Events', () => {
     expect(text).not.toContain('id: 999999999\n');
   });
 
+  it.each(['caught-up', 'error'])('never lets an event of type %s pass for the feed\'s own frame: refused at the surface, sent unnamed', async (type) => {
+    const stream = `frame-${type}`;
+    const refused = await post(`/streams/${stream}-1`, { type, data: { position: 1 } });
+    expect([refused.status, ((await refused.json()) as { code: string }).code]).toEqual([400, 'invalid_input']);
+    // Stored by a path that does not check (the store itself, or a version before the check).
+    const store = openSqliteStore(file);
+    await store.appendToStream(`${stream}-2`, [{ id: randomUUID(), type, data: { position: 1 } }], { expectedRevision: 'any' });
+    await store.close();
+    const { text } = await readRawSse(`${service.url}/subscribe?prefix=${stream}-`, { until: (seen) => seen.includes('event: caught-up') });
+    expect(count(text, `event: ${type}`)).toBe(type === 'caught-up' ? 1 : 0);
+    const events = frames(text).filter((lines) => lines.some((line) => line.startsWith('id: ')));
+    expect(events).toHaveLength(1);
+    expect(events[0]!.some((line) => line.startsWith('event: '))).toBe(false);
+    expect(JSON.parse(events[0]!.find((line) => line.startsWith('data: '))!.slice(6))).toMatchObject({ stream: `${stream}-2`, type });
+  });
+
   it('resumes after ?after or Last-Event-ID, refuses ?from and a malformed Last-Event-ID', async () => {
     for (const n of [1, 2, 3]) await post(`/streams/resume-${n}`, { type: 'tick', data: { n } });
     const all = await readRawSse(`${service.url}/subscribe?prefix=resume-`, { until: (seen) => seen.includes('event: caught-up') });

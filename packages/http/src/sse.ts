@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { eventToJson, invalidInput, toJson, type RecordedEvent, type Subscription } from '@session-ledger/core';
+import { FEED_FRAME_NAMES, FEED_FRAMES } from '@session-ledger/events';
 import { z } from 'zod';
 import { position } from './contract/common.js';
 import type { ResponseSpec } from './types.js';
@@ -112,14 +113,17 @@ export const streamSse = async (
     for await (const item of subscription) {
       if (res.destroyed) break;
       if (item.kind === 'event' && accept(item.event)) {
-        await write(`${sseField('id', String(item.event.position))}${sseField('event', item.event.type)}${sseField('data', toJson(eventToJson(item.event)))}\n`);
+        // A type that names the feed's own frames (refused by every raw surface, but stored before that, or
+        // by a library caller) is sent unnamed (EventSource's `message`): it never passes for one; `data` has the type.
+        const named = FEED_FRAME_NAMES.has(item.event.type) ? '' : sseField('event', item.event.type);
+        await write(`${sseField('id', String(item.event.position))}${named}${sseField('data', toJson(eventToJson(item.event)))}\n`);
       } else if (item.kind === 'caught_up' && !caughtUp) {
         caughtUp = true;
-        await write(`${sseField('event', 'caught-up')}${sseField('data', toJson({ position: item.position }))}\n`);
+        await write(`${sseField('event', FEED_FRAMES.caughtUp)}${sseField('data', toJson({ position: item.position }))}\n`);
       }
     }
   } catch (error) {
-    if (!res.destroyed) res.write(`${sseField('event', 'error')}${sseField('data', toJson({ message: (error as Error).message }))}\n`);
+    if (!res.destroyed) res.write(`${sseField('event', FEED_FRAMES.error)}${sseField('data', toJson({ message: (error as Error).message }))}\n`);
   } finally {
     clearInterval(heartbeat);
     res.off('close', close);

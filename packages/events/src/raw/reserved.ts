@@ -15,6 +15,14 @@ import { checkName, checkWellFormedJson } from './wellFormed.js';
 /** Streams only session-ledger itself writes: the audit trail, provider status, checkpoints. */
 export const LEDGER_PREFIX = 'ledger-';
 
+/**
+ * The names of the event feeds' own frames (HTTP Server-Sent Events: the one `caught-up` after the
+ * history, an `error` before the feed closes). A stored event is sent under its type, so a raw event of
+ * one of these types would pass for the server's own frame: every raw surface refuses them.
+ */
+export const FEED_FRAMES = { caughtUp: 'caught-up', error: 'error' } as const;
+export const FEED_FRAME_NAMES: ReadonlySet<string> = new Set(Object.values(FEED_FRAMES));
+
 /** The stream families whose events have schemas (or, for `ledger-`, a single writer). */
 export const RESERVED_PREFIXES = [SESSION_PREFIX, MEMORY_PREFIX, LEDGER_PREFIX] as const;
 
@@ -86,7 +94,7 @@ const checkMemory = (append: RawAppend): RawAppendRule => {
  * The one check of every raw append (the CLI's `events append`, HTTP `POST /streams/:stream`):
  * names hold no control character and no lone surrogate, nor do data and metadata strings; no
  * stream name or event type begins with `$` (EventStoreDB's own, so a ledger moves between backends
- * whole); the
+ * whole), and no type is the name of an event feed's own frame (FEED_FRAME_NAMES); the
  * reserved families accept only what their readers can decode (`session-`, `memory-`: the event's
  * schema) or nothing at all (`ledger-`: only session-ledger's own modules write there, so an audit
  * record cannot be forged). Throws invalid_input in one line naming the type; returns how the append
@@ -102,6 +110,7 @@ export const checkRawAppend = (append: RawAppend): RawAppendRule => {
   // and system event types, which $all's readers skip. Stored on SQLite, they would not move to it whole.
   if (append.stream.startsWith('$')) throw refuse(append.stream, 'a stream name beginning with $ is EventStoreDB\'s own (system streams, metadata streams): the ledger would not move to it whole', 'stream');
   if (append.type.startsWith('$')) throw refuse(append.stream, `${JSON.stringify(append.type)}: an event type beginning with $ is EventStoreDB's own (system events, which $all's readers skip)`);
+  if (FEED_FRAME_NAMES.has(append.type)) throw refuse(append.stream, `${JSON.stringify(append.type)}: an event feed's own frame is named so (SSE), and an event of that type would pass for it`);
   if (append.stream.startsWith(LEDGER_PREFIX)) {
     throw refuse(append.stream, `ledger- streams are written only by session-ledger itself; a raw ${JSON.stringify(append.type)} event is never appended there`, 'stream');
   }
