@@ -39,6 +39,8 @@ const examples = (state: { turnId?: string; tipId?: string }): Array<Example | (
   { operationId: 'patchSessionsIdMessagesMessage', path: '/sessions/contract-1/messages/m-1', body: { content: 'hello again' }, status: 200 },
   () => ({ operationId: 'postSessionsIdTurnsTurnEnd', path: `/sessions/contract-1/turns/${state.turnId}/end`, body: { outcome: 'completed' }, status: 200 }),
   { operationId: 'getSessionsId', path: '/sessions/contract-1', query: 'view=active', status: 200 },
+  { operationId: 'getSessionsId', path: '/sessions/contract-1', query: 'view=display', status: 200 },
+  { operationId: 'getSessionsId', path: '/sessions/contract-1', query: 'view=raw', status: 200 },
   { operationId: 'getSessionsIdTranscript', path: '/sessions/contract-1/transcript', status: 200 },
   { operationId: 'getSearch', path: '/search', query: 'q=hello&limit=5&role=user&since=7d', status: 200 },
   { operationId: 'getSessionsIdEvents', path: '/sessions/contract-1/events', query: 'type=message.appended', status: 200 },

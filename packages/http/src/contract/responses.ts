@@ -41,16 +41,21 @@ export const messageAppended = z.looseObject({ ...write, messageId: z.string() }
 export const sessionWritten = z.looseObject(write);
 export const compressed = z.looseObject({ sessionId: z.string(), rootId: z.string(), parentId: z.string() });
 
-export const conversation = z.looseObject({
+const conversationSegments = z.array(z.looseObject({ sessionId: z.string() }));
+/** The active and display views: the messages. */
+const messageView = z.looseObject({
   rootId: z.string(),
   tipId: z.string(),
-  segments: z.array(z.looseObject({ sessionId: z.string() })),
+  segments: conversationSegments,
   messages: z.array(z.looseObject({})),
   earlier: z
-    .looseObject({ messages: z.number().int(), segments: z.array(z.looseObject({ sessionId: z.string() })) })
+    .looseObject({ messages: z.number().int(), segments: conversationSegments })
     .optional()
     .describe('display of a conversation started by a reset (link reset): how many of the first messages come from the conversations it reset, and their segments'),
 });
+/** The raw view: every event of every segment. */
+const rawView = z.looseObject({ rootId: z.string(), tipId: z.string(), segments: conversationSegments, events: z.array(z.looseObject({ type: z.string() })) });
+export const conversation = z.union([messageView, rawView]).describe('view=active or display: messages; view=raw: events');
 export const conversations = z.array(z.looseObject({ rootId: z.string(), tipId: z.string() }));
 export const deleted = z.looseObject({ requestedId: z.string(), rootId: z.string(), deleted: z.array(z.string()) });
 export const verifyReport = z.looseObject({ ok: z.boolean() });
