@@ -59,6 +59,22 @@ describe('CLI: well-formed input only', () => {
     expect(everything(env)).toBe(before);
   });
 
+  it('a JSON option holding a whole number JSON would change (past 2^53): exit 2, one line naming it, nothing stored', () => {
+    const env = storeIn(tempDir());
+    expect(runCli(['sessions', 'start', '--id', 's'], { env }).code).toBe(0);
+    const before = everything(env);
+    for (const args of [
+      ['events', 'append', 'orders', '--type', 'placed', '--data', '{"n":9007199254740993}'],
+      ['events', 'append', 'orders', '--type', 'placed', '--data', '{}', '--metadata', '{"n":18446744073709551615}'],
+    ]) {
+      const result = runCli(args, { env });
+      expect(result.code, args.join(' ')).toBe(2);
+      oneLine(result.stderr);
+      expect(result.stderr).toMatch(/holds the number \d+, which JSON keeps only as \d+ \(a double\): send it as a string/);
+    }
+    expect(everything(env)).toBe(before);
+  });
+
   it('a content file or a memory batch file that is not UTF-8, or a batch escaping a lone surrogate: exit 2, nothing stored', () => {
     const dir = tempDir();
     const env = storeIn(dir);

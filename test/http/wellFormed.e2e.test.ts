@@ -35,6 +35,26 @@ describe('HTTP: bodies with a lone surrogate are 400 on every route, before anyt
     expect((await fetch(`${service.url}/streams/poison`)).status).toBe(404);
   });
 
+  it('a whole number JSON would change (past 2^53) is 400 naming it, never acknowledged and stored changed; one it keeps is stored', async () => {
+    const before = await everything();
+    for (const [path, body] of [
+      ['/streams/numbers', '{"type":"counted","data":{"n":9007199254740993}}'],
+      ['/streams/numbers', '{"type":"counted","data":[18446744073709551615]}'],
+      ['/streams/numbers', '{"type":"counted","data":{},"metadata":{"seq":-12345678901234567890123}}'],
+      ['/sessions', '{"id":"big","metadata":{"n":9007199254740993}}'],
+    ] as const) {
+      const response = await send('POST', path, body);
+      expect({ path, body, status: response.status }).toEqual({ path, body, status: 400 });
+      const error = await errorOf(response);
+      expect(error.message.split('\n')).toHaveLength(1);
+      expect(error.message).toMatch(/holds the number -?\d+, which JSON keeps only as .*: send it as a string/);
+    }
+    expect(await everything()).toBe(before);
+    const kept = await send('POST', '/streams/numbers', '{"type":"counted","data":{"n":9007199254740992,"s":"9007199254740993"}}');
+    expect(kept.status).toBe(201);
+    expect(((await (await fetch(`${service.url}/streams/numbers`)).json()) as Array<{ data: unknown }>)[0]!.data).toEqual({ n: 9007199254740992, s: '9007199254740993' });
+  });
+
   it("POST /streams/:stream with a stream name or type beginning with $ (EventStoreDB's own) is 400 and the store is unchanged", async () => {
     const before = await everything();
     for (const [path, type] of [['/streams/%24all', 'said'], ['/streams/%24%24chat', 'said'], ['/streams/chat', '$metadata']]) {

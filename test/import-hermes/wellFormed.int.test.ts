@@ -58,6 +58,9 @@ describe('a Hermes JSON column the ledger cannot keep as JSON', () => {
     // Past Python's recursion limit Hermes cannot decode it either: it shows the stored text, and so does the ledger.
     ['list content nested 5,000 deep', { content: `\u0000json:[{"type":"text","text":"hi","deep":${deepArray(5000)}}]` }, 'content'],
     ['list content with a "__proto__" key', { content: '\u0000json:[{"type":"text","text":"hi","__proto__":{"x":1}}]' }, 'storedContent'],
+    // Python's json keeps a whole number of any size; JSON.parse would store 9007199254740992.
+    ['tool_calls with a whole number past 2^53', { tool_calls: '[{"id":"c1","function":{"name":"grep","arguments":"{}"},"seq":9007199254740993}]' }, 'toolCalls'],
+    ['list content with a whole number past 2^53', { content: '\u0000json:[{"type":"text","text":"hi","seq":18446744073709551615}]' }, 'storedContent'],
   ] as const;
 
   it.each(cases)('%s: imported, the column kept as the text Hermes stored', async (_what, columns, kept) => {

@@ -1,5 +1,6 @@
 export * from './json.js';
 export * from './jsonDepth.js';
+export * from './jsonNumbers.js';
 export * from './envelope.js';
 export * from './errors.js';
 export * from './canonical.js';

@@ -1,4 +1,4 @@
-import type { JsonObject } from '@session-ledger/core';
+import { inexactInteger, type JsonObject } from '@session-ledger/core';
 import { ROLES, type MessageAppended, type Role } from '@session-ledger/events';
 import type { HermesMessage } from '../model.js';
 import { readContent } from './hermesRead.js';
@@ -50,9 +50,9 @@ export const messageData = (row: HermesMessage, messageId: string, fallbackTime:
   // what the message fields cannot hold as is, in canonical key order.
   const hermes: JsonObject = {};
   if (Object.keys(row.extra).length > 0) hermes.columns = row.extra;
-  // Parts the ledger cannot keep as JSON (a "__proto__" key, deeper than it takes) stay in the stored
-  // text (storedContent), whole.
-  if (read.parts !== undefined && keepableJson(read.parts)) hermes.parts = read.parts;
+  // Parts the ledger cannot keep as JSON (a "__proto__" key, deeper than it takes, a whole number
+  // JSON.parse changed) stay in the stored text (storedContent), whole.
+  if (read.parts !== undefined && keepableJson(read.parts) && inexactInteger(row.content ?? '') === undefined) hermes.parts = read.parts;
   if (!isRole(row.role)) hermes.role = row.role;
   hermes.rowId = row.rowId;
   if (read.content !== row.content) hermes.storedContent = row.content;
