@@ -114,6 +114,16 @@ describe('importing a jsonl export holding an event no append surface would stor
     expect(await target.readAll()).toEqual([]);
   });
 
+  it('a whole number JSON would read as another (9007199254740993): import_source_invalid naming the line, nothing written', async () => {
+    const file = await forgedExport((events) => {
+      events[2]!.data = { ...events[2]!.data, extra: 'WHOLE' };
+    });
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"WHOLE"', '9007199254740993'));
+    const target = createMemoryStore();
+    await expect(importJsonl(createLedger(target), file)).rejects.toMatchObject({ type: 'import_source_invalid', message: expect.stringContaining('line 4 holds the number 9007199254740993') });
+    expect(await target.readAll()).toEqual([]);
+  });
+
   it('the same export unchanged imports (what the cases above rely on)', async () => {
     const file = await forgedExport(() => undefined);
     const target = createMemoryStore();
