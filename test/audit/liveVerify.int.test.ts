@@ -81,6 +81,43 @@ describe('verify on a live ledger: appends during verify cost only the new event
     await store.close();
   });
 
+  it.each([
+    ['appends, a soft delete and more appends, just after verify read the deletion records', false],
+    ['appends as verify lists the stream states, then a soft delete of what they wrote and more appends just after it read the deletion records', true],
+  ] as const)('%s (another connection): no break (outside test: deletion, hidden)', async (_what, appendWhileListing) => {
+    const store = openSqliteStore(temp.file);
+    await write(store, 30);
+    const other = openSqliteStore(temp.file);
+    let fired = false;
+    const log = store.log!;
+    const live: EventStore = {
+      ...store,
+      listStreams: async () => {
+        if (appendWhileListing) await write(other, 3, 30);
+        return store.listStreams!();
+      },
+      log: {
+        ...log,
+        deletions: async () => {
+          const records = await log.deletions();
+          if (!fired) {
+            fired = true;
+            if (!appendWhileListing) await write(other, 3, 30);
+            await other.deleteStream('session-1');
+            await write(other, 6, 33);
+          }
+          return records;
+        },
+      },
+    };
+    const report = await verifyLog(live, { parallel: false });
+    expect(fired).toBe(true);
+    expect(breaksOf(report)).toEqual([]);
+    expect(await verifyLog(store, { parallel: false })).toMatchObject({ ok: true, breakCount: 0 });
+    await other.close();
+    await store.close();
+  });
+
   it('a stray inserted behind the store\'s back during that window is reported, above the last span (bounded) and below it (whole file)', async () => {
     const setup = openSqliteStore(temp.file);
     await write(setup, 100);

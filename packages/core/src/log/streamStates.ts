@@ -6,12 +6,16 @@ type Report = (kind: BreakKind, stream: string | null, revision: bigint | null, 
 
 const max = (a: bigint, b: bigint) => (a > b ? a : b);
 
-/** Each stream's last revision among the event leaves [from, to) whose events are stored. */
+/**
+ * Each stream's last revision among the event leaves [from, to), appended while verify ran: stored
+ * or not, since a deletion committed after verify read the deletion records may have erased them
+ * (those leaves are not verified; a leaf says the store wrote that revision).
+ */
 export const lastRevisions = async (log: EventLog, from: number, to: number, into = new Map<string, bigint>()): Promise<Map<string, bigint>> => {
   for (let next = from; next < to; ) {
     const page = await log.entries(next, Math.min(5000, to - next));
     if (page.length === 0) break;
-    for (const entry of page) if (entry.event && !entry.isDeletion && entry.revision > (into.get(entry.stream) ?? -1n)) into.set(entry.stream, entry.revision);
+    for (const entry of page) if (!entry.isDeletion && entry.revision > (into.get(entry.stream) ?? -1n)) into.set(entry.stream, entry.revision);
     next = page[page.length - 1]!.index + 1;
   }
   return into;
@@ -20,7 +24,7 @@ export const lastRevisions = async (log: EventLog, from: number, to: number, int
 export interface LogStreams {
   /** Each stream's last revision among the verified leaves whose events are stored. */
   verified: ReadonlyMap<string, bigint>;
-  /** The same among the leaves appended while verify ran (after `listed` was read). */
+  /** The same among the leaves appended while verify ran (stored or since erased). */
   appended: ReadonlyMap<string, bigint>;
   /** The log's size verify checked: deletions at or past it were committed while it ran. */
   size: number;

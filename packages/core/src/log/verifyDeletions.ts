@@ -1,4 +1,3 @@
-import type { EventStore } from '../port.js';
 import type { BreakKind } from './breaks.js';
 import type { DeletionRecord, LogEntry } from './port.js';
 
@@ -9,13 +8,13 @@ const covers = (record: DeletionRecord, entry: LogEntry) =>
 
 /**
  * Every leaf whose event is gone must be erased by a deletion the log commits to ("missing"
- * otherwise), every stored deletion record must be committed to by a leaf and name the leaves of the
+ * otherwise), every stored deletion record (`records`, read before the log's end) must be committed to by a leaf and name the leaves of the
  * events it erased (those committed below `size`, the log verified; streamStates.ts then
  * checks each stream's state against the deletions).
  */
-export const checkDeletions = async (store: EventStore, missing: LogEntry[], committed: DeletionRecord[], size: number, report: Report): Promise<{ erased: number }> => {
+export const checkDeletions = (records: DeletionRecord[], missing: LogEntry[], committed: DeletionRecord[], size: number, report: Report): { erased: number } => {
   const leafOf = new Set(committed.map((record) => record.id));
-  for (const record of await store.log!.deletions()) {
+  for (const record of records) {
     if (!leafOf.has(record.id)) report('deletion', record.stream, record.headRevision, null, null, `a ${record.kind} deletion record that no leaf of the log commits to`);
   }
   const byStream = new Map<string, DeletionRecord[]>();
