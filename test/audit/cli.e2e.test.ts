@@ -82,7 +82,7 @@ describe('audit digest | verify | prove (CLI)', { timeout: 120_000 }, () => {
     const { env, file } = seeded();
     edit(file, 'DELETE FROM log_leaves WHERE leaf_index = 4');
     const digest = runCli(['audit', 'digest'], { env });
-    expect([digest.code, digest.stderr]).toEqual([1, 'session-ledger: The log is damaged: its leaf 4 is gone, so it has no root or proof over it; audit verify names every break\n']);
+    expect([digest.code, digest.stderr]).toEqual([1, 'session-ledger: The log is damaged: its leaf 4 is gone or holds no hash, so it has no root or proof over it; audit verify names every break\n']);
     expect(runCli(['audit', 'prove', 'notes', '0'], { env }).code).toBe(1);
     const verify = runCli(['audit', 'verify', '--json'], { env });
     expect(verify.code).toBe(1);

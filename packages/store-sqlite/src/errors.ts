@@ -9,6 +9,10 @@ export const mapSqliteError = (error: unknown): unknown => {
   if (typeof code === 'string' && (TRANSIENT.has(code) || code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_BUSY'))) {
     return storeUnavailable(`SQLite is busy or failed to read: ${(error as Error).message}`, code);
   }
+  // A table or column the store's schema has was dropped behind its back: the file is damaged, not the code.
+  if (code === 'SQLITE_ERROR' && /^no such (table|column)/.test((error as Error).message)) {
+    return storeUnavailable(`The ledger file is damaged: ${(error as Error).message}`, 'LEDGER_DAMAGED');
+  }
   if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
     return storeUnavailable(`Not a usable SQLite file: ${(error as Error).message}`, code);
   }

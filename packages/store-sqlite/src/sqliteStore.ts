@@ -127,10 +127,15 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     opened?.close(); // a refused file is not held open
     throw storeUnavailable(`Cannot open ledger at ${path}: ${(error as Error).message}`, (error as { code?: string }).code);
   }
-  const sql = prepareStatements(db);
-  const positions = nextPositions(db);
-  const ids = idIndex(db);
-  const logSql = logStatements(db);
+  // Each statement is prepared here: a table or column dropped behind the store's back is damage (exit 4), not a bug.
+  const { sql, positions, ids, logSql } = (() => {
+    try {
+      return mapped(() => ({ sql: prepareStatements(db), positions: nextPositions(db), ids: idIndex(db), logSql: logStatements(db) }));
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  })();
   const leaves = logWriter(logSql);
   const hook = options.onCommit;
   const appended = hook?.appended?.bind(hook);

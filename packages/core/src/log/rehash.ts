@@ -1,5 +1,6 @@
 import { chainHash, HASH, PREV_HASH } from '../chain.js';
 import type { JsonObject, JsonValue } from '../json.js';
+import { nestsDeeperThan } from '../jsonDepth.js';
 import type { StoredEventText } from './port.js';
 
 /** An event's stored columns as verify needs them (the JSON text unparsed). */
@@ -36,10 +37,18 @@ const sortedFlat = (data: JsonValue): JsonValue => {
   return copy;
 };
 
+/**
+ * Stored JSON nested deeper than this is a break, not hashed: no surface stores it (MAX_JSON_DEPTH,
+ * 100) and the canonical encoder's recursion would end verify with a stack overflow (at about 5,000).
+ */
+export const REHASH_MAX_DEPTH = 1000;
+
 /** The chain hash an event's content gives, and its stored hash and prevHash; or why it cannot be read. */
 export const rehash = (event: RehashInput): Rehashed => {
   let data: JsonValue;
   let metadata: JsonObject;
+  if (typeof event.data === 'string' && nestsDeeperThan(event.data, REHASH_MAX_DEPTH)) return { error: `data nests deeper than ${REHASH_MAX_DEPTH} levels` };
+  if (typeof event.metadata === 'string' && nestsDeeperThan(event.metadata, REHASH_MAX_DEPTH)) return { error: `metadata nests deeper than ${REHASH_MAX_DEPTH} levels` };
   try {
     data = JSON.parse(event.data) as JsonValue;
     metadata = JSON.parse(event.metadata) as JsonObject;

@@ -185,7 +185,7 @@ export const verifyLog = async (store: EventStore, options: VerifyLogOptions = {
   const root = range.root().toString('hex');
   if (damaged) {
     stored = { size: range.size(), root };
-    report('root', null, null, null, damaged.details.leaf, `the stored tree has no root: its leaf ${damaged.details.leaf} is gone`);
+    report('root', null, null, null, damaged.details.leaf, `the stored tree has no root: its leaf ${damaged.details.leaf} is gone or holds no hash`);
   } else if (range.size() !== stored.size || root !== stored.root) {
     report('root', null, null, null, null, `the stored tree's root ${stored.root} (size ${stored.size}) is not the root of its leaves, ${root} (size ${range.size()})`);
   }

@@ -36,6 +36,8 @@ type EntryTuple = [
 ];
 
 const hex = (buffer: Buffer) => buffer.toString('hex');
+/** A stored hash as read: a cell that is no blob (text, a number written behind the store's back) reads as no bytes, which no hash equals. */
+const bytesOf = (cell: unknown): Buffer => (Buffer.isBuffer(cell) ? cell : Buffer.alloc(0));
 const numberOrNull = (value: bigint | null) => (value === null ? null : Number(value));
 
 /**
@@ -77,8 +79,8 @@ export const sqliteEventLog = (db: Database.Database, sql: LogStatements): Event
       revision,
       position: leaf.position,
       index,
-      leafHash: hex(leaf.hash),
-      leafInput: event ? storedLeafInput(index, event, leaf.hash) : null,
+      leafHash: hex(bytesOf(leaf.hash)),
+      leafInput: event ? storedLeafInput(index, event, bytesOf(leaf.hash)) : null,
       size,
       root: hex(rangeRoot(0, size, lookup)),
       path: inclusionPath(index, size, lookup).map(hex),
@@ -95,7 +97,7 @@ export const sqliteEventLog = (db: Database.Database, sql: LogStatements): Event
         position: leafPosition,
         stream: leafStream,
         revision: leafRevision,
-        leafHash: hash,
+        leafHash: bytesOf(hash),
         event: position === null ? null : { position, stream: stream!, revision: revision!, id: id!, type: type!, data: data!, metadata: metadata!, created: created! },
         isDeletion: deletion !== null,
         deletion:

@@ -18,16 +18,19 @@ const fromLeaves = (sql: LogStatements, level: number, index: number): Buffer =>
   return treeRoot(leafRange(sql, index * width, (index + 1) * width));
 };
 
-/** The hashes of leaves [from, to), or log_damaged naming the first one gone. */
+/** A stored hash: 32 bytes in a blob; anything else (written behind the store's back) is none. */
+const hashOf = (cell: unknown): Buffer | undefined => (Buffer.isBuffer(cell) && cell.length === 32 ? cell : undefined);
+
+/** The hashes of leaves [from, to), or log_damaged naming the first one gone (or no hash). */
 export const leafRange = (sql: LogStatements, from: number, to: number): Buffer[] => {
-  const leaves = sql.leafRange.all(BigInt(from), BigInt(to)) as Buffer[];
-  if (leaves.length !== to - from) throw logDamaged(missingLeaf(sql, from, to - from));
-  return leaves;
+  const leaves = sql.leafRange.all(BigInt(from), BigInt(to)) as unknown[];
+  if (leaves.length !== to - from || !leaves.every((leaf) => hashOf(leaf))) throw logDamaged(missingLeaf(sql, from, to - from));
+  return leaves as Buffer[];
 };
 
-/** The first leaf index of [from, from + width) without a row. */
+/** The first leaf index of [from, from + width) without a row (or a hash). */
 const missingLeaf = (sql: LogStatements, from: number, width: number): number => {
-  for (let index = from; index < from + width; index += 1) if (!sql.leafHash.get(BigInt(index))) return index;
+  for (let index = from; index < from + width; index += 1) if (!hashOf(sql.leafHash.get(BigInt(index)))) return index;
   return from;
 };
 
@@ -40,11 +43,11 @@ export const storedLookup = (sql: LogStatements): SubtreeLookup => {
   const lookup: SubtreeLookup = (level, index) => {
     if (level > 0 && level < STORED_FROM) return fromLeaves(sql, level, index);
     if (level === 0) {
-      const leaf = sql.leafHash.get(BigInt(index)) as Buffer | undefined;
+      const leaf = hashOf(sql.leafHash.get(BigInt(index)));
       if (!leaf) throw logDamaged(index);
       return leaf;
     }
-    const hash = sql.nodeHash.get(BigInt(level), BigInt(index)) as Buffer | undefined;
+    const hash = hashOf(sql.nodeHash.get(BigInt(level), BigInt(index)));
     return hash ?? nodeHash(lookup(level - 1, 2 * index), lookup(level - 1, 2 * index + 1));
   };
   return lookup;

@@ -1,0 +1,54 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { verifyLog } from '@session-ledger/core';
+import { openSqliteStore } from '@session-ledger/store-sqlite';
+import { tempLedger } from '../store-sqlite/tempLedger.js';
+import { tamper, writeLedger } from './tamperFixture.js';
+
+const kinds = (report: { breaks: Array<{ kind: string; leaf: number | null }> }) => report.breaks.map((item) => `${item.kind}@${item.leaf}`);
+
+/**
+ * Cells edited behind the store's back into what no store writes: verify reports them as breaks
+ * (exit 1), a proof over them is log_damaged, and a dropped table is store_unavailable (exit 4),
+ * never an internal error (exit 70 / HTTP 500: outside test, session 14).
+ */
+describe('a ledger file whose cells no store writes', () => {
+  let temp: ReturnType<typeof tempLedger>;
+  beforeEach(async () => {
+    temp = tempLedger('cells14');
+    await writeLedger(temp.file);
+  });
+  afterEach(() => temp.remove());
+
+  it.each([
+    ['text', 'abc'],
+    ['an integer', 7],
+    ['a blob of 5 bytes', Buffer.from([1, 2, 3, 4, 5])],
+  ] as const)('a leaf hash that is %s: a leaf break in both verify paths, and proofs over it are log_damaged', async (_what, value) => {
+    tamper(temp.file, (db) => db.prepare('UPDATE log_leaves SET hash = ? WHERE leaf_index = 3').run(value));
+    const store = openSqliteStore(temp.file);
+    for (const parallel of [false, { minLeaves: 0, span: 4 }] as const) {
+      const report = await verifyLog(store, { parallel });
+      expect(report.ok).toBe(false);
+      expect(kinds(report)).toContain('leaf@3');
+    }
+    await expect(store.log!.leafProof(5)).rejects.toMatchObject({ type: 'log_damaged', details: { leaf: 3 } });
+    await store.close();
+  });
+
+  it('stored data nested 5,000 deep: a json break naming the event, in both verify paths', async () => {
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    tamper(temp.file, (db) => db.prepare("UPDATE events SET data = ? WHERE stream = 'session-a' AND revision = 4").run(deep));
+    const store = openSqliteStore(temp.file);
+    for (const parallel of [false, { minLeaves: 0, span: 4 }] as const) {
+      const report = await verifyLog(store, { parallel });
+      expect(report.breaks.map((item) => `${item.kind} ${item.stream}@${item.revision}`)).toContain('json session-a@4');
+      expect(report.breaks.find((item) => item.kind === 'json')!.message).toContain('nests deeper than 1000 levels');
+    }
+    await store.close();
+  });
+
+  it.each(['log_nodes', 'log_leaves', 'log_deletions', 'events'])('the table %s dropped: opening the store is store_unavailable, the file damaged', (table) => {
+    tamper(temp.file, (db) => db.exec(`DROP TABLE ${table}`));
+    expect(() => openSqliteStore(temp.file)).toThrow(expect.objectContaining({ type: 'store_unavailable', message: expect.stringContaining(`The ledger file is damaged: no such table: ${table}`) }));
+  });
+});
