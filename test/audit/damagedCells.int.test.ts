@@ -52,3 +52,31 @@ describe('a ledger file whose cells no store writes', () => {
     expect(() => openSqliteStore(temp.file)).toThrow(expect.objectContaining({ type: 'store_unavailable', message: expect.stringContaining(`The ledger file is damaged: no such table: ${table}`) }));
   });
 });
+
+describe('a stream state cell edited into no whole number', () => {
+  let temp: ReturnType<typeof tempLedger>;
+  beforeEach(async () => {
+    temp = tempLedger('state14');
+    await writeLedger(temp.file);
+  });
+  afterEach(() => temp.remove());
+
+  it.each([
+    ['last_revision', "'abc'"],
+    ['last_revision', "''"],
+    ['first_live', '1.5'],
+    ['tombstoned', "'no'"],
+  ])('streams.%s = %s: verify reports it (a hidden break naming the stream), and an append is refused as damage, not as a wrong revision', async (column, value) => {
+    tamper(temp.file, (db) => db.exec(`UPDATE streams SET ${column} = ${value} WHERE name = 'session-c'`));
+    const store = openSqliteStore(temp.file);
+    const report = await verifyLog(store, { parallel: false });
+    expect(report.ok).toBe(false);
+    expect(report.breaks.map((item) => item.kind)).toContain('hidden');
+    expect(report.breaks.find((item) => item.kind === 'hidden')!.message).toContain(`stream "session-c"'s state holds ${column}`);
+    await expect(store.appendToStream('session-c', [{ id: '1b7f0a4e-2f4c-4c3e-9a51-0d8e6f7a9b10', type: 'message', data: {} }], { expectedRevision: 2n })).rejects.toMatchObject({
+      type: 'store_unavailable',
+      message: expect.stringContaining('The ledger file is damaged'),
+    });
+    await store.close();
+  });
+});

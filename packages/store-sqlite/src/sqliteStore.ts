@@ -23,7 +23,7 @@ import {
   type StreamState,
 } from '@session-ledger/core';
 import { mapped } from './errors.js';
-import { damaged } from './damaged.js';
+import { checkedStateRow, damaged } from './damaged.js';
 import { assertLedgerFile, migrate, type MigrationProgress } from './schema.js';
 import { enableWal } from './wal.js';
 import { groupCommit } from './groupCommit.js';
@@ -151,6 +151,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
       if (last !== null) throw damaged(`stream ${JSON.stringify(name)} holds events through revision ${last} but has no state row`);
       return undefined;
     }
+    checkedStateRow(name, row);
     return { lastRevision: row.last_revision, firstLive: row.first_live, tombstoned: row.tombstoned !== 0n };
   };
 
@@ -409,7 +410,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     },
     async listStreams() {
       return mapped(() =>
-        (sql.listStreams.all() as Array<StreamRow & { name: string }>).map((row) => ({
+        (sql.listStreams.all() as Array<StreamRow & { name: string }>).map((row) => checkedStateRow(row.name, row)).map((row) => ({
           name: row.name,
           lastRevision: row.last_revision,
           firstLive: row.first_live,
