@@ -66,8 +66,16 @@ describe('HTTP service: raw streams, errors, SSE', () => {
   it('requires the bearer token when one is set', async () => {
     const secured = await startServer(env, ['--token', 's3cret']);
     try {
-      expect((await fetch(`${secured.url}/health`)).status).toBe(401);
-      expect((await fetch(`${secured.url}/health`, { headers: { authorization: 'Bearer s3cret' } })).status).toBe(200);
+      const refused = await fetch(`${secured.url}/health`);
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toBe('Bearer realm="session-ledger"');
+      expect(((await refused.json()) as { code: string }).code).toBe('unauthorized');
+      expect((await fetch(`${secured.url}/health`, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
+      // The scheme is case-insensitive (RFC 9110), the token is not.
+      for (const authorization of ['Bearer s3cret', 'bearer s3cret', 'BEARER  s3cret']) {
+        expect((await fetch(`${secured.url}/health`, { headers: { authorization } })).status).toBe(200);
+      }
+      expect((await fetch(`${secured.url}/health`, { headers: { authorization: 'Bearer S3CRET' } })).status).toBe(401);
     } finally {
       await secured.stop();
     }

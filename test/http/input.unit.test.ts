@@ -7,6 +7,10 @@ describe('the one parser of durations, roles and outcomes (CLI and HTTP)', () =>
     expect(['250ms', '30s', '5m', '12h', '1d', '2w'].map((text) => parseDuration('ttl', text))).toEqual([250, 30_000, 300_000, 43_200_000, 86_400_000, 1_209_600_000]);
   });
 
+  it.each([' 1s', '1s ', '\t1s', '\n1s\n', '\u00a01s', '\ufeff1s', '1s\u2028'])('takes exactly the published pattern: %j is refused', (text) => {
+    expect(() => parseDuration('ttl', text)).toThrow(/^ttl must be a duration/);
+  });
+
   it('names the field each face shows, never a flag it did not give', () => {
     expect(() => parseDuration('ttl', 'soon')).toThrow(/^ttl must be a duration/);
     expect(() => parseDuration('--ttl', 'soon')).toThrow(/^--ttl must be a duration/);

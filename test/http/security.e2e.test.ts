@@ -121,13 +121,15 @@ describe('HTTP service: safe by default', () => {
 
   it('requires Content-Type application/json on a body (415) and refuses bodies over 16 MiB (413)', async () => {
     const before = sessionCount();
-    const types: Array<Record<string, string>> = [{ 'content-type': 'text/plain;charset=json' }, {}, { 'content-type': 'application/x-www-form-urlencoded' }, { 'content-type': 'application/json; charset=latin1' }];
+    const types: Array<Record<string, string>> = [{ 'content-type': 'text/plain;charset=json' }, {}, { 'content-type': 'application/x-www-form-urlencoded' }, { 'content-type': 'application/json; charset=latin1' }, { 'content-type': 'application/json;foo=bar' }, { 'content-type': 'application/json; charset=utf-8; charset=latin1' }];
     for (const headers of types) {
       const response = await rawRequest(service.url, { method: 'POST', path: '/sessions', headers, body: '{}' });
       expect({ headers, status: response.status, code: response.json().code }).toEqual({ headers, status: 415, code: 'unsupported_media_type' });
     }
     expect(sessionCount()).toBe(before);
-    expect((await rawRequest(service.url, { method: 'POST', path: '/sessions', headers: { 'content-type': 'application/json; charset=UTF-8' }, body: '{}' })).status).toBe(201);
+    for (const type of ['application/json; charset=UTF-8', 'application/json;charset="utf-8"', 'Application/JSON; charset=utf8']) {
+      expect((await rawRequest(service.url, { method: 'POST', path: '/sessions', headers: { 'content-type': type }, body: '{}' })).status).toBe(201);
+    }
     const big = Buffer.alloc(17 * 1024 * 1024, 0x20);
     const large = await rawRequest(service.url, { method: 'POST', path: '/streams/big', headers: json, body: big });
     expect([large.status, large.json().code]).toEqual([413, 'content_too_large']);

@@ -13,10 +13,11 @@ export const DURATION_PATTERN = '^[0-9]{1,12}(ms|s|m|h|d|w)$';
 
 const fieldOf = (label: string): string => label.replace(/^--/, '');
 
+/** Exactly DURATION_PATTERN, as the OpenAPI document publishes it: nothing around it (white space, a BOM) is taken. */
 export const parseDuration = (label: string, text: string): number => {
-  const match = new RegExp(DURATION_PATTERN).exec(text.trim());
+  const match = new RegExp(DURATION_PATTERN).exec(text);
   if (!match) throw invalidInput(`${label} must be a duration such as 30s, 5m, 12h or 1d: ${JSON.stringify(text)}`, fieldOf(label));
-  return Number(text.trim().slice(0, -match[1]!.length)) * UNITS[match[1]!]!;
+  return Number(text.slice(0, -match[1]!.length)) * UNITS[match[1]!]!;
 };
 
 const oneOf = <T extends string>(label: string, choices: readonly T[], text: string): T => {

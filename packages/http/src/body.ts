@@ -32,8 +32,9 @@ const checkContentType = (header: string | undefined): void => {
   // What clients send almost always, accepted without splitting it (benchmark row "group commit: HTTP appends").
   if (header === 'application/json' || header === 'application/json; charset=utf-8') return;
   const [type, ...params] = (header ?? '').split(';').map((part) => part.trim().toLowerCase());
-  const charset = params.find((param) => param.startsWith('charset='))?.slice(8).replace(/"/g, '');
-  if (type !== 'application/json' || (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')) {
+  // A UTF-8 charset at most: another parameter, or a second charset, is not what the body is read as.
+  const utf8 = params.length === 0 || (params.length === 1 && /^charset="?utf-?8"?$/.test(params[0]!));
+  if (type !== 'application/json' || !utf8) {
     throw httpProblem(415, 'unsupported_media_type', `A request body must be sent as Content-Type: application/json, not ${JSON.stringify(header ?? 'none')}`, {
       'accept-post': 'application/json',
     });

@@ -1,7 +1,7 @@
 import { answerClientError } from './clientError.js';
 import { createServer as createNodeServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
-import { invalidInput, ledgerError, toJson } from '@session-ledger/core';
+import { invalidInput, toJson } from '@session-ledger/core';
 import { isWebPath, serveWeb, WEB_METHODS } from '@session-ledger/web';
 import { endJson, JSON_TYPE, PROBLEM_TYPE } from './answer.js';
 import { readJsonBody } from './body.js';
@@ -28,8 +28,12 @@ export interface HttpServiceOptions extends ServiceContext, GuardOptions {
 
 export const DEFAULT_MAX_SUBSCRIBERS = 64;
 
+/** `Authorization: Bearer <token>`, the scheme in any case (RFC 9110: schemes are case-insensitive). */
+const BEARER = /^bearer +/i;
+
 const authorized = (header: string | undefined, token: string): boolean => {
-  const given = Buffer.from(header?.startsWith('Bearer ') ? header.slice(7) : '');
+  const scheme = header === undefined ? null : BEARER.exec(header);
+  const given = Buffer.from(scheme && header ? header.slice(scheme[0].length) : '');
   const wanted = Buffer.from(token);
   return given.length === wanted.length && timingSafeEqual(given, wanted);
 };
@@ -88,7 +92,7 @@ export const createHttpService = (options: HttpServiceOptions): Server => {
       return void res.end();
     }
     if (options.token !== undefined && !authorized(req.headers.authorization, options.token)) {
-      throw ledgerError('unauthorized', 'A bearer token is required', {});
+      throw httpProblem(401, 'unauthorized', 'A bearer token is required', { 'www-authenticate': 'Bearer realm="session-ledger"' });
     }
     if (!match) {
       if (allowed.length > 0) throw httpProblem(405, 'method_not_allowed', `${method} is not allowed here: use ${allowed.join(', ')}`, { allow: allowed.join(', ') });
