@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { verifyLog } from '@session-ledger/core';
+import { createLedger, newId, verifyLog } from '@session-ledger/core';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
 import { tempLedger } from '../store-sqlite/tempLedger.js';
 import { tamper, writeLedger } from './tamperFixture.js';
@@ -77,6 +77,55 @@ describe('a stream state cell edited into no whole number', () => {
       type: 'store_unavailable',
       message: expect.stringContaining('The ledger file is damaged'),
     });
+    await store.close();
+  });
+});
+
+/**
+ * A stored subtree hash off the root's path: the root (from the right edge) stays right, but an
+ * inclusion proof through that subtree does not verify. Verify checks every stored node against the
+ * tree the leaves give, on one thread and in the ranges of the worker threads (and the nodes joining
+ * them); before, it passed (outside test, session 14: 3 of 3, at 2,400, 22,760 and 100,026 leaves).
+ */
+describe('a stored subtree hash edited behind the store\'s back', () => {
+  let temp: ReturnType<typeof tempLedger>;
+  beforeEach(async () => {
+    temp = tempLedger('nodes14');
+    const store = openSqliteStore(temp.file);
+    const ledger = createLedger(store);
+    for (let batch = 0; batch < 24; batch += 1) {
+      await ledger.append(`session-${batch % 5}`, Array.from({ length: 100 }, (_, n) => ({ id: newId(), type: 'message', data: { n: batch * 100 + n } })));
+    }
+    await store.close();
+  });
+  afterEach(() => temp.remove());
+
+  it.each([
+    [4, 10],
+    [5, 40],
+    [7, 1],
+    [9, 3],
+  ])('at level %i, index %i: a root break naming it on one thread and on worker threads; the digest is unchanged', async (level, index) => {
+    const before = openSqliteStore(temp.file);
+    const digest = await before.log!.digest();
+    await before.close();
+    tamper(temp.file, (db) => expect(db.prepare('UPDATE log_nodes SET hash = ? WHERE level = ? AND idx = ?').run(Buffer.alloc(32, 7), level, index).changes).toBe(1));
+    const store = openSqliteStore(temp.file);
+    expect(await store.log!.digest()).toEqual(digest);
+    for (const parallel of [false, { minLeaves: 0, span: 64 }] as const) {
+      const report = await verifyLog(store, { parallel });
+      expect(report.breaks.map((item) => `${item.kind}@${item.leaf}`)).toEqual([`root@${index * 2 ** level}`]);
+      expect(report.breaks[0]!.message).toContain(`the stored subtree hash at level ${level}, index ${index}`);
+    }
+    await store.close();
+  });
+
+  it('a node that is no hash (text) is the same break', async () => {
+    tamper(temp.file, (db) => db.prepare("UPDATE log_nodes SET hash = 'abc' WHERE level = 4 AND idx = 10").run());
+    const store = openSqliteStore(temp.file);
+    for (const parallel of [false, { minLeaves: 0, span: 64 }] as const) {
+      expect((await verifyLog(store, { parallel })).breaks.map((item) => item.kind)).toEqual(['root']);
+    }
     await store.close();
   });
 });

@@ -11,3 +11,4 @@ export * from './stitchScans.js';
 export * from './parallelPass.js';
 export * from './inProcessScanner.js';
 export * from './rehash.js';
+export * from './storedNodes.js';

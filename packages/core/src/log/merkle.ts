@@ -52,16 +52,18 @@ export interface EdgeNode {
  * size), so the whole log is folded in O(n) hashes and O(log n) memory. `start` continues from an
  * edge taken earlier (`edge()`), which is how the ranges a parallel verify folded are joined.
  */
-export const compactRange = (start: EdgeNode[] = []) => {
+export const compactRange = (start: EdgeNode[] = [], onNode?: (level: number, index: number, hash: Buffer) => void) => {
   const stack: EdgeNode[] = start.map((node) => ({ ...node }));
   let size = stack.reduce((sum, node) => sum + 2 ** node.level, 0);
-  /** A complete subtree of 2^level leaves; the size so far must be a multiple of 2^level. */
+  /** A complete subtree of 2^level leaves; the size so far must be a multiple of 2^level. `onNode` hears each subtree the push completes above it. */
   const pushSubtree = (hash: Buffer, level: number) => {
     if (size % 2 ** level !== 0) throw new RangeError(`a subtree of 2^${level} leaves cannot follow ${size} leaves`);
     let top = { level, hash };
+    const end = size + 2 ** level;
     while (stack.length > 0 && stack[stack.length - 1]!.level === top.level) {
       const left = stack.pop()!;
       top = { level: top.level + 1, hash: nodeHash(left.hash, top.hash) };
+      onNode?.(top.level, end / 2 ** top.level - 1, top.hash);
     }
     stack.push(top);
     size += 2 ** level;

@@ -1,3 +1,4 @@
+import type { StoredNode } from './storedNodes.js';
 import type { PositionSpan, RangeScan } from './scanRange.js';
 
 /**
@@ -149,6 +150,12 @@ export interface EventLog {
    */
   strays(bound?: StrayBound): Promise<StoredEventText[]>;
   deletions(): Promise<DeletionRecord[]>;
+  /**
+   * Optional: the subtree hashes the store keeps (and proofs and roots read) whose last leaf lies in
+   * [from, to), at levels from `minLevel` up (storedNodes.ts `nodeSpans`). Verify checks each against
+   * the tree its leaves give: a store that keeps none need not offer it.
+   */
+  nodes?(from: number, to: number, minLevel: number): Promise<StoredNode[]>;
   /**
    * Optional: the store's own indexes checked against its events in one snapshot (the SQLite store:
    * the file's integrity, the id index a retry under `any` relies on, and its watermarks). These are

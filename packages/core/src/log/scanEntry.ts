@@ -4,4 +4,5 @@
  * 60 of a worker's 100 ms start-up; this entry loads only scanRange's own modules.
  */
 export { scanRange } from './scanRange.js';
-export type { RangeScan, ScanPage, ScanRow, ScanSource } from './scanRange.js';
+export type { RangeScan, ScanPage, ScanRow, ScanSource, StoredNodeTexts } from './scanRange.js';
+export { nodeSpans } from './storedNodes.js';

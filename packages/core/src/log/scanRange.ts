@@ -29,7 +29,16 @@ export interface ScanRow {
 export interface ScanPage {
   rows: ScanRow[];
   strays: number | null;
+  /**
+   * The stored subtree hashes (levels 1 and up) whose last leaf is one of the page's rows: at each
+   * level, by index, as binary ('latin1') strings of 32 characters ('' for a cell that is no hash).
+   * Each must be the hash the scan computes there; absent: nothing stored (or the source keeps none).
+   */
+  nodes?: StoredNodeTexts;
 }
+
+/** Stored subtree hashes by level, then index (ScanPage.nodes). */
+export type StoredNodeTexts = Array<Map<number, string> | undefined>;
 
 /** Reads leaves from index `from`, at most `max`, in leaf order; `after` is the previous page's last event-leaf position. */
 export type ScanSource = (from: number, max: number, after: number | null) => ScanPage | Promise<ScanPage>;
@@ -100,16 +109,21 @@ const textRange = () => {
   const levels: number[] = [];
   const hashes: string[] = [];
   return {
-    push(hash: string) {
+    /** Pushes leaf `index`; false when a subtree it completes disagrees with the stored one in `stored`. */
+    push(hash: string, index: number, stored: StoredNodeTexts | undefined): boolean {
       let level = 0;
       let top = hash;
+      let agrees = true;
       while (levels.length > 0 && levels[levels.length - 1] === level) {
         levels.pop();
         top = nodeHashText(hashes.pop()!, top, level === 0 ? 'hex' : 'latin1');
         level += 1;
+        const kept = stored?.[level]?.get((index + 1) / 2 ** level - 1);
+        if (kept !== undefined && kept !== top) agrees = false;
       }
       levels.push(level);
       hashes.push(top);
+      return agrees;
     },
     edge: (): EdgeNode[] => levels.map((level, at) => ({ level, hash: Buffer.from(hashes[at]!, level === 0 ? 'hex' : 'latin1') })),
   };
@@ -137,7 +151,7 @@ export const scanRange = async (source: ScanSource, from: number, to: number, cu
   let after: number | null = null;
   let spanFirst: number | null = null;
   while (next < to) {
-    const { rows: page, strays } = await source(next, Math.min(PAGE, to - next), after);
+    const { rows: page, strays, nodes } = await source(next, Math.min(PAGE, to - next), after);
     if (page.length === 0) return unclean(`leaves from ${next} are missing`);
     if (strays !== 0) strayFree = false;
     for (const row of page) {
@@ -147,7 +161,7 @@ export const scanRange = async (source: ScanSource, from: number, to: number, cu
       if (typeof leafHash !== 'string' || leafHash.length !== 64) return unclean(`leaf ${row.index}'s hash`);
       if (cut === next && next > from) cutEdge = range.edge();
       next += 1;
-      range.push(leafHash);
+      if (!range.push(leafHash, row.index, nodes)) return unclean(`a stored subtree hash completed by leaf ${row.index}`);
       if (row.isDeletion) {
         const record = row.deletion;
         if (!record || record.logSize !== row.index || deletionLeafHash({ index: row.index, ...record }).toString('hex') !== leafHash) return unclean(`deletion leaf ${row.index}`);

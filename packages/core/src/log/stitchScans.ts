@@ -18,6 +18,8 @@ export interface StitchedPass {
    * any other position is a stray. null when a range could not tell.
    */
   spans: PositionSpan[] | null;
+  /** The subtrees joining ranges completed (above a range's own): verify checks the stored ones against these. */
+  nodes: Array<{ level: number; index: number; hash: Buffer }>;
 }
 
 /** A worker's hashes arrive as Uint8Array (structured clone): the tree's are Buffers. */
@@ -31,7 +33,8 @@ const asBuffers = (node: EdgeNode): EdgeNode => ({ level: node.level, hash: Buff
  * or out of place: the reference verify then names the breaks.
  */
 export const stitchScans = (scans: RangeScan[], cut: number | null): StitchedPass | null => {
-  const tree = compactRange();
+  const nodes: StitchedPass['nodes'] = [];
+  const tree = compactRange([], (level, index, hash) => nodes.push({ level, index, hash }));
   const heads = new Map<string, { revision: number; hash: string }>();
   let cutRoot: Buffer | null = null;
   let lastPosition = -1;
@@ -62,5 +65,5 @@ export const stitchScans = (scans: RangeScan[], cut: number | null): StitchedPas
   }
   if (cut !== null && cut === tree.size() && cut > 0) cutRoot = tree.root();
   const lastOf = new Map([...heads].map(([stream, head]) => [stream, head.revision]));
-  return { events, edge: tree.edge(), cutRoot, missing, deletions, lastOf, spans };
+  return { events, edge: tree.edge(), cutRoot, missing, deletions, lastOf, spans, nodes };
 };

@@ -8,6 +8,7 @@ import { digestSignedBy, type SignedDigest } from './digest.js';
 import { checkDeletions } from './verifyDeletions.js';
 import { checkStreamStates, lastRevisions } from './streamStates.js';
 import { checkIndexes } from './verifyIndexes.js';
+import { nodeMismatch, type StoredNode } from './storedNodes.js';
 import { rehash } from './rehash.js';
 import { logUnsupported } from './errors.js';
 import { parallelPass, type ParallelOptions } from './parallelPass.js';
@@ -155,6 +156,19 @@ export const verifyLog = async (store: EventStore, options: VerifyLogOptions = {
     if (breakCount > count && !firstLeafBreak) firstLeafBreak = { kind: 'leaf', stream: entry.stream, revision: entry.revision, position: entry.position, leaf: entry.index, message: '' };
   };
 
+  // Stored subtree hashes (proofs and roots read them) against the tree the leaves give, as each completes.
+  let pageNodes: Array<Map<number, unknown> | undefined> = [];
+  const byLevel = (nodes: StoredNode[]) => {
+    const out: Array<Map<number, unknown> | undefined> = [];
+    for (const node of nodes) (out[node.level] ??= new Map()).set(node.index, node.hash);
+    return out;
+  };
+  const checkNode = (level: number, index: number, hash: Buffer) => {
+    const kept = pageNodes[level]?.get(index);
+    if (kept !== undefined && !(Buffer.isBuffer(kept) && kept.equals(hash))) report('root', null, null, null, index * 2 ** level, nodeMismatch(level, index));
+  };
+  range = compactRange([], checkNode);
+
   const cut = options.digest && options.digest.size > 0 && options.digest.size <= stored.size ? options.digest.size : null;
   const fast = options.parallel === false || damaged ? null : await parallelPass(options.parallel?.scanner ?? log.parallel, stored.size, cut, options.parallel ?? {}, options.onProgress);
   if (fast) {
@@ -165,10 +179,16 @@ export const verifyLog = async (store: EventStore, options: VerifyLogOptions = {
     for (const entry of fast.missing) missing.push({ ...entry, position: BigInt(entry.position), revision: BigInt(entry.revision), leafHash: Buffer.alloc(0), event: null, isDeletion: false, deletion: null });
     committed.push(...fast.deletions);
     for (const [stream, revision] of fast.lastOf) lastOf.set(stream, BigInt(revision));
+    // The ranges checked the stored nodes inside them; those above a range's own are checked here.
+    if (log.nodes && fast.nodes.length > 0) {
+      pageNodes = byLevel(await log.nodes(0, stored.size, Math.min(...fast.nodes.map((node) => node.level))));
+      for (const node of fast.nodes) checkNode(node.level, node.index, node.hash);
+    }
   }
   for (let from = fast ? stored.size : 0; from < stored.size; ) {
     const page = await log.entries(from, Math.min(PAGE, stored.size - from));
     if (page.length === 0) break;
+    if (log.nodes) pageNodes = byLevel(await log.nodes(page[0]!.index, page[page.length - 1]!.index + 1, 1));
     for (const entry of page) {
       if (entry.index !== range.size()) {
         report('root', entry.stream, entry.revision, entry.position, entry.index, `leaf ${entry.index} follows leaf ${range.size() - 1}: leaves are missing from the log`);

@@ -6,6 +6,7 @@ import {
   invalidInput,
   leafInput,
   logDamaged,
+  nodeSpans,
   notFound,
   rangeRoot,
   type DeletionRecord,
@@ -13,12 +14,13 @@ import {
   type InclusionProof,
   type LogEntry,
   type StoredEventText,
+  type StoredNode,
 } from '@session-ledger/core';
 import { mapped } from '../errors.js';
 import { deletionRecordOf, type DeletionRow } from './deletionRow.js';
 import type { LogStatements } from './statements.js';
 import { storedChainHash } from './tables.js';
-import { leafAtPosition, logSize, storedLookup } from './tree.js';
+import { leafAtPosition, logSize, STORED_FROM, storedLookup } from './tree.js';
 import { workerScanner } from './workerScanner.js';
 
 interface EntryRow {
@@ -123,6 +125,13 @@ export const sqliteEventLog = (db: Database.Database, sql: LogStatements): Event
     return { stream: entry.stream, revision: entry.revision, position: entry.position, index, leafHash: hex(entry.leafHash), leafInput: input, size, root, path: inclusionPath(index, size, lookup).map(hex) };
   });
 
+  /** The stored nodes whose last leaf lies in [from, to), from minLevel (or the first stored level) up. */
+  const nodes = db.transaction((from: number, to: number, minLevel: number): StoredNode[] =>
+    nodeSpans(from, to, Math.max(minLevel, STORED_FROM)).flatMap(({ level, first, last }) =>
+      (sql.nodesAt.all(level, first, last) as Array<{ idx: bigint; hash: unknown }>).map((row) => ({ level, index: Number(row.idx), hash: row.hash })),
+    ),
+  );
+
   const deletions = (): DeletionRecord[] => (sql.deletions.all() as DeletionRow[]).map(deletionRecordOf);
 
   return {
@@ -132,6 +141,7 @@ export const sqliteEventLog = (db: Database.Database, sql: LogStatements): Event
     entries: async (from, max) => mapped(() => entries(from, max)),
     strays: async (bound) => mapped(() => (bound ? sql.straysAbove.all(bound.after, BigInt(bound.fromLeaf)) : sql.strays.all()) as StoredEventText[]),
     deletions: async () => mapped(deletions),
+    nodes: async (from, to, minLevel) => mapped(() => nodes(from, to, minLevel)),
     // verify's range scans on worker threads, each reading the file on its own connection (not for :memory:).
     ...(db.memory ? {} : { parallel: workerScanner(db) }),
   };

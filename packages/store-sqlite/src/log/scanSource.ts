@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
-import type { DeletionRecord, ScanRow, ScanSource } from '@session-ledger/core';
+import type { DeletionRecord, ScanRow, ScanSource, StoredNodeTexts } from '@session-ledger/core';
+import { nodeSpans } from '@session-ledger/core/scan';
+import { STORED_FROM } from './tile.js';
 import { deletionRecordOf, type DeletionRow } from './deletionRow.js';
 
 type LeafTuple = [number, number, string, number, string | null, number | null];
@@ -12,6 +14,8 @@ const SQL = {
   events: 'SELECT position, stream, revision, id, type, data, metadata, created FROM events WHERE position >= ? AND position <= ? ORDER BY position',
   eventAt: 'SELECT position, stream, revision, id, type, data, metadata, created FROM events WHERE position = ?',
   deletion: 'SELECT id, stream, kind, from_revision, head_revision, head_hash, first_leaf, last_leaf, log_size, at FROM log_deletions WHERE id = ?',
+  // A hash as binary text (latin1: each byte one character), as the scan computes nodes; a cell that is no 32-byte blob reads as ''.
+  nodes: `SELECT idx, CASE WHEN typeof(hash) = 'blob' AND length(hash) = 32 THEN hash ELSE x'' END FROM log_nodes WHERE level = ? AND idx >= ? AND idx <= ?`,
 };
 
 const eventOf = (row: EventTuple | undefined): ScanRow['event'] =>
@@ -29,6 +33,16 @@ export const sqliteScanSource = (db: Database.Database): ScanSource => {
   const events = db.prepare(SQL.events).raw(true);
   const eventAt = db.prepare(SQL.eventAt).raw(true);
   const deletion = db.prepare(SQL.deletion).safeIntegers(true);
+  const nodes = db.prepare(SQL.nodes).raw(true);
+  /** The stored nodes the page's leaves complete (ScanPage.nodes): one indexed range per level. */
+  const storedNodes = (from: number, to: number): StoredNodeTexts => {
+    const out: StoredNodeTexts = [];
+    for (const { level, first, last } of nodeSpans(from, to, STORED_FROM)) {
+      const rows = nodes.all(level, first, last) as Array<[number, Buffer]>;
+      if (rows.length > 0) out[level] = new Map(rows.map(([index, hash]) => [index, hash.toString('latin1')]));
+    }
+    return out;
+  };
   const recordOf = (id: number): DeletionRecord | null => {
     const row = deletion.get(id) as DeletionRow | undefined;
     return row ? deletionRecordOf(row) : null;
@@ -63,6 +77,7 @@ export const sqliteScanSource = (db: Database.Database): ScanSource => {
         const record = isDeletion && Number.isSafeInteger(deletionId) ? recordOf(deletionId) : null;
         return { index, position, stream, revision, leafHash: hash ?? '', isDeletion, deletion: record, event };
       });
-      return { rows, strays: ordered ? stored.length - matched : null };
+      const span = page.length === 0 ? null : { from: Number(page[0]![0]), to: Number(page[page.length - 1]![0]) + 1 };
+      return { rows, strays: ordered ? stored.length - matched : null, ...(span ? { nodes: storedNodes(span.from, span.to) } : {}) };
     })();
 };

@@ -9,6 +9,7 @@ const SQL = {
   /** Leaves [from, to): fewer than to - from rows when one is gone. */
   leafRange: 'SELECT hash FROM log_leaves WHERE leaf_index >= ? AND leaf_index < ? ORDER BY leaf_index',
   nodeHash: 'SELECT hash FROM log_nodes WHERE level = ? AND idx = ?',
+  nodesAt: 'SELECT idx, hash FROM log_nodes WHERE level = ? AND idx >= ? AND idx <= ? ORDER BY idx',
   leafPosition: 'SELECT position FROM log_leaves WHERE leaf_index = ?',
   leaf: 'SELECT leaf_index, position, stream, revision, hash FROM log_leaves WHERE leaf_index = ?',
   leafOfErased: 'SELECT leaf_index FROM log_leaves WHERE stream = ? AND revision = ?',

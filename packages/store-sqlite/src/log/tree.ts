@@ -3,14 +3,9 @@ import type { LogStatements } from './statements.js';
 
 export const logSize = (sql: LogStatements): number => Number(sql.size.get() as bigint);
 
-/**
- * Subtrees of 2^STORED_FROM leaves and up are stored (log_nodes); smaller ones are computed from
- * their at most 16 leaves (one range read) when a root or a proof needs them, as Trillian's tiles
- * do. An append then writes its leaf row only, and one node row every 16th append (amortised 1/8):
- * the log costs an append one row, not two.
- */
-export const STORED_FROM = 4;
-export const TILE = 2 ** STORED_FROM;
+import { STORED_FROM, TILE } from './tile.js';
+
+export { STORED_FROM, TILE };
 
 /** The root of the subtree of 2^level leaves at `index`, from its leaves (log_damaged when one is gone). */
 const fromLeaves = (sql: LogStatements, level: number, index: number): Buffer => {
