@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLedger } from '@session-ledger/core';
-import { appendMessage, appendMessages, loadConversation, startSession } from '@session-ledger/sessions';
+import { appendMessage, appendMessages, compressSession, endSession, loadConversation, startSession } from '@session-ledger/sessions';
 import { STORES, writerOn } from './stores.js';
 
 describe.each(STORES)('retried appends (%s)', (_name, open) => {
@@ -41,6 +41,21 @@ describe.each(STORES)('retried appends (%s)', (_name, open) => {
     await expect(appendMessage(context, 's', { id: 'm1', role: 'user', content: 'other' })).rejects.toMatchObject({ type: 'duplicate' });
     await expect(appendMessage(context, 's', { id: 'm1', role: 'user', content: 'hello' }, { expectedRevision: 0n })).resolves.toMatchObject({ written: false });
     expect((await loadConversation(store, 's')).messages.map((message) => message.content)).toEqual(['hello']);
+  });
+
+  it.each(['compressed', 'ended'] as const)('a retry to the segment that stored it, once the segment was %s since: a no-op, never sealed or ended (outside test: stored twice via the tip)', async (since) => {
+    const { context, store } = writerOn(open());
+    await startSession(context, { id: 's' });
+    await appendMessage(context, 's', { id: 'm1', role: 'user', content: 'hello' });
+    if (since === 'compressed') await compressSession(context, 's', { summary: 'said hello', childId: 's-2' });
+    else await endSession(context, 's');
+
+    await expect(appendMessage(context, 's', { id: 'm1', role: 'user', content: 'hello' })).resolves.toMatchObject({ written: false, messageId: 'm1' });
+    // Anything else is refused as before: a new message, and the same id with other content.
+    await expect(appendMessage(context, 's', { id: 'm2', role: 'user', content: 'new' })).rejects.toMatchObject({ type: since === 'compressed' ? 'session_sealed' : 'session_ended' });
+    await expect(appendMessage(context, 's', { id: 'm1', role: 'user', content: 'other' })).rejects.toMatchObject({ type: since === 'compressed' ? 'session_sealed' : 'session_ended' });
+    const raw = (await loadConversation(store, 's', { view: 'raw' })).events.filter((event) => event.type === 'message.appended');
+    expect(raw).toHaveLength(1);
   });
 
   it('a retried start with other settings is a conflict; the same settings a no-op', async () => {

@@ -78,19 +78,25 @@ const endTurn = (command: CommandOf<'end_turn'>, state: SegmentWriteState): Deci
 /**
  * Messages: every named turn must hold the segment (the fence); a message id already stored with
  * the same content is a retry (all of the batch, or it is refused), with other content a conflict.
+ * A retry is answered as one before the segment's rules: a write acknowledged (or whose answer was
+ * lost) before the segment was compressed, ended or its turn closed is still a no-op, never
+ * session_sealed sending the writer to the tip to store it again (outside test, session 14).
  */
 const appendMessages = (command: CommandOf<'append_messages'>, state: SegmentWriteState): Decided => {
   const { sessionId, messages, now } = command;
-  assertOpen(sessionId, state);
-  for (const turnId of command.turnIds) openTurn(sessionId, turnId, state.turn, now ?? new Date(0));
   const messageIds = messages.map((message) => message.messageId);
   let stored = 0;
+  let conflict: string | null = null;
   for (const message of messages) {
     const known = state.messages.get(message.messageId);
     if (known === undefined) continue;
-    if (known !== message.eventId) throw duplicate(`message ${message.messageId}`, `is already stored in session ${sessionId} with other content`);
+    if (known !== message.eventId) conflict ??= message.messageId;
     stored += 1;
   }
+  if (state.started && conflict === null && stored > 0 && stored === messages.length) return noop({ messageIds });
+  assertOpen(sessionId, state);
+  for (const turnId of command.turnIds) openTurn(sessionId, turnId, state.turn, now ?? new Date(0));
+  if (conflict !== null) throw duplicate(`message ${conflict}`, `is already stored in session ${sessionId} with other content`);
   if (stored === messages.length) return noop({ messageIds });
   if (stored > 0) throw duplicate(`message batch`, `is partly stored in session ${sessionId} already: retry it whole or with new ids`);
   return write(
