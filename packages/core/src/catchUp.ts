@@ -1,9 +1,21 @@
 import type { RecordedEvent } from './envelope.js';
 import type { Subscription, SubscriptionItem } from './subscription.js';
 
+/**
+ * A page of history: `more` when the source stopped before the end of what is stored (at `max`
+ * events, or at `maxBytes`): the subscription reads on before it signals caught-up.
+ */
+export interface CatchUpPage {
+  events: RecordedEvent[];
+  more: boolean;
+}
+
 export interface CatchUpSource {
-  /** Events strictly after `after` (null: from the beginning), at most `max`, in order. */
-  readAfter(after: bigint | null, max: number): Promise<RecordedEvent[]>;
+  /**
+   * Events strictly after `after` (null: from the beginning), in order: at most `max`, and, where the
+   * source can tell an event's stored size, no more once `maxBytes` of them are read (always one).
+   */
+  readAfter(after: bigint | null, max: number, maxBytes: number): Promise<CatchUpPage>;
   /** The key that orders this source: a revision for a stream, a position for $all. */
   keyOf(event: RecordedEvent): bigint;
   /** The key of the last stored item, for a subscription that starts at 'end'. */
@@ -16,6 +28,26 @@ export interface CatchUpSource {
 }
 
 export const CATCH_UP_PAGE = 500;
+/**
+ * A page of history holds at most this much stored event text (data and metadata; one larger event
+ * goes alone): a subscriber that does not read (an SSE client that stalls) holds one page, so its
+ * memory is bounded by bytes, not by 500 events of up to 16 MiB each (outside test, session 14).
+ */
+export const CATCH_UP_BYTES = 1024 * 1024;
+
+/** The first events of `rows` (at least one) whose sizes add up to `maxBytes` at most, and whether any were left. */
+export const withinBytes = <Row>(rows: Iterable<Row>, max: number, maxBytes: number, sizeOf: (row: Row) => number): { rows: Row[]; more: boolean } => {
+  const out: Row[] = [];
+  let bytes = 0;
+  for (const row of rows) {
+    const size = sizeOf(row);
+    if (out.length > 0 && bytes + size > maxBytes) return { rows: out, more: true };
+    out.push(row);
+    bytes += size;
+    if (out.length === max) return { rows: out, more: true };
+  }
+  return { rows: out, more: false };
+};
 
 /**
  * History, then live: pages through what is stored, signals caught-up, then waits for the
@@ -30,14 +62,14 @@ export const catchUpSubscription = (source: CatchUpSource, from: 'start' | 'end'
     let signalled = false;
     while (!signal.aborted) {
       const token = await source.changeToken();
-      const page = await source.readAfter(cursor, CATCH_UP_PAGE);
-      for (const event of page) {
+      const page = await source.readAfter(cursor, CATCH_UP_PAGE, CATCH_UP_BYTES);
+      for (const event of page.events) {
         if (signal.aborted) return;
         cursor = source.keyOf(event);
         if (!source.accept || source.accept(event)) yield { kind: 'event', event };
       }
-      if (page.length === CATCH_UP_PAGE) continue;
-      if (page.length > 0 || !signalled) {
+      if (page.more) continue;
+      if (page.events.length > 0 || !signalled) {
         if (cursor !== null) yield { kind: 'checkpoint', position: cursor };
         yield { kind: 'caught_up', position: cursor };
         signalled = true;

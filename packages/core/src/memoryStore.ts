@@ -148,9 +148,10 @@ export const createMemoryStore = (options: MemoryStoreOptions = {}): MemoryStore
           readAfter: async (after, max) => {
             const stream = streams.get(name);
             if (stream?.tombstoned) throw streamDeleted(name);
-            if (!stream) return [];
+            if (!stream) return { events: [], more: false };
             const start = after === null ? 0 : lowerBound(stream.events, after + 1n, byRevision);
-            return stream.events.slice(start, start + max).map(copy);
+            // In memory the history is held already: a page is bounded by count only.
+            return { events: stream.events.slice(start, start + max).map(copy), more: start + max < stream.events.length };
           },
           keyOf: (event) => event.revision,
           head: async () => {
@@ -168,7 +169,7 @@ export const createMemoryStore = (options: MemoryStoreOptions = {}): MemoryStore
         {
           readAfter: async (after, max) => {
             const start = after === null ? 0 : lowerBound(all, after + 1n, byPosition);
-            return all.slice(start, start + max).map(copy);
+            return { events: all.slice(start, start + max).map(copy), more: start + max < all.length };
           },
           keyOf: (event) => event.position,
           head: async () => (lastPosition > 0n ? lastPosition : null),

@@ -13,7 +13,9 @@ import {
   streamDeleted,
   streamNotFound,
   validateEvents,
+  withinBytes,
   withRetry,
+  type CatchUpPage,
   type EventData,
   type EventStore,
   type ExpectedRevision,
@@ -291,6 +293,11 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
   };
 
   const readRows = (rows: unknown[]) => (rows as EventRow[]).map(recordedFromText);
+  /** A page of history read row by row until `maxBytes` of stored text (catchUp.ts): rows past it are never fetched. */
+  const pageOf = (rows: Iterable<unknown>, max: number, maxBytes: number): CatchUpPage => {
+    const page = withinBytes(rows as Iterable<EventRow>, max, maxBytes, (row) => row.data.length + row.metadata.length);
+    return { events: page.rows.map(recordedFromText), more: page.more };
+  };
 
   const waitForChange = (token: unknown, signal: AbortSignal) => {
     const { local, data } = token as { local: number; data: number };
@@ -363,14 +370,14 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     subscribeToStream(name, opts = {}) {
       return catchUpSubscription(
         {
-          readAfter: async (after, max) =>
+          readAfter: async (after, max, maxBytes) =>
             mapped(() => {
               const state = streamState(name);
               if (state?.tombstoned) throw streamDeleted(name);
-              if (!state) return [];
-              if (after === LAST_INTEGER) return []; // nothing can follow it
+              if (!state) return { events: [], more: false };
+              if (after === LAST_INTEGER) return { events: [], more: false }; // nothing can follow it
               const from = after === null ? state.firstLive : after + 1n;
-              return readRows(sql.forwards.all(name, from > state.firstLive ? from : state.firstLive, BigInt(max)));
+              return pageOf(sql.forwards.iterate(name, from > state.firstLive ? from : state.firstLive, BigInt(max)), max, maxBytes);
             }),
           keyOf: (event) => event.revision,
           head: async () => mapped(() => (sql.lastRevision.get(name) as bigint | undefined) ?? null),
@@ -383,9 +390,9 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     subscribeToAll(opts = {}) {
       return catchUpSubscription(
         {
-          readAfter: async (after, max) =>
+          readAfter: async (after, max, maxBytes) =>
             // Nothing can follow the highest position (after + 1 would not bind).
-            after === LAST_INTEGER ? [] : withRetry(async () => mapped(() => readRows(sql.allForwards.all(after === null ? 0n : after + 1n, BigInt(max))))),
+            after === LAST_INTEGER ? { events: [], more: false } : withRetry(async () => mapped(() => pageOf(sql.allForwards.iterate(after === null ? 0n : after + 1n, BigInt(max)), max, maxBytes))),
           keyOf: (event) => event.position,
           head: async () => mapped(() => (sql.lastPosition.get() as bigint | null) ?? null),
           changeToken,
