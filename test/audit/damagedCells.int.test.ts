@@ -4,6 +4,17 @@ import { openSqliteStore } from '@session-ledger/store-sqlite';
 import { tempLedger } from '../store-sqlite/tempLedger.js';
 import { tamper, writeLedger } from './tamperFixture.js';
 
+/** A fresh temporary ledger file for each test of the suite, written by `write`; its path. */
+const ledgerEach = (label: string, write: (file: string) => Promise<void>): (() => string) => {
+  let temp: ReturnType<typeof tempLedger>;
+  beforeEach(async () => {
+    temp = tempLedger(label);
+    await write(temp.file);
+  });
+  afterEach(() => temp.remove());
+  return () => temp.file;
+};
+
 const kinds = (report: { breaks: Array<{ kind: string; leaf: number | null }> }) => report.breaks.map((item) => `${item.kind}@${item.leaf}`);
 
 /**
@@ -12,20 +23,15 @@ const kinds = (report: { breaks: Array<{ kind: string; leaf: number | null }> })
  * never an internal error (exit 70 / HTTP 500: outside test, session 14).
  */
 describe('a ledger file whose cells no store writes', () => {
-  let temp: ReturnType<typeof tempLedger>;
-  beforeEach(async () => {
-    temp = tempLedger('cells14');
-    await writeLedger(temp.file);
-  });
-  afterEach(() => temp.remove());
+  const file = ledgerEach('cells14', writeLedger);
 
   it.each([
     ['text', 'abc'],
     ['an integer', 7],
     ['a blob of 5 bytes', Buffer.from([1, 2, 3, 4, 5])],
   ] as const)('a leaf hash that is %s: a leaf break in both verify paths, and proofs over it are log_damaged', async (_what, value) => {
-    tamper(temp.file, (db) => db.prepare('UPDATE log_leaves SET hash = ? WHERE leaf_index = 3').run(value));
-    const store = openSqliteStore(temp.file);
+    tamper(file(), (db) => db.prepare('UPDATE log_leaves SET hash = ? WHERE leaf_index = 3').run(value));
+    const store = openSqliteStore(file());
     for (const parallel of [false, { minLeaves: 0, span: 4 }] as const) {
       const report = await verifyLog(store, { parallel });
       expect(report.ok).toBe(false);
@@ -37,8 +43,8 @@ describe('a ledger file whose cells no store writes', () => {
 
   it('stored data nested 5,000 deep: a json break naming the event, in both verify paths', async () => {
     const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
-    tamper(temp.file, (db) => db.prepare("UPDATE events SET data = ? WHERE stream = 'session-a' AND revision = 4").run(deep));
-    const store = openSqliteStore(temp.file);
+    tamper(file(), (db) => db.prepare("UPDATE events SET data = ? WHERE stream = 'session-a' AND revision = 4").run(deep));
+    const store = openSqliteStore(file());
     for (const parallel of [false, { minLeaves: 0, span: 4 }] as const) {
       const report = await verifyLog(store, { parallel });
       expect(report.breaks.map((item) => `${item.kind} ${item.stream}@${item.revision}`)).toContain('json session-a@4');
@@ -48,18 +54,13 @@ describe('a ledger file whose cells no store writes', () => {
   });
 
   it.each(['log_nodes', 'log_leaves', 'log_deletions', 'events'])('the table %s dropped: opening the store is store_unavailable, the file damaged', (table) => {
-    tamper(temp.file, (db) => db.exec(`DROP TABLE ${table}`));
-    expect(() => openSqliteStore(temp.file)).toThrow(expect.objectContaining({ type: 'store_unavailable', message: expect.stringContaining(`The ledger file is damaged: no such table: ${table}`) }));
+    tamper(file(), (db) => db.exec(`DROP TABLE ${table}`));
+    expect(() => openSqliteStore(file())).toThrow(expect.objectContaining({ type: 'store_unavailable', message: expect.stringContaining(`The ledger file is damaged: no such table: ${table}`) }));
   });
 });
 
 describe('a stream state cell edited into no whole number', () => {
-  let temp: ReturnType<typeof tempLedger>;
-  beforeEach(async () => {
-    temp = tempLedger('state14');
-    await writeLedger(temp.file);
-  });
-  afterEach(() => temp.remove());
+  const file = ledgerEach('state14', writeLedger);
 
   it.each([
     ['last_revision', "'abc'"],
@@ -67,8 +68,8 @@ describe('a stream state cell edited into no whole number', () => {
     ['first_live', '1.5'],
     ['tombstoned', "'no'"],
   ])('streams.%s = %s: verify reports it (a hidden break naming the stream), and an append is refused as damage, not as a wrong revision', async (column, value) => {
-    tamper(temp.file, (db) => db.exec(`UPDATE streams SET ${column} = ${value} WHERE name = 'session-c'`));
-    const store = openSqliteStore(temp.file);
+    tamper(file(), (db) => db.exec(`UPDATE streams SET ${column} = ${value} WHERE name = 'session-c'`));
+    const store = openSqliteStore(file());
     const report = await verifyLog(store, { parallel: false });
     expect(report.ok).toBe(false);
     expect(report.breaks.map((item) => item.kind)).toContain('hidden');
@@ -88,17 +89,14 @@ describe('a stream state cell edited into no whole number', () => {
  * them); before, it passed (outside test, session 14: 3 of 3, at 2,400, 22,760 and 100,026 leaves).
  */
 describe('a stored subtree hash edited behind the store\'s back', () => {
-  let temp: ReturnType<typeof tempLedger>;
-  beforeEach(async () => {
-    temp = tempLedger('nodes14');
-    const store = openSqliteStore(temp.file);
+  const file = ledgerEach('nodes14', async (path) => {
+    const store = openSqliteStore(path);
     const ledger = createLedger(store);
     for (let batch = 0; batch < 24; batch += 1) {
       await ledger.append(`session-${batch % 5}`, Array.from({ length: 100 }, (_, n) => ({ id: newId(), type: 'message', data: { n: batch * 100 + n } })));
     }
     await store.close();
   });
-  afterEach(() => temp.remove());
 
   it.each([
     [4, 10],
@@ -106,11 +104,11 @@ describe('a stored subtree hash edited behind the store\'s back', () => {
     [7, 1],
     [9, 3],
   ])('at level %i, index %i: a root break naming it on one thread and on worker threads; the digest is unchanged', async (level, index) => {
-    const before = openSqliteStore(temp.file);
+    const before = openSqliteStore(file());
     const digest = await before.log!.digest();
     await before.close();
-    tamper(temp.file, (db) => expect(db.prepare('UPDATE log_nodes SET hash = ? WHERE level = ? AND idx = ?').run(Buffer.alloc(32, 7), level, index).changes).toBe(1));
-    const store = openSqliteStore(temp.file);
+    tamper(file(), (db) => expect(db.prepare('UPDATE log_nodes SET hash = ? WHERE level = ? AND idx = ?').run(Buffer.alloc(32, 7), level, index).changes).toBe(1));
+    const store = openSqliteStore(file());
     expect(await store.log!.digest()).toEqual(digest);
     for (const parallel of [false, { minLeaves: 0, span: 64 }] as const) {
       const report = await verifyLog(store, { parallel });
@@ -121,8 +119,8 @@ describe('a stored subtree hash edited behind the store\'s back', () => {
   });
 
   it('a node that is no hash (text) is the same break', async () => {
-    tamper(temp.file, (db) => db.prepare("UPDATE log_nodes SET hash = 'abc' WHERE level = 4 AND idx = 10").run());
-    const store = openSqliteStore(temp.file);
+    tamper(file(), (db) => db.prepare("UPDATE log_nodes SET hash = 'abc' WHERE level = 4 AND idx = 10").run());
+    const store = openSqliteStore(file());
     for (const parallel of [false, { minLeaves: 0, span: 64 }] as const) {
       expect((await verifyLog(store, { parallel })).breaks.map((item) => item.kind)).toEqual(['root']);
     }

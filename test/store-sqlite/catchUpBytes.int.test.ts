@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { newId, type Subscription } from '@session-ledger/core';
 import { storesOnTempFiles } from './tempLedger.js';
+import { untilCaughtUp } from './untilCaughtUp.js';
 
-const until = async (subscription: Subscription): Promise<string[]> => {
-  const seen: string[] = [];
-  for await (const item of subscription) {
-    if (item.kind === 'event') seen.push(`${item.event.streamName}@${item.event.revision}`);
-    if (item.kind === 'caught_up') {
-      seen.push('caught-up');
-      break;
-    }
-  }
-  await subscription.close();
-  return seen;
-};
+/** The events a subscription delivered, then 'caught-up'. */
+const until = async (subscription: Subscription): Promise<string[]> =>
+  (await untilCaughtUp(subscription)).flatMap((item) => (item.kind === 'event' ? [`${item.event.streamName}@${item.event.revision}`] : item.kind === 'caught_up' ? ['caught-up'] : []));
 
 /**
  * History is paged by stored size (1 MiB of event text a page, core's CATCH_UP_BYTES) as well as by

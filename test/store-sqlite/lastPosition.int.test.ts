@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { newId, type Subscription, type SubscriptionItem } from '@session-ledger/core';
+import { newId } from '@session-ledger/core';
 import { storesOnTempFiles } from './tempLedger.js';
-
-const untilCaughtUp = async (subscription: Subscription): Promise<SubscriptionItem[]> => {
-  const items: SubscriptionItem[] = [];
-  for await (const item of subscription) {
-    items.push(item);
-    if (item.kind === 'caught_up') break;
-  }
-  await subscription.close();
-  return items;
-};
+import { untilCaughtUp } from './untilCaughtUp.js';
 
 describe('subscribing after the highest position or revision a store holds (2^63 - 1)', () => {
   const open = storesOnTempFiles('last-position');

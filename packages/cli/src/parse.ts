@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { illFormedMessage, illFormedPath, inexactInteger, inexactIntegerMessage, invalidInput, MAX_JSON_DEPTH, nestsDeeperThan, parseExpected, type ExpectedRevision, type JsonValue } from '@session-ledger/core';
+import { illFormedMessage, illFormedPath, inexactIntegerMessage, invalidInput, MAX_JSON_DEPTH, scanJsonText, parseExpected, type ExpectedRevision, type JsonValue } from '@session-ledger/core';
 
 /** JSON text whose strings must all be well-formed: a "\ud800" escape would be stored as U+FFFD. */
 export const parseWellFormedJson = (what: string, text: string, field?: string): JsonValue => {
-  if (nestsDeeperThan(text)) throw invalidInput(`${what} nests JSON deeper than ${MAX_JSON_DEPTH} levels`, field);
-  const inexact = inexactInteger(text);
-  if (inexact !== undefined) throw invalidInput(inexactIntegerMessage(what, inexact), field);
+  const scan = scanJsonText(text);
+  if (scan.deeper) throw invalidInput(`${what} nests JSON deeper than ${MAX_JSON_DEPTH} levels`, field);
+  if (scan.inexact !== undefined) throw invalidInput(inexactIntegerMessage(what, scan.inexact), field);
   let value: JsonValue;
   try {
     value = JSON.parse(text) as JsonValue;

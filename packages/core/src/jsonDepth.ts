@@ -5,10 +5,26 @@
  */
 export const MAX_JSON_DEPTH = 100;
 
-/** Whether JSON text nests arrays and objects deeper than `max`, counted outside strings, without parsing it. */
-export const nestsDeeperThan = (text: string, max: number = MAX_JSON_DEPTH): boolean => {
+/** What one pass over JSON text (outside its strings) found. */
+export interface JsonTextScan {
+  /** It nests arrays and objects deeper than the limit asked (the pass stops there). */
+  deeper: boolean;
+  /** The first whole number JSON.parse would change (jsonNumbers.ts), when numbers were asked for. */
+  inexact: string | undefined;
+}
+
+/** Digits, sign, point and exponent: the characters of a JSON number after its first. */
+const isNumberChar = (code: number): boolean => (code >= 48 && code <= 57) || code === 46 || code === 101 || code === 69 || code === 43 || code === 45;
+
+/**
+ * One pass over JSON text, without parsing it: whether it nests deeper than `max`, and, with
+ * `numbers`, the first integer literal (digits, an optional minus, no fraction or exponent) whose
+ * double JSON writes back with other digits. Up to 15 digits every integer is a double exactly.
+ */
+export const scanJsonText = (text: string, max: number = MAX_JSON_DEPTH, numbers = true): JsonTextScan => {
   let depth = 0;
   let inString = false;
+  let inexact: string | undefined;
   for (let i = 0; i < text.length; i += 1) {
     const code = text.charCodeAt(i);
     if (inString) {
@@ -17,8 +33,18 @@ export const nestsDeeperThan = (text: string, max: number = MAX_JSON_DEPTH): boo
     } else if (code === 34) inString = true;
     else if (code === 91 || code === 123) {
       depth += 1;
-      if (depth > max) return true;
+      if (depth > max) return { deeper: true, inexact };
     } else if (code === 93 || code === 125) depth -= 1;
+    else if (numbers && inexact === undefined && (code === 45 || (code >= 48 && code <= 57))) {
+      let end = i + 1;
+      while (end < text.length && isNumberChar(text.charCodeAt(end))) end += 1;
+      const literal = text.slice(i, end);
+      i = end - 1;
+      if (literal.length > 15 && /^-?\d+$/.test(literal) && String(Number(literal)) !== literal) inexact = literal;
+    }
   }
-  return false;
+  return { deeper: false, inexact };
 };
+
+/** Whether JSON text nests arrays and objects deeper than `max`, counted outside strings, without parsing it. */
+export const nestsDeeperThan = (text: string, max: number = MAX_JSON_DEPTH): boolean => scanJsonText(text, max, false).deeper;

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { illFormedMessage, illFormedPath, inexactInteger, inexactIntegerMessage, invalidInput, MAX_JSON_DEPTH, nestsDeeperThan } from '@session-ledger/core';
+import { illFormedMessage, illFormedPath, inexactIntegerMessage, invalidInput, MAX_JSON_DEPTH, scanJsonText } from '@session-ledger/core';
 import { httpProblem } from './problem.js';
 
 export const BODY_LIMIT = 16 * 1024 * 1024;
@@ -67,10 +67,10 @@ export const readJsonBody = async (req: IncomingMessage): Promise<unknown> => {
     throw invalidInput('The request body is not valid UTF-8');
   }
   // Deeper JSON is refused before it is parsed (core's jsonDepth.ts, shared with the CLI and the importers).
-  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw invalidInput(`The request body nests JSON deeper than ${MAX_JSON_DEPTH} levels`);
-  // A whole number JSON.parse would change (past 2^53) is refused, never stored changed (core's jsonNumbers.ts).
-  const inexact = inexactInteger(text);
-  if (inexact !== undefined) throw invalidInput(inexactIntegerMessage('The request body', inexact));
+  // A whole number JSON.parse would change (past 2^53) is refused too, never stored changed: one pass for both.
+  const scan = scanJsonText(text, MAX_JSON_DEPTH);
+  if (scan.deeper) throw invalidInput(`The request body nests JSON deeper than ${MAX_JSON_DEPTH} levels`);
+  if (scan.inexact !== undefined) throw invalidInput(inexactIntegerMessage('The request body', scan.inexact));
   let body: unknown;
   try {
     body = JSON.parse(text);

@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { illFormedPath, inexactInteger, nestsDeeperThan, type JsonObject, type JsonValue } from '@session-ledger/core';
+import { illFormedPath, nestsDeeperThan, scanJsonText, type JsonObject, type JsonValue } from '@session-ledger/core';
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
@@ -81,7 +81,8 @@ export const keepableJson = (value: JsonValue, text = JSON.stringify(value)): bo
 /** A JSON column's value; undefined when its text is no JSON, not keepableJson, or holds a whole number JSON.parse would change (inexactInteger): the caller then keeps the text as stored, never a changed value. */
 export const parseStoredJson = (text: string): JsonValue | undefined => {
   // Python's json keeps a whole number of any size exactly; JSON.parse would change one past 2^53.
-  if (nestsDeeperThan(text) || inexactInteger(text) !== undefined) return undefined;
+  const scan = scanJsonText(text);
+  if (scan.deeper || scan.inexact !== undefined) return undefined;
   let parsed: JsonValue;
   try {
     parsed = JSON.parse(text) as JsonValue;

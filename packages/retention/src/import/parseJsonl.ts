@@ -1,4 +1,4 @@
-import { digestOf, illFormedPath, inexactInteger, isLedgerError, isUuid, ledgerError, MAX_JSON_DEPTH, nestsDeeperThan, verifyStreamChain, type JsonObject, type RecordedEvent } from '@session-ledger/core';
+import { digestOf, illFormedPath, isLedgerError, isUuid, ledgerError, MAX_JSON_DEPTH, scanJsonText, verifyStreamChain, type JsonObject, type RecordedEvent } from '@session-ledger/core';
 import { checkRawAppend, SESSION_PREFIX } from '@session-ledger/events';
 import { z } from 'zod';
 import type { Manifest } from '../manifest.js';
@@ -26,10 +26,10 @@ export interface ParsedExport {
 }
 
 const parseLine = (path: string, line: string, number: number): unknown => {
-  if (nestsDeeperThan(line)) throw corrupt(path, `line ${number} nests JSON deeper than ${MAX_JSON_DEPTH} levels`);
+  const scan = scanJsonText(line);
+  if (scan.deeper) throw corrupt(path, `line ${number} nests JSON deeper than ${MAX_JSON_DEPTH} levels`);
   // An export writes every number with its own digits (JSON.stringify): one JSON.parse would change was not written by one.
-  const inexact = inexactInteger(line);
-  if (inexact !== undefined) throw corrupt(path, `line ${number} holds the number ${inexact.slice(0, 40)}, which JSON reads as another`);
+  if (scan.inexact !== undefined) throw corrupt(path, `line ${number} holds the number ${scan.inexact.slice(0, 40)}, which JSON reads as another`);
   try {
     return JSON.parse(line);
   } catch {
