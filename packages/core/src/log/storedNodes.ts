@@ -6,9 +6,6 @@ export interface StoredNode {
   hash: unknown;
 }
 
-/** The key of a node in the maps the checks keep. */
-export const nodeKey = (level: number, index: number): string => `${level}/${index}`;
-
 /**
  * For each level from `minLevel` up, the indexes of the subtrees whose last leaf lies in [from, to):
  * those a pass over those leaves completes. A store reads its stored nodes with these ranges (one
