@@ -37,6 +37,14 @@ const uncovered = (db: Database.Database, spans: PositionSpan[]): UncoveredCount
 };
 
 /**
+ * Each worker's young generation, in MB (V8's default is 16 on 64-bit). A scan page's rows live until
+ * the page is checked, so small semi-spaces copied and promoted most of them: 22 % of a worker's time
+ * was the garbage collector, 10 % with 64 MB, and verify's CPU fell from 14.5 to 10-11 s for
+ * 1,000,000 events (benchmark row "audit verify of 1,000,000 events").
+ */
+const YOUNG_MB = 64;
+
+/**
  * Range scans on worker threads, each with its own read-only connection to the store's file: a pool of
  * `workers` started per verify, each taking the next range until all are done or one is unclean.
  * A worker that cannot start or fails makes the result short, and verify sweeps the log itself.
@@ -53,7 +61,7 @@ export const workerScanner = (db: Database.Database, workers = Math.min(availabl
       let next = 0;
       let stop = false;
       const pool = Array.from({ length: Math.min(workers, ranges.length) }, () => {
-        const worker = new Worker(script, { workerData: { file } });
+        const worker = new Worker(script, { workerData: { file }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_MB } });
         // An error while no range is asked of it (a worker is only ever idle between two asks) must not end the process.
         worker.on('error', () => undefined);
         return worker;
