@@ -58,6 +58,26 @@ describe.each(STORES)('retried appends (%s)', (_name, open) => {
     expect(raw).toHaveLength(1);
   });
 
+  it('a retry sent to the tip of a message the root holds (compressed since): a no-op; other content a conflict naming the root; a new id stored', async () => {
+    const { context, store } = writerOn(open());
+    await startSession(context, { id: 's' });
+    await appendMessage(context, 's', { id: 'm1', role: 'user', content: 'hello' });
+    await compressSession(context, 's', { summary: 'said hello', childId: 's-2' });
+    await compressSession(context, 's-2', { summary: 'still hello', childId: 's-3' });
+
+    // Two compressions up: the retry reaches the root through s-2.
+    await expect(appendMessage(context, 's-3', { id: 'm1', role: 'user', content: 'hello' })).resolves.toMatchObject({ written: false, messageId: 'm1' });
+    await expect(appendMessages(context, 's-3', [{ id: 'm1', role: 'user', content: 'hello' }])).resolves.toMatchObject({ written: false, messageIds: ['m1'] });
+    await expect(appendMessage(context, 's-3', { id: 'm1', role: 'user', content: 'other' })).rejects.toMatchObject({ type: 'duplicate', message: expect.stringContaining('in session s with other content') });
+    await expect(appendMessages(context, 's-3', [{ id: 'm1', role: 'user', content: 'hello' }, { id: 'm2', role: 'user', content: 'new' }])).rejects.toMatchObject({ type: 'duplicate', message: expect.stringContaining('partly stored') });
+    await expect(appendMessage(context, 's-3', { id: 'm2', role: 'user', content: 'new' })).resolves.toMatchObject({ written: true, messageId: 'm2' });
+
+    // The raw view reads the whole lineage, root to tip: m1 is stored once in it, in the root.
+    const raw = (await loadConversation(store, 's-3', { view: 'raw' })).events.filter((event) => event.type === 'message.appended');
+    expect(raw.map((event) => (event.data as { messageId: string }).messageId)).toEqual(['m1', 'm2']);
+    expect((await loadConversation(store, 's-3')).messages.map((message) => [message.id, message.content])).toEqual([['m1', 'hello'], ['m2', 'new']]);
+  });
+
   it('a retried start with other settings is a conflict; the same settings a no-op', async () => {
     const { context } = writerOn(open());
     await startSession(context, { id: 's', title: 'first', model: 'm' });

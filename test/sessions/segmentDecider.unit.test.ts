@@ -117,4 +117,21 @@ describe('segment decider (Given events / When command / Then events or error)',
       expect.objectContaining({ type: 'session_sealed' }),
     );
   });
+
+  it('given a compression child, when a caller-given id it does not hold arrives, then it asks for the lineage; given the lineage, a retry is a no-op and other content a conflict naming the ancestor', () => {
+    const child = { type: 'session.started', data: { ...started.data, sessionId: 's', rootId: 'r', parentId: 'r', link: 'compression', summary: 'x', summaryId: 'y' } };
+    const state = given(child);
+    const retried = { ...(message('m1', 'e-in-s') as Extract<SegmentCommand, { kind: 'append_messages' }>) };
+    retried.messages = retried.messages.map((prepared) => ({ ...prepared, digest: 'text' }));
+
+    expect(when(state, retried)).toEqual({ events: [], reply: { messageIds: ['m1'], lineageNeeded: true } });
+    expect(when(state, { ...retried, lineage: new Map([['m1', { sessionId: 'r', same: true }]]) })).toEqual({ events: [], reply: { messageIds: ['m1'] } });
+    expect(() => when(state, { ...retried, lineage: new Map([['m1', { sessionId: 'r', same: false }]]) })).toThrow(
+      expect.objectContaining({ type: 'duplicate', message: expect.stringContaining('in session r with other content') }),
+    );
+    // Not held up the lineage: written; a new id (no digest) or a root segment never asks.
+    expect(when(state, { ...retried, lineage: new Map() }).events).toHaveLength(1);
+    expect(when(state, message('m1', 'e')).events).toHaveLength(1);
+    expect(when(given(started), retried).events).toHaveLength(1);
+  });
 });

@@ -8,6 +8,17 @@ export interface PreparedMessage {
   messageId: string;
   eventId: string;
   data: SessionEventDataMap['message.appended'];
+  /** The caller-given message's canonical text, its event id's digest (absent for a new id: it can never be a retry). */
+  digest?: string;
+}
+
+/**
+ * A message of the batch an ancestor segment of the lineage holds (compression parents, nearest
+ * first), as the writer read it: `same` when it is stored there with the content given now.
+ */
+export interface LineageMessage {
+  sessionId: string;
+  same: boolean;
 }
 
 /**
@@ -35,7 +46,11 @@ export type SegmentCommand =
   | { kind: 'renew_lease'; sessionId: string; eventId: string; turnId: string; leaseExpiresAt: string; now: Date }
   | { kind: 'end_turn'; sessionId: string; eventId: string; turnId: string; outcome: TurnOutcome; now: Date }
   /** `now` is read only to fence the turns named (none named: no clock reading). */
-  | { kind: 'append_messages'; sessionId: string; messages: PreparedMessage[]; turnIds: readonly string[]; now?: Date }
+  /**
+   * `lineage`: the batch's messages the segment's compression ancestors hold (read by the writer when
+   * the decider asked for it, `lineageNeeded`; absent: not read).
+   */
+  | { kind: 'append_messages'; sessionId: string; messages: PreparedMessage[]; turnIds: readonly string[]; now?: Date; lineage?: ReadonlyMap<string, LineageMessage> }
   /**
    * `childGiven`: the caller named the child; otherwise the same summary is what makes a retry the
    * same compression. `child`: what the new child's stream holds; `pending`: what the stream of the

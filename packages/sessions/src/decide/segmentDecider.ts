@@ -12,6 +12,8 @@ export interface SegmentReply {
   messageIds?: string[];
   /** For `continue`: the compression the segment holds (the stored one on a retry). */
   continued?: SessionContinued;
+  /** For `append_messages` to a compression child: decide again with the ancestors' messages (`lineage`). */
+  lineageNeeded?: true;
 }
 
 type Decided = Decision<SegmentReply>;
@@ -81,22 +83,32 @@ const endTurn = (command: CommandOf<'end_turn'>, state: SegmentWriteState): Deci
  * A retry is answered as one before the segment's rules: a write acknowledged (or whose answer was
  * lost) before the segment was compressed, ended or its turn closed is still a no-op, never
  * session_sealed sending the writer to the tip to store it again (outside test, session 14).
+ * "Stored" reaches up the lineage: in a compression child, a caller-given id the segment does not
+ * hold may be one its ancestors do (a retry sent to the tip after the compression); the decider
+ * then asks for them (`lineageNeeded`) and decides again with `lineage`, which the displayed
+ * conversation would otherwise show once and drop the second from (a duplicate id is skipped).
  */
 const appendMessages = (command: CommandOf<'append_messages'>, state: SegmentWriteState): Decided => {
-  const { sessionId, messages, now } = command;
+  const { sessionId, messages, now, lineage } = command;
   const messageIds = messages.map((message) => message.messageId);
   let stored = 0;
-  let conflict: string | null = null;
+  let conflict: { messageId: string; sessionId: string } | null = null;
+  let unread = false;
   for (const message of messages) {
     const known = state.messages.get(message.messageId);
-    if (known === undefined) continue;
-    if (known !== message.eventId) conflict ??= message.messageId;
+    const held = known === undefined ? lineage?.get(message.messageId) : undefined;
+    if (known === undefined && held === undefined) {
+      if (message.digest !== undefined) unread = true;
+      continue;
+    }
+    if (held ? !held.same : known !== message.eventId) conflict ??= { messageId: message.messageId, sessionId: held?.sessionId ?? sessionId };
     stored += 1;
   }
+  if (unread && lineage === undefined && state.started?.link === 'compression') return noop({ messageIds, lineageNeeded: true });
   if (state.started && conflict === null && stored > 0 && stored === messages.length) return noop({ messageIds });
   assertOpen(sessionId, state);
   for (const turnId of command.turnIds) openTurn(sessionId, turnId, state.turn, now ?? new Date(0));
-  if (conflict !== null) throw duplicate(`message ${conflict}`, `is already stored in session ${sessionId} with other content`);
+  if (conflict !== null) throw duplicate(`message ${conflict.messageId}`, `is already stored in session ${conflict.sessionId} with other content`);
   if (stored === messages.length) return noop({ messageIds });
   if (stored > 0) throw duplicate(`message batch`, `is partly stored in session ${sessionId} already: retry it whole or with new ids`);
   return write(

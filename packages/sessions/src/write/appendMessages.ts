@@ -2,7 +2,8 @@ import { canonicalJson, deterministicId, invalidInput, newId, type JsonObject } 
 import { checkSafeId, type MessageAppended, type Role } from '@session-ledger/events';
 import { nowOf, type Conditional, type WriteResult, type WriterContext } from '../context.js';
 import type { CommandOf, PreparedMessage } from '../decide/commands.js';
-import { runSegment, writeResultOf } from './runSegment.js';
+import { runSegment, writeResultOf, type SegmentHandled } from './runSegment.js';
+import { lineageMessages } from './lineageMessages.js';
 
 /** A message as a harness hands it over; everything but role and content is optional. */
 export interface MessageInput {
@@ -59,9 +60,14 @@ export const prepareMessage = (sessionId: string, message: MessageInput, turnId:
   const messageId = checkSafeId(message.id ?? newId(), 'messageId');
   const data = toData(message, messageId, turnId);
   // A new message id can never be retried under that id: its event id needs no digest.
-  const eventId = message.id === undefined ? newId() : deterministicId(sessionId, 'message.appended', messageId, canonicalJson(data));
+  if (message.id === undefined) {
+    if (data.timestamp === undefined) data.timestamp = now();
+    return { messageId, eventId: newId(), data };
+  }
+  const digest = canonicalJson(data);
+  const eventId = deterministicId(sessionId, 'message.appended', messageId, digest);
   if (data.timestamp === undefined) data.timestamp = now();
-  return { messageId, eventId, data };
+  return { messageId, eventId, data, digest };
 };
 
 type AppendInput = Conditional & { turnId?: string };
@@ -96,7 +102,9 @@ export const appendMessages = async (
   messages: MessageInput[],
   input: AppendInput = {},
 ): Promise<AppendMessagesResult> => {
-  const handled = await runAppend(context, sessionId, messages, input);
+  const command = appendCommand(context, sessionId, messages, input);
+  let handled = await runSegment(context.ledger, command, input.expectedRevision);
+  if (handled.reply.lineageNeeded) handled = await withLineage(context, command, handled, input.expectedRevision);
   const result = writeResultOf(sessionId, handled) as AppendMessagesResult;
   result.messageIds = handled.reply.messageIds!;
   return result;
@@ -109,12 +117,14 @@ export const appendMessage = async (
   message: MessageInput,
   input: AppendInput = {},
 ): Promise<WriteResult & { messageId: string }> => {
-  const handled = await runAppend(context, sessionId, [message], input);
+  const command = appendCommand(context, sessionId, [message], input);
+  let handled = await runSegment(context.ledger, command, input.expectedRevision);
+  if (handled.reply.lineageNeeded) handled = await withLineage(context, command, handled, input.expectedRevision);
   return { sessionId, revision: handled.revision, position: handled.position ?? -1n, written: handled.written, messageId: handled.reply.messageIds![0]! };
 };
 
-/** Prepares the messages (ids, content-derived event ids) and runs the append_messages command; the promise is the handler's own. */
-const runAppend = (context: WriterContext, sessionId: string, messages: MessageInput[], input: AppendInput) => {
+/** The append_messages command: the messages prepared (ids, content-derived event ids), the turns they name. */
+const appendCommand = (context: WriterContext, sessionId: string, messages: MessageInput[], input: AppendInput): CommandOf<'append_messages'> => {
   checkSafeId(sessionId, 'sessionId');
   if (messages.length === 0) throw invalidInput('Nothing to append');
   const now = clockOf(context);
@@ -124,5 +134,11 @@ const runAppend = (context: WriterContext, sessionId: string, messages: MessageI
   const turnIds = turnsNamed(messages, input.turnId);
   const command: CommandOf<'append_messages'> = { kind: 'append_messages', sessionId, messages: prepared, turnIds };
   if (turnIds.length > 0) command.now = nowOf(context);
-  return runSegment(context.ledger, command, input.expectedRevision);
+  return command;
+};
+
+/** The command decided again with what the segment's compression ancestors hold of the batch (the decider asked: `lineageNeeded`). */
+const withLineage = async (context: WriterContext, command: CommandOf<'append_messages'>, handled: SegmentHandled, expectedRevision: bigint | undefined) => {
+  command.lineage = await lineageMessages(context.ledger, handled.state.started!, command.messages);
+  return runSegment(context.ledger, command, expectedRevision);
 };
