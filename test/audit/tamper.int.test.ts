@@ -104,6 +104,35 @@ describe('the log commitment catches every tamper case of issue 13 on a SQLite l
     );
   });
 
+  it.each([
+    ['on one thread', false as const],
+    ['in worker ranges (the kept head and the record in different ranges)', { minLeaves: 0, span: 4 }],
+    ['in one worker range (the kept head and the record in it)', { minLeaves: 0, span: 32 }],
+  ])('a deletion the store could not have written, %s: its record and leaf committed, but through a head before a later kept event', async (_how, parallel) => {
+    await writeLedger(temp.file);
+    // The store's own delete, run while revisions 5..9 of session-a are set aside (as a forger with the
+    // store's code could): it erases 0..4 and records head 4 in a committed leaf; 5..9 are put back.
+    tamper(temp.file, (db) => {
+      db.exec(`CREATE TABLE aside AS SELECT * FROM events WHERE stream = 'session-a' AND revision >= 5`);
+      db.exec(`DELETE FROM events WHERE stream = 'session-a' AND revision >= 5`);
+    });
+    const forger = openSqliteStore(temp.file);
+    await forger.deleteStream('session-a');
+    await forger.close();
+    tamper(temp.file, (db) => {
+      db.exec(`INSERT INTO events SELECT * FROM aside; DROP TABLE aside`);
+      db.exec(`UPDATE streams SET last_revision = 9 WHERE name = 'session-a'`);
+    });
+
+    const store = openSqliteStore(temp.file);
+    const report = await verifyLog(store, { parallel });
+    await store.close();
+    expect(report.erased).toBe(5);
+    expect(named(report)).toEqual([
+      "deletion session-a@4: session-a@4: the soft deletion record erases through revision 4, but the stream's last event leaf below it is revision 9: the store deletes through the head",
+    ]);
+  });
+
   it('a real deletion\'s record edited (its head raised to hide more) no longer matches its leaf', async () => {
     const report = await verifiedAfterDeletion('soft', (db) => db.prepare(`UPDATE log_deletions SET head_revision = 5 WHERE stream = 'session-c'`).run());
     expect(report.breaks.map((item) => item.kind)).toEqual(expect.arrayContaining(['leaf']));

@@ -93,6 +93,10 @@ export type RangeScan =
       lastPosition: number;
       missing: ScanMissing[];
       deletions: DeletionRecord[];
+      /** For each deletion (in order): its stream's highest event-leaf revision in the range before it (null: none). */
+      deletionTops: Array<number | null>;
+      /** Each stream's highest event-leaf revision in the range, erased events' leaves included. */
+      tops: Array<[string, number]>;
       /** The positions the range's event leaves span (null: none), and whether they grow and the source saw no stray among them. */
       span: PositionSpan | null;
       strayFree: boolean;
@@ -140,6 +144,8 @@ export const scanRange = async (source: ScanSource, from: number, to: number, cu
   const heads = new Map<string, ScanHead>();
   const missing: ScanMissing[] = [];
   const deletions: DeletionRecord[] = [];
+  const deletionTops: Array<number | null> = [];
+  const tops = new Map<string, number>();
   let firstPosition = -1;
   let lastPosition = -1;
   /** Whether the last event leaf had the form before schema version 7 (benchmark row "audit verify of 1,000,000 events written before schema 7"). */
@@ -166,10 +172,12 @@ export const scanRange = async (source: ScanSource, from: number, to: number, cu
         const record = row.deletion;
         if (!record || record.logSize !== row.index || deletionLeafHash({ index: row.index, ...record }).toString('hex') !== leafHash) return unclean(`deletion leaf ${row.index}`);
         deletions.push(record);
+        deletionTops.push(tops.get(record.stream) ?? null);
         continue;
       }
       const { event } = row;
       if (!safe(row.position) || !safe(row.revision) || typeof row.stream !== 'string') return unclean(`leaf ${row.index}'s place`);
+      if (row.revision > (tops.get(row.stream) ?? -1)) tops.set(row.stream, row.revision);
       if (after === null) spanFirst = row.position;
       else if (row.position <= after) strayFree = false;
       after = row.position;
@@ -197,5 +205,5 @@ export const scanRange = async (source: ScanSource, from: number, to: number, cu
       }
     }
   }
-  return { clean: true, from, to, events, edge: range.edge(), cutEdge, firsts, heads: [...heads.values()], firstPosition, lastPosition, missing, deletions, span: after === null ? null : { first: spanFirst!, last: after }, strayFree };
+  return { clean: true, from, to, events, edge: range.edge(), cutEdge, firsts, heads: [...heads.values()], firstPosition, lastPosition, missing, deletions, deletionTops, tops: [...tops], span: after === null ? null : { first: spanFirst!, last: after }, strayFree };
 };

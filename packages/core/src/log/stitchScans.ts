@@ -11,6 +11,8 @@ export interface StitchedPass {
   cutRoot: Buffer | null;
   missing: ScanMissing[];
   deletions: DeletionRecord[];
+  /** For each deletion record (by id): its stream's highest event-leaf revision below the record's leaf (verifyDeletions.ts, checkDeletionHeads). */
+  headsBelow: Map<number, number | null>;
   /** Each stream's last revision among its event leaves whose events are stored. */
   lastOf: Map<string, number>;
   /**
@@ -41,6 +43,8 @@ export const stitchScans = (scans: RangeScan[], cut: number | null): StitchedPas
   let events = 0;
   const missing: ScanMissing[] = [];
   const deletions: DeletionRecord[] = [];
+  const headsBelow = new Map<number, number | null>();
+  const tops = new Map<string, number>();
   let spans: PositionSpan[] | null = [];
   for (const scan of scans) {
     if (!scan.clean || scan.from !== tree.size()) return null;
@@ -61,9 +65,15 @@ export const stitchScans = (scans: RangeScan[], cut: number | null): StitchedPas
     if (scan.span && spans) spans.push(scan.span);
     events += scan.events;
     missing.push(...scan.missing);
-    deletions.push(...scan.deletions);
+    scan.deletions.forEach((record, at) => {
+      const before = tops.get(record.stream) ?? null;
+      const inside = scan.deletionTops[at] ?? null;
+      headsBelow.set(record.id, inside === null ? before : Math.max(inside, before ?? -1));
+      deletions.push(record);
+    });
+    for (const [stream, top] of scan.tops) if (top > (tops.get(stream) ?? -1)) tops.set(stream, top);
   }
   if (cut !== null && cut === tree.size() && cut > 0) cutRoot = tree.root();
   const lastOf = new Map([...heads].map(([stream, head]) => [stream, head.revision]));
-  return { events, edge: tree.edge(), cutRoot, missing, deletions, lastOf, spans, nodes };
+  return { events, edge: tree.edge(), cutRoot, missing, deletions, headsBelow, lastOf, spans, nodes };
 };

@@ -40,3 +40,23 @@ export const checkDeletions = (records: DeletionRecord[], missing: LogEntry[], c
   }
   return { erased };
 };
+
+/**
+ * A deletion the store could not have written: the store deletes a stream through its head, the
+ * highest revision it holds when the delete commits, so a record's head must be the highest event
+ * leaf of its stream below the record's own leaf (`headsBelow`, by record id; null: none, then the
+ * record erases nothing). A record naming an earlier head would pass events off as erased while
+ * later ones stay (outside test, session 14). Only records that erase leaves are checked: one that
+ * erases none hides nothing the log committed to (checkDeletions holds its leaf range to the events
+ * it erased), and the migration to the log records deletes made before it that way, through an
+ * earlier head. Records not in `headsBelow` (committed while verify ran) are not checked here.
+ */
+export const checkDeletionHeads = (committed: DeletionRecord[], headsBelow: Map<number, bigint | null>, report: Report): void => {
+  for (const record of committed) {
+    if (!headsBelow.has(record.id) || record.firstLeaf === null) continue;
+    const head = headsBelow.get(record.id) ?? null;
+    if (head === null ? record.headRevision < record.fromRevision : record.headRevision === head) continue;
+    const was = head === null ? 'no event leaf of the stream lies below it' : `the stream's last event leaf below it is revision ${head}`;
+    report('deletion', record.stream, record.headRevision, null, record.logSize, `the ${record.kind} deletion record erases through revision ${record.headRevision}, but ${was}: the store deletes through the head`);
+  }
+};

@@ -5,7 +5,7 @@ import { deletionLeafHash, eventLeafHash, eventLeafMatching } from './leaf.js';
 import { compactRange } from './merkle.js';
 import type { DeletionRecord, EventLog, LogDigest, LogEntry, StoredEventText } from './port.js';
 import { digestSignedBy, type SignedDigest } from './digest.js';
-import { checkDeletions } from './verifyDeletions.js';
+import { checkDeletionHeads, checkDeletions } from './verifyDeletions.js';
 import { checkStreamStates, lastRevisions } from './streamStates.js';
 import { checkIndexes } from './verifyIndexes.js';
 import { nodeMismatch, type StoredNode } from './storedNodes.js';
@@ -102,6 +102,9 @@ export const verifyLog = async (store: EventStore, options: VerifyLogOptions = {
   let checked = 0;
 
   const committed: DeletionRecord[] = [];
+  /** Each stream's highest event-leaf revision so far, and each deletion record's at its leaf (checkDeletionHeads). */
+  const tops = new Map<string, bigint>();
+  const headsBelow = new Map<number, bigint | null>();
   const checkDeletionLeaf = (entry: LogEntry) => {
     const record = entry.deletion;
     if (!record) {
@@ -114,6 +117,7 @@ export const verifyLog = async (store: EventStore, options: VerifyLogOptions = {
       return;
     }
     committed.push(record);
+    headsBelow.set(record.id, tops.get(record.stream) ?? null);
   };
 
   const checkEntry = (entry: LogEntry) => {
@@ -123,6 +127,7 @@ export const verifyLog = async (store: EventStore, options: VerifyLogOptions = {
       checkDeletionLeaf(entry);
       return;
     }
+    if (entry.revision > (tops.get(entry.stream) ?? -1n)) tops.set(entry.stream, entry.revision);
     if (!event) {
       missing.push(entry);
       return;
@@ -178,6 +183,7 @@ export const verifyLog = async (store: EventStore, options: VerifyLogOptions = {
     checked = fast.events;
     for (const entry of fast.missing) missing.push({ ...entry, position: BigInt(entry.position), revision: BigInt(entry.revision), leafHash: Buffer.alloc(0), event: null, isDeletion: false, deletion: null });
     committed.push(...fast.deletions);
+    for (const [id, head] of fast.headsBelow) headsBelow.set(id, head === null ? null : BigInt(head));
     for (const [stream, revision] of fast.lastOf) lastOf.set(stream, BigInt(revision));
     // The ranges checked the stored nodes inside them; those above a range's own are checked here.
     if (log.nodes && fast.nodes.length > 0) {
@@ -237,6 +243,7 @@ export const verifyLog = async (store: EventStore, options: VerifyLogOptions = {
     if (leaf && leaf.equals(entry!.leafHash)) committed.push(record);
   }
   const deletions = checkDeletions(records, missing, committed, stored.size, report);
+  checkDeletionHeads(committed, headsBelow, report);
   if (listed) checkStreamStates(listed, { verified: lastOf, appended: await lastRevisions(log, stored.size, end.size), size: stored.size, listedAt: listedAt instanceof LedgerError ? stored.size : listedAt.size }, committed, report);
 
   if (options.digest) {
