@@ -16,7 +16,7 @@ describe('DELETE /sessions/:id with If-Match, and GET /sessions/:id/export (HTTP
 
   beforeAll(async () => {
     await buildConversation(writer.context);
-    for (const id of ['drifting', 'held', 'idle']) await startSession(writer.context, { id });
+    for (const id of ['drifting', 'held', 'idle', 'weakly']) await startSession(writer.context, { id });
     await beginTurn(writer.context, 'held', { ttlMs: 3_600_000 });
     service = await startServer(env);
   });
@@ -41,6 +41,16 @@ describe('DELETE /sessions/:id with If-Match, and GET /sessions/:id/export (HTTP
     expect(response.status).toBe(412);
     expect(await errorOf(response)).toMatchObject({ type: 'precondition_failed', details: { expected: seen } });
     expect((await fetch(`${service.url}/sessions/drifting`)).status).toBe(200);
+  });
+
+  it('compares If-Match strongly (RFC 9110): the weak form of the current ETag is 412 and deletes nothing; the strong one in a list deletes', async () => {
+    const seen = await etagOf('weakly');
+
+    const weak = await remove('weakly', { 'if-match': `W/${seen}` });
+    expect(weak.status).toBe(412);
+    expect(await errorOf(weak)).toMatchObject({ type: 'precondition_failed' });
+    expect((await fetch(`${service.url}/sessions/weakly`)).status).toBe(200);
+    expect((await remove('weakly', { 'if-match': `W/"other", ${seen}` })).status).toBe(200);
   });
 
   it('answers 409 session_active while a live turn holds it', async () => {

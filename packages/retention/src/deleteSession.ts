@@ -67,7 +67,8 @@ const deleteSessionUntraced = async (ledger: Ledger, anyId: string, options: Del
   const coverage = await readCoverage(ledger.store, anyId, { lineage: options.lineage, retry: options.retry, read: 'structure' });
   if (options.ifMatch !== undefined && options.ifMatch.trim() !== '*') {
     const current = etagOf(coverage);
-    const given = options.ifMatch.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+    // Compared strongly (RFC 9110 §13.1.1): a weak tag (`W/"…"`) never matches, so it is left out.
+    const given = options.ifMatch.split(',').map((tag) => tag.trim()).filter((tag) => !tag.startsWith('W/'));
     if (!given.includes(current) && !given.includes((await displayEtagOf(ledger, coverage)) ?? current)) {
       throw ledgerError('precondition_failed', `Session ${anyId} changed since it was read (If-Match ${options.ifMatch}, current ${current})`, {
         expected: options.ifMatch,

@@ -60,7 +60,7 @@ export const retentionRoutes: Route[] = [
     tag: 'retention',
     summary: 'Delete the conversation by conditional tombstones',
     description: 'Requires If-Match: the ETag of the view the client saw (GET /sessions/:id), or * for whatever is current.',
-    headers: { 'If-Match': { description: 'the ETag of the view the client saw, or *', required: true } },
+    headers: { 'If-Match': { description: 'the ETag of the view the client saw (or a list), or *; compared strongly: a weak W/"…" tag never matches', required: true } },
     query: z.strictObject({ lineage }),
     responses: {
       200: { description: 'deleted: the streams tombstoned', schema: R.deleted },
