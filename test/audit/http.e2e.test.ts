@@ -67,6 +67,11 @@ describe('GET /audit/digest, /audit/proof/:stream/:revision, /audit/verify?diges
     expect((await get('/audit/leaves/x/proof')).status).toBe(400);
     const missing = await get('/audit/leaves/99/proof');
     expect([missing.status, (await errorOf(missing)).type]).toEqual([404, 'not_found']);
+    // Any whole number is an index, however large: the log has no such leaf (404), never "not a whole number".
+    for (const index of ['1000000000000000', '9007199254740993', '1'.repeat(40)]) {
+      const huge = await get(`/audit/leaves/${index}/proof`);
+      expect([index, huge.status, (await errorOf(huge)).type]).toEqual([index, 404, 'not_found']);
+    }
   });
 
   it("verify?indexes=true also checks the store's own indexes: a watermark past the log is a 409 naming it; a bad value or beside stream is 400", async () => {

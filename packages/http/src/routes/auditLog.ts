@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { invalidInput, logUnsupported, type EventStore } from '@session-ledger/core';
+import { invalidInput, logUnsupported, notFound, type EventStore } from '@session-ledger/core';
 import * as R from '../contract/responses.js';
 import { route, type Route } from '../types.js';
 
@@ -12,7 +12,7 @@ const logOf = (store: EventStore) => {
 const proofQuery = z.strictObject({
   size: z
     .string()
-    .regex(/^[0-9]{1,15}$/, 'must be a whole number')
+    .regex(/^[0-9]{1,15}$/, 'must be a whole number below 10^15')
     .transform(Number)
     .optional()
     .describe('in the tree of this many leaves (the size of a digest kept earlier; default: the current tree)'),
@@ -60,7 +60,9 @@ export const auditLogRoutes: Route[] = [
     },
     handler: async ({ store, params, query }) => {
       const text = params.index!;
-      if (!/^[0-9]{1,15}$/.test(text)) throw invalidInput(`The leaf index must be a whole number: ${text}`, 'index');
+      if (!/^[0-9]+$/.test(text)) throw invalidInput(`The leaf index must be a whole number: ${text}`, 'index');
+      // Any whole number is an index; past 2^53 no log has that many leaves (and Number would read another).
+      if (text.length > 16 || !Number.isSafeInteger(Number(text))) throw notFound('log leaf', `at index ${text}`);
       return { body: await logOf(store).leafProof(Number(text), query.size) };
     },
   }),
