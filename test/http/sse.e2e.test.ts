@@ -121,4 +121,25 @@ describe('HTTP service: Server-Sent Events', () => {
     expect(again).toBe(200);
     for (const controller of controllers) controller.abort();
   });
+
+  it("a conversation's live feed ends with a session_deleted error frame when the conversation is deleted; the reconnect is 410", async () => {
+    expect((await post('/sessions', { id: 'feed-gone' })).status).toBe(201);
+    expect((await post('/sessions/feed-gone/messages', { role: 'user', content: 'hello' })).status).toBe(201);
+    let deleting = false;
+    // Ends only when the server ends the response (until never holds).
+    const { status, text } = await readRawSse(`${service.url}/sessions/feed-gone/events`, {
+      until: (seen) => {
+        if (seen.includes('event: caught-up') && !deleting) {
+          deleting = true;
+          void fetch(`${service.url}/sessions/feed-gone`, { method: 'DELETE', headers: { 'if-match': '*' } });
+        }
+        return false;
+      },
+    });
+    expect(status).toBe(200);
+    const last = frames(text).at(-1)!;
+    expect(last[0]).toBe('event: error');
+    expect(JSON.parse(last[1]!.slice('data: '.length))).toMatchObject({ type: 'session_deleted', message: expect.stringContaining('feed-gone was deleted') });
+    expect((await fetch(`${service.url}/sessions/feed-gone/events`)).status).toBe(410);
+  });
 });

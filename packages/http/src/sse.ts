@@ -95,6 +95,8 @@ export const streamSse = async (
   res: ServerResponse,
   subscription: Subscription,
   accept: (event: RecordedEvent) => boolean = () => true,
+  /** An event after which the feed has nothing more to send (its conversation was deleted): the error frame it ends with. */
+  ends?: (event: RecordedEvent) => { type: string; message: string } | null,
 ): Promise<void> => {
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
   if (req.method === 'HEAD') {
@@ -112,6 +114,11 @@ export const streamSse = async (
     let caughtUp = false;
     for await (const item of subscription) {
       if (res.destroyed) break;
+      const end = item.kind === 'event' && ends ? ends(item.event) : null;
+      if (end) {
+        await write(`${sseField('event', FEED_FRAMES.error)}${sseField('data', toJson(end))}\n`);
+        break;
+      }
       if (item.kind === 'event' && accept(item.event)) {
         // A type that names the feed's own frames (refused by every raw surface, but stored before that, or
         // by a library caller) is sent unnamed (EventSource's `message`): it never passes for one; `data` has the type.

@@ -1,12 +1,14 @@
 import { isJsonObject, type RecordedEvent } from '@session-ledger/core';
 import { SESSION_PREFIX, sessionIdOf } from '@session-ledger/events';
 import { readConversationEvents } from '@session-ledger/sessions';
+import { AUDIT_STREAM, DELETION_EVENT } from '@session-ledger/retention';
 import { resumeFrom, streamSse } from '../sse.js';
 import type { RequestContext } from '../types.js';
 
 /**
  * One conversation's events as Server-Sent Events, history then live, resumable with Last-Event-ID.
- * The set of segments grows as the conversation is compressed into new children.
+ * The set of segments grows as the conversation is compressed into new children. The feed ends
+ * with an error frame `{type: 'session_deleted'}` once the conversation is deleted.
  */
 export const sessionFeed = async ({ store, params, query, req, res }: RequestContext<{ after?: bigint; type?: string[] }>): Promise<void> => {
   const { segments } = await readConversationEvents(store, params.id!);
@@ -21,6 +23,14 @@ export const sessionFeed = async ({ store, params, query, req, res }: RequestCon
     }
     return members.has(sessionId) && (types.size === 0 || types.has(event.type));
   };
-  const subscription = store.subscribeToAll({ fromPosition: resumeFrom(req, query), filter: { streamNamePrefixes: [SESSION_PREFIX] } });
-  await streamSse(req, res, subscription, accept);
+  // The deletion's outcome record (retention's audit stream) ends the feed: a client left open on a
+  // deleted conversation would wait for events that never come. Its reconnect is then answered 410.
+  const ends = (event: RecordedEvent) => {
+    if (event.streamName !== AUDIT_STREAM || event.type !== DELETION_EVENT || !isJsonObject(event.data)) return null;
+    const { deleted } = event.data;
+    const gone = Array.isArray(deleted) && deleted.some((stream) => typeof stream === 'string' && members.has(sessionIdOf(stream) ?? ''));
+    return gone ? { type: 'session_deleted', message: `Session ${params.id!} was deleted (at position ${event.position})` } : null;
+  };
+  const subscription = store.subscribeToAll({ fromPosition: resumeFrom(req, query), filter: { streamNamePrefixes: [SESSION_PREFIX, AUDIT_STREAM] } });
+  await streamSse(req, res, subscription, accept, ends);
 };
