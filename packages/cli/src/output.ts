@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline/promises';
-import { isLedgerError, toJson } from '@session-ledger/core';
+import { isLedgerError, tooDeepToWrite, toJson } from '@session-ledger/core';
 import { EXIT_CODES, EXIT_INTERNAL } from './exitCodes.js';
 import { terminalSafe } from './terminalSafe.js';
 
@@ -56,6 +56,8 @@ export const note = (io: Io, json: boolean, text: string): void => {
 
 /** Every failure ends as one line on stderr (and the error object with --json) and a documented exit code. */
 export const exitCodeFor = (io: Io, json: boolean, error: unknown): number => {
+  const deep = tooDeepToWrite(error);
+  if (deep) return exitCodeFor(io, json, deep);
   if (isLedgerError(error)) {
     if (json) io.out(toJson({ error: error.toJSON() }, 2));
     io.err(`session-ledger: ${error.message.split('\n')[0]}`);

@@ -65,3 +65,14 @@ export const storeUnavailable = (message: string, cause?: string) =>
 
 export const notFound = (what: string, id: string) =>
   ledgerError('not_found', `${what} not found: ${id}`, { what, id });
+
+/**
+ * A stack overflow while a surface writes a value out: every surface refuses JSON nested deeper than
+ * MAX_JSON_DEPTH (100) before storing it, so a value too deep to walk was stored behind the store's
+ * back (a ledger file edited by hand). It is answered as a damaged ledger (CLI exit 4, HTTP 503), not
+ * as an internal error; `audit verify` names the event. Anything else: null.
+ */
+export const tooDeepToWrite = (error: unknown): LedgerError<'store_unavailable'> | null =>
+  error instanceof RangeError && error.message.includes('call stack')
+    ? storeUnavailable('The ledger holds a value nested too deep to write out (deeper than any surface accepts: edited behind the store\'s back?); `audit verify` names the event', 'LEDGER_DAMAGED')
+    : null;

@@ -1,4 +1,4 @@
-import { isLedgerError } from '@session-ledger/core';
+import { isLedgerError, tooDeepToWrite } from '@session-ledger/core';
 import { HTTP_STATUSES } from './statuses.js';
 
 /**
@@ -62,5 +62,7 @@ const problem = (status: number, code: string, detail: string, details: unknown,
 export const problemOf = (error: unknown): Problem => {
   if (isLedgerError(error)) return problem(HTTP_STATUSES[error.type], error.type, error.message, error.details);
   if (isHttpProblem(error)) return problem(error.httpStatus, error.code, error.message, {}, error.headers);
+  const deep = tooDeepToWrite(error);
+  if (deep) return problemOf(deep);
   return problem(500, 'internal', error instanceof Error ? error.message : String(error), {});
 };

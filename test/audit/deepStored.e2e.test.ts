@@ -1,0 +1,44 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../support/cli.js';
+import { errorOf, startServer } from '../support/http.js';
+
+/**
+ * Data nested 5,000 deep can only be stored by editing the file (every surface refuses more than 100
+ * levels). Writing it out overflows the stack: that is a damaged ledger (HTTP 503, CLI exit 4, one
+ * line), not an internal error (500 / exit 70, outside HTTP test, session 14); `audit verify` names it.
+ */
+describe('a value stored nested too deep to write out, on the HTTP and CLI read surfaces', () => {
+  const file = join(tempDir(), 'ledger.sqlite');
+  const env = { SESSION_LEDGER_STORE: `sqlite:${file}` };
+  let service: Awaited<ReturnType<typeof startServer>>;
+  beforeAll(async () => {
+    expect(runCli(['events', 'append', 'deep', '--type', 'x', '--data', '{"a":1}'], { env }).code).toBe(0);
+    const db = new Database(file);
+    db.prepare(`UPDATE events SET data = ? WHERE stream = 'deep'`).run(`{"a":${'['.repeat(5000)}${']'.repeat(5000)}}`);
+    db.close();
+    service = await startServer(env);
+  });
+  afterAll(async () => service?.stop());
+
+  it.each(['/all', '/streams/deep'])('GET %s answers 503 store_unavailable naming the damage', async (path) => {
+    const response = await fetch(`${service.url}${path}`);
+    expect(response.status).toBe(503);
+    const error = await errorOf(response);
+    expect(error).toMatchObject({ type: 'store_unavailable', details: { cause: 'LEDGER_DAMAGED' } });
+    expect(error.message).toContain('nested too deep to write out');
+  });
+
+  it.each([['events', 'read', 'deep'], ['events', 'all']])('%s %s exits 4 with one line', (...args) => {
+    const result = runCli(args, { env });
+    expect(result.code).toBe(4);
+    expect(result.stderr.trim().split('\n')).toEqual([expect.stringContaining('nested too deep to write out')]);
+  });
+
+  it('audit verify names the event', () => {
+    const result = runCli(['audit', 'verify'], { env });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('deep@0: stored JSON does not parse: data nests deeper than 1000 levels');
+  });
+});
