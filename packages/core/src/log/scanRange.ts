@@ -40,8 +40,11 @@ export interface ScanPage {
 /** Stored subtree hashes by level, then index (ScanPage.nodes). */
 export type StoredNodeTexts = Array<Map<number, string> | undefined>;
 
-/** Reads leaves from index `from`, at most `max`, in leaf order; `after` is the previous page's last event-leaf position. */
-export type ScanSource = (from: number, max: number, after: number | null) => ScanPage | Promise<ScanPage>;
+/**
+ * Reads leaves from index `from`, at most `max`, in leaf order; `after` is the previous page's last
+ * event-leaf position; `end` is where the range being scanned ends (no page reaches past it).
+ */
+export type ScanSource = (from: number, max: number, after: number | null, end: number) => ScanPage | Promise<ScanPage>;
 
 /** Positions first..last (inclusive) whose every stored event a leaf holds. */
 export interface PositionSpan {
@@ -157,7 +160,7 @@ export const scanRange = async (source: ScanSource, from: number, to: number, cu
   let after: number | null = null;
   let spanFirst: number | null = null;
   while (next < to) {
-    const { rows: page, strays, nodes } = await source(next, Math.min(PAGE, to - next), after);
+    const { rows: page, strays, nodes } = await source(next, Math.min(PAGE, to - next), after, to);
     if (page.length === 0) return unclean(`leaves from ${next} are missing`);
     if (strays !== 0) strayFree = false;
     for (const row of page) {

@@ -44,9 +44,11 @@ export const sqliteScanSource = (db: Database.Database): ScanSource => {
    * 1,000,000 events written before schema 7").
    */
   let chunk: { from: number; to: number; nodes: StoredNodeTexts } | null = null;
-  const storedNodes = (from: number, to: number): StoredNodeTexts => {
+  const storedNodes = (from: number, to: number, rangeEnd: number): StoredNodeTexts => {
     if (chunk && from >= chunk.from && to <= chunk.to) return chunk.nodes;
-    const end = Math.max(to, from + NODE_CHUNK);
+    // Never past the range's end: the next range is most often another worker's (at 1,000,000 leaves,
+    // ranges of 16,384: reading 32,768 leaves' nodes read each node twice).
+    const end = Math.max(to, Math.min(from + NODE_CHUNK, rangeEnd));
     const out: StoredNodeTexts = [];
     for (const { level, first, last } of nodeSpans(from, end, STORED_FROM)) {
       const rows = nodes.all(level, first, last) as Array<[number, Buffer]>;
@@ -59,7 +61,7 @@ export const sqliteScanSource = (db: Database.Database): ScanSource => {
     const row = deletion.get(id) as DeletionRow | undefined;
     return row ? deletionRecordOf(row) : null;
   };
-  return (from, max, after) =>
+  return (from, max, after, rangeEnd) =>
     db.transaction(() => {
       const page = leaves.all(from, max) as LeafTuple[];
       let first = Infinity;
@@ -90,6 +92,6 @@ export const sqliteScanSource = (db: Database.Database): ScanSource => {
         return { index, position, stream, revision, leafHash: hash ?? '', isDeletion, deletion: record, event };
       });
       const span = page.length === 0 ? null : { from: Number(page[0]![0]), to: Number(page[page.length - 1]![0]) + 1 };
-      return { rows, strays: ordered ? stored.length - matched : null, ...(span ? { nodes: storedNodes(span.from, span.to) } : {}) };
+      return { rows, strays: ordered ? stored.length - matched : null, ...(span ? { nodes: storedNodes(span.from, span.to, rangeEnd) } : {}) };
     })();
 };
