@@ -26,7 +26,7 @@ export const SSE_QUERY = z
   })
   .describe(
     'Server-Sent Events. Each event carries `id:` (its commit position) and `event:` (its type); `retry:` is sent first. ' +
-      'History is sent first, then one `event: caught-up` (data `{position}`), then live events. A client that reconnects ' +
+      'History is sent first, then one `event: caught-up` (data `{position}`: a JSON number, or a string past 2^53, as every position and revision in a JSON answer), then live events. A client that reconnects ' +
       'with `Last-Event-ID` (EventSource does so by itself) or `?after=POSITION` resumes right after that position and misses nothing; ' +
       'any whole number below 2^63 is a position to resume after (after the highest, 2^63 - 1, the stream is caught up at once). ' +
       'A client that does not read is not buffered for: the server waits for it.',
