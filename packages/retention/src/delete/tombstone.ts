@@ -41,10 +41,11 @@ export const tombstoneAll = async (
   store: EventStore,
   streams: PlannedStream[],
   /** resuming: finishing a recorded intent, where a stream already tombstoned went in the run that stopped. */
-  options: { retry?: RetryPolicy; onDeleted?: (done: number) => void; resuming?: boolean } = {},
+  options: { retry?: RetryPolicy; onDeleted?: (done: number) => void; resuming?: boolean; after?: TombstoneOutcome } = {},
 ): Promise<TombstoneOutcome> => {
-  const deleted: string[] = [];
-  const logged: DeletionRecord[] = [];
+  /** `after`: the outcome of this deletion's earlier tombstones, which these continue. */
+  const deleted: string[] = [...(options.after?.deleted ?? [])];
+  const logged: DeletionRecord[] = [...(options.after?.logged ?? [])];
   for (const [index, stream] of streams.entries()) {
     try {
       const result = await withRetry(() => store.tombstoneStream(stream.stream, { expectedRevision: stream.revision }), options.retry);

@@ -7,6 +7,7 @@ import { childStreamOf } from '../read/childStream.js';
 import { readStart } from '../read/segmentEvents.js';
 import { loadSegment, runSegment } from './runSegment.js';
 import { writeStart } from './startSession.js';
+import { unlessParentDeleted } from './parentDeleted.js';
 
 export interface CompressInput extends Conditional {
   /** What replaces the parent's history in the child's context. */
@@ -62,7 +63,8 @@ const startChild = async (context: WriterContext, parentId: string, continued: S
  * compressing it again completes that same child first, and then answers as for any compression of
  * a sealed segment (a no-op for the same one, else sealed). A stored continuation whose child can
  * never be started (its id was taken after the check) is superseded by a compression into a fresh
- * child (decided in decide/segmentDecider.ts).
+ * child (decided in decide/segmentDecider.ts). A deletion racing the compression never leaves the
+ * child behind: after starting it, the parent is read again (parentDeleted.ts).
  */
 export const compressSession = async (context: WriterContext, sessionId: string, input: CompressInput): Promise<CompressResult> => {
   const { store } = context.ledger;
@@ -71,6 +73,7 @@ export const compressSession = async (context: WriterContext, sessionId: string,
   const pending = stored ? { childId: stored.childId, stream: await childStreamOf(store, sessionId, stored.childId) } : undefined;
   if (stored && pending?.stream === 'free') {
     const child = await startChild(context, sessionId, stored, handedOver(before.state.turn));
+    await unlessParentDeleted(store, sessionId, stored.childId);
     // Repaired either way; another compression than the stored one is refused, never silently merged into it.
     const same = input.childId !== undefined ? input.childId === stored.childId : input.summary === stored.summary;
     if (!same) throw sessionSealed(sessionId, stored.childId);
@@ -89,5 +92,6 @@ export const compressSession = async (context: WriterContext, sessionId: string,
   const parent = await runSegment(context.ledger, command, input.expectedRevision);
   const next = parent.reply.continued!;
   const started = await startChild(context, sessionId, next, handedOver(parent.state.turn));
+  await unlessParentDeleted(store, sessionId, next.childId);
   return { sessionId: next.childId, rootId: started.rootId, parentId: sessionId, parentRevision: parent.revision, revision: started.revision, written: parent.written || started.created };
 };

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { createLedger, readStreamState, type EventStore } from '@session-ledger/core';
+import { deleteSession } from '@session-ledger/retention';
+import { appendMessage, compressSession, startSession } from '@session-ledger/sessions';
+import { STORES, wrapStore, writerOn } from './helpers.js';
+
+/** A promise and its release. */
+const gate = () => {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+};
+
+/**
+ * A compression racing a deletion (outside test, session 15: in 6 of 180 rounds over two servers the
+ * compression's new child, holding the summary, outlived a deletion that answered 200). The
+ * compression writes the parent's `session.continued`, then the child's start; a deletion reading
+ * between the two sees no child. Each side checks the other after its own write, so the child goes in
+ * both interleavings.
+ */
+describe.each(STORES)('a compression racing a deletion (%s)', (_name, open) => {
+  /** A conversation `p` with a message, and a writer whose child start waits for `childStart`. */
+  const setUp = async () => {
+    const base = open();
+    const writer = writerOn(base);
+    await startSession(writer.context, { id: 'p' });
+    await appendMessage(writer.context, 'p', { role: 'user', content: 'a secret' });
+    const childStart = gate();
+    const reached = gate();
+    const slowChild: EventStore = wrapStore(base, {
+      appendToStream: async (stream, events, options) => {
+        if (stream === 'session-c') {
+          reached.open();
+          await childStart.opened;
+        }
+        return base.appendToStream(stream, events, options);
+      },
+    });
+    const compressing = compressSession({ ...writer.context, ledger: createLedger(slowChild) }, 'p', { summary: 'SUMMARY OF A SECRET', childId: 'c' });
+    await reached.opened; // the parent's session.continued is stored; the child is not started
+    return { base, writer, childStart, compressing };
+  };
+  const childState = async (store: EventStore) => (await readStreamState(store, 'session-c')).state;
+
+  it('the deletion ends before the child starts: the compression finds its parent gone, deletes the child and answers session_deleted', async () => {
+    const { base, writer, childStart, compressing } = await setUp();
+
+    const deleted = await deleteSession(createLedger(base), 'p', { now: writer.now() });
+    expect(deleted.deleted).toEqual(['session-p']);
+    childStart.open();
+
+    await expect(compressing).rejects.toMatchObject({ type: 'session_deleted' });
+    expect(await childState(base)).toBe('tombstoned');
+  });
+
+  it('the child starts between the deletion read and its tombstones: the deletion deletes it too and names it', async () => {
+    const { base, writer, childStart, compressing } = await setUp();
+    const tombstones = gate();
+    const read = gate();
+    const slowDelete: EventStore = wrapStore(base, {
+      tombstoneStream: async (stream, options) => {
+        read.open();
+        await tombstones.opened;
+        return base.tombstoneStream(stream, options);
+      },
+    });
+
+    const deleting = deleteSession(createLedger(slowDelete), 'p', { now: writer.now() });
+    await read.opened; // the deletion has read the conversation (the child not started) and waits at its first tombstone
+    childStart.open();
+    await expect(compressing).resolves.toMatchObject({ sessionId: 'c' }); // the parent was still stored
+    tombstones.open();
+
+    expect((await deleting).deleted.sort()).toEqual(['session-c', 'session-p']);
+    expect(await childState(base)).toBe('tombstoned');
+  });
+});
