@@ -142,4 +142,30 @@ describe('HTTP service: Server-Sent Events', () => {
     expect(JSON.parse(last[1]!.slice('data: '.length))).toMatchObject({ type: 'session_deleted', message: expect.stringContaining('feed-gone was deleted') });
     expect((await fetch(`${service.url}/sessions/feed-gone/events`)).status).toBe(410);
   });
+
+  it("deleting only the tip (lineage=tip) leaves the conversation's feed open: it follows the next compression, and ends at the whole conversation's deletion", async () => {
+    expect((await post('/sessions', { id: 'feed-tip' })).status).toBe(201);
+    expect((await post('/sessions/feed-tip/compress', { summary: 'first', childId: 'feed-tip-2' })).status).toBe(201);
+    const steps: Array<() => Promise<unknown>> = [
+      // the tip alone goes; then the root, whose continuation names a deleted child, compresses again
+      async () => {
+        expect((await fetch(`${service.url}/sessions/feed-tip-2?lineage=tip`, { method: 'DELETE', headers: { 'if-match': '*' } })).status).toBe(200);
+        expect((await post('/sessions/feed-tip/compress', { summary: 'second', childId: 'feed-tip-3' })).status).toBe(201);
+      },
+      async () => expect((await fetch(`${service.url}/sessions/feed-tip`, { method: 'DELETE', headers: { 'if-match': '*' } })).status).toBe(200),
+    ];
+    let step = 0;
+    const { text } = await readRawSse(`${service.url}/sessions/feed-tip/events`, {
+      until: (seen) => {
+        const due = step === 0 ? seen.includes('event: caught-up') : seen.includes('"sessionId":"feed-tip-3"');
+        if (due && step < steps.length) void steps[step++]!();
+        return false;
+      },
+    });
+    const names = frames(text).map((frame) => frame.find((line) => line.startsWith('event: ')));
+    // the third segment's start arrived after the tip's deletion: the feed was still open
+    expect(text).toContain('"sessionId":"feed-tip-3"');
+    expect(names.filter((name) => name === 'event: error')).toHaveLength(1);
+    expect(names.at(-1)).toBe('event: error');
+  });
 });

@@ -23,13 +23,16 @@ export const sessionFeed = async ({ store, params, query, req, res }: RequestCon
     }
     return members.has(sessionId) && (types.size === 0 || types.has(event.type));
   };
-  // The deletion's outcome record (retention's audit stream) ends the feed: a client left open on a
-  // deleted conversation would wait for events that never come. Its reconnect is then answered 410.
+  // A deletion's outcome record (retention's audit stream) takes the segments it deleted out of the
+  // feed; once none is left the conversation is deleted and the feed ends (a client left open on it
+  // would wait for events that never come; its reconnect is answered 410). Deleting only the tip
+  // (`lineage=tip`) leaves the conversation, and the feed, going on.
   const ends = (event: RecordedEvent) => {
     if (event.streamName !== AUDIT_STREAM || event.type !== DELETION_EVENT || !isJsonObject(event.data)) return null;
     const { deleted } = event.data;
-    const gone = Array.isArray(deleted) && deleted.some((stream) => typeof stream === 'string' && members.has(sessionIdOf(stream) ?? ''));
-    return gone ? { type: 'session_deleted', message: `Session ${params.id!} was deleted (at position ${event.position})` } : null;
+    if (!Array.isArray(deleted)) return null;
+    for (const stream of deleted) if (typeof stream === 'string') members.delete(sessionIdOf(stream) ?? '');
+    return members.size === 0 ? { type: 'session_deleted', message: `Session ${params.id!} was deleted (at position ${event.position})` } : null;
   };
   const subscription = store.subscribeToAll({ fromPosition: resumeFrom(req, query), filter: { streamNamePrefixes: [SESSION_PREFIX, AUDIT_STREAM] } });
   await streamSse(req, res, subscription, accept, ends);

@@ -105,7 +105,7 @@ export const sessionRoutes: Route[] = [
     path: '/sessions/:id/events',
     tag: 'sessions',
     summary: "One conversation's events as Server-Sent Events, following it into new segments",
-    description: `${SSE_QUERY.description} When the conversation is deleted the feed sends \`event: error\` with data \`{type: "session_deleted", message}\` and ends; a reconnect is answered 410.`,
+    description: `${SSE_QUERY.description} When the conversation is deleted (every segment the feed follows; deleting only the tip leaves it open) the feed sends \`event: error\` with data \`{type: "session_deleted", message}\` and ends; a reconnect is answered 410.`,
     sse: true,
     headers: SSE_HEADERS,
     query: SSE_QUERY.extend({ type: z.array(z.string()).optional().describe('only these event types (repeatable)') }),
