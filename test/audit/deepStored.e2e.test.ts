@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../support/cli.js';
-import { errorOf, startServer } from '../support/http.js';
+import { errorOf, readRawSse, startServer } from '../support/http.js';
 
 /**
  * Data nested 5,000 deep can only be stored by editing the file (every surface refuses more than 100
@@ -28,6 +28,13 @@ describe('a value stored nested too deep to write out, on the HTTP and CLI read 
     const error = await errorOf(response);
     expect(error).toMatchObject({ type: 'store_unavailable', details: { cause: 'LEDGER_DAMAGED' } });
     expect(error.message).toContain('nested too deep to write out');
+  });
+
+  it('a feed reaching it ends with an error frame carrying the same type (store_unavailable)', async () => {
+    const { text } = await readRawSse(`${service.url}/subscribe?prefix=deep`, { until: () => false });
+    const last = text.trim().split('\n\n').at(-1)!.split('\n');
+    expect(last[0]).toBe('event: error');
+    expect(JSON.parse(last[1]!.slice('data: '.length))).toMatchObject({ type: 'store_unavailable', message: expect.stringContaining('nested too deep to write out') });
   });
 
   it.each([['events', 'read', 'deep'], ['events', 'all']])('%s %s exits 4 with one line', (...args) => {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { eventToJson, invalidInput, toJson, type RecordedEvent, type Subscription } from '@session-ledger/core';
+import { eventToJson, invalidInput, isLedgerError, toJson, tooDeepToWrite, type RecordedEvent, type Subscription } from '@session-ledger/core';
 import { FEED_FRAME_NAMES, FEED_FRAMES } from '@session-ledger/events';
 import { z } from 'zod';
 import { position } from './contract/common.js';
@@ -130,7 +130,10 @@ export const streamSse = async (
       }
     }
   } catch (error) {
-    if (!res.destroyed) res.write(`${sseField('event', FEED_FRAMES.error)}${sseField('data', toJson({ message: (error as Error).message }))}\n`);
+    // The same error `type` a JSON answer would carry (a value too deep to write out: store_unavailable).
+    const known = tooDeepToWrite(error) ?? error;
+    const frame = isLedgerError(known) ? { type: known.type, message: known.message } : { type: 'internal', message: (error as Error).message };
+    if (!res.destroyed) res.write(`${sseField('event', FEED_FRAMES.error)}${sseField('data', toJson(frame))}\n`);
   } finally {
     clearInterval(heartbeat);
     res.off('close', close);
