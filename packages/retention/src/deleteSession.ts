@@ -69,6 +69,12 @@ const deleteSessionUntraced = async (ledger: Ledger, anyId: string, options: Del
     const current = etagOf(coverage);
     // Compared strongly (RFC 9110 §13.1.1): a weak tag (`W/"…"`) never matches, so it is left out.
     const given = options.ifMatch.split(',').map((tag) => tag.trim()).filter((tag) => !tag.startsWith('W/'));
+    if (given.length === 0) {
+      throw ledgerError('precondition_failed', `If-Match ${options.ifMatch} names only weak tags, which never match (RFC 9110 compares If-Match strongly): send the ETag as GET /sessions/${anyId} gave it`, {
+        expected: options.ifMatch,
+        current,
+      });
+    }
     if (!given.includes(current) && !given.includes((await displayEtagOf(ledger, coverage)) ?? current)) {
       throw ledgerError('precondition_failed', `Session ${anyId} changed since it was read (If-Match ${options.ifMatch}, current ${current})`, {
         expected: options.ifMatch,
