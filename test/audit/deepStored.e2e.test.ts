@@ -49,3 +49,35 @@ describe('a value stored nested too deep to write out, on the HTTP and CLI read 
     expect(result.stderr).toContain('deep@0: stored JSON does not parse: data nests deeper than 1000 levels');
   });
 });
+
+/**
+ * The same damage in a session message: the read models skip the event as one they cannot decode
+ * (outside test, session 15: the catalog faulted, its rebuild exited 0 still faulted, and every command
+ * that reads it, deleting the damaged session among them, exited 4).
+ */
+describe('a session message stored nested too deep, for the read models', () => {
+  const file = join(tempDir(), 'ledger.sqlite');
+  const env = { SESSION_LEDGER_STORE: `sqlite:${file}` };
+  const cli = (...args: string[]) => runCli(args, { env });
+  beforeAll(() => {
+    for (const id of ['deep1', 'other']) {
+      expect(cli('sessions', 'start', '--id', id).code).toBe(0);
+      expect(cli('messages', 'append', id, '--role', 'user', '--content', `hello from ${id}`).code).toBe(0);
+    }
+    const db = new Database(file);
+    const row = db.prepare(`SELECT position, data FROM events WHERE stream = 'session-deep1' AND type = 'message.appended'`).get() as { position: number; data: string };
+    db.prepare('UPDATE events SET data = ? WHERE position = ?').run(row.data.replace(/}$/, `,"extra":{"x":${'['.repeat(5000)}${']'.repeat(5000)}}}`), row.position);
+    db.close();
+  });
+
+  it('projections rebuild ends ok; another session shows; the damaged one is deleted', () => {
+    const rebuilt = cli('projections', 'rebuild', 'catalog', '--json');
+    expect(rebuilt.code).toBe(0);
+    expect(rebuilt.json()).toEqual([expect.objectContaining({ name: 'catalog', status: 'ok' })]);
+    expect(cli('sessions', 'show', 'other').code).toBe(0);
+    expect(cli('sessions', 'search', 'hello').code).toBe(0);
+    const deleted = cli('sessions', 'delete', 'deep1', '--yes');
+    expect(deleted.code).toBe(0);
+    expect(deleted.stdout.trim()).toBe('deep1');
+  });
+});

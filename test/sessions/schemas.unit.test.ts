@@ -30,4 +30,12 @@ describe('session event schemas', () => {
 
     expect(() => decodeSessionEvent(event)).toThrow(expect.objectContaining({ type: 'unsupported_version', details: { eventType: 'message.appended', version: 3, supported: 2 } }));
   });
+
+  it('a stored value nested past what the schema can walk is invalid_input naming the event, never a stack overflow out of the reader', () => {
+    let deep: unknown = [];
+    for (let level = 0; level < 20_000; level += 1) deep = [deep];
+    const event = stored('message.appended', { messageId: 'm', role: 'user', content: 'x', timestamp: '2026-01-01T00:00:00.000Z', extra: { x: deep } }, { [SCHEMA_VERSION_KEY]: 2 });
+
+    expect(() => decodeSessionEvent(event)).toThrow(expect.objectContaining({ type: 'invalid_input', message: expect.stringContaining('message.appended event at session-s@1 (v2) holds a value nested too deep to check') }));
+  });
 });

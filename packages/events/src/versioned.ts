@@ -47,7 +47,15 @@ export const decodeVersioned = (
   let data: unknown = event.data;
   for (let v = version; v <= schemas.current; v += 1) {
     const step = schemas.versions[v - 1]!;
-    const parsed = parseVersion(step, data);
+    let parsed: ReturnType<typeof parseVersion>;
+    try {
+      parsed = parseVersion(step, data);
+    } catch (error) {
+      // Nested past what the schema can walk (only a file edited by hand holds it: every surface refuses
+      // more than 100 levels): malformed, like any other value the schema refuses, never a crash of the reader.
+      if (!(error instanceof RangeError)) throw error;
+      return E.left(invalidInput(`${where()} (v${v}) holds a value nested too deep to check`, 'data'));
+    }
     if ('error' in parsed) return E.left(invalidEvent(`${where()} (v${v})`, parsed.error));
     data = step.upcast ? step.upcast(parsed.data as never) : parsed.data;
   }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { readModelsOf, type ReadModelMeta } from '@session-ledger/read-models';
+import { readModelsOf, rebuildFaulted, type ReadModelMeta } from '@session-ledger/read-models';
 import { action } from '../action.js';
 import { towardsHead, withLedger } from '../context.js';
 import { emit, field } from '../output.js';
@@ -34,6 +34,9 @@ export const registerProjections = (program: Command): void => {
         }
         return (await models.status()).filter((meta) => name === undefined || meta.name === name);
       });
+      // A rebuild that ends faulted is a failure (exit 4), never a 0 beside a "faulted" line.
+      const faulted = statuses.find((meta) => meta.status === 'faulted');
+      if (faulted) throw rebuildFaulted(faulted.name, faulted.error ?? 'unknown');
       emit(context.io, context.json, statuses, () => statuses.map(statusLine).join('\n'));
     },
   );
