@@ -18,8 +18,9 @@ export interface DeleteCoveredOptions {
 /**
  * Records the intent (every stream and the revision it goes at), then tombstones every covered
  * stream at the revision it was read at (children and tip first, sealed ancestors last), then any
- * compression child started since the coverage was read (startedSince.ts), then appends the outcome. Throws drift when nothing could be deleted, partial_deletion when some
- * streams went and others stayed (both audited).
+ * compression child started since the coverage was read (startedSince.ts), then appends the
+ * outcome. Throws drift when nothing could be deleted, partial_deletion when some streams went and
+ * others stayed (both audited).
  */
 export const deleteCovered = async (ledger: Ledger, coverage: Coverage, options: DeleteCoveredOptions): Promise<string[]> => {
   const plan = planOf(coverage);
