@@ -66,6 +66,9 @@ export const storeUnavailable = (message: string, cause?: string) =>
 export const notFound = (what: string, id: string) =>
   ledgerError('not_found', `${what} not found: ${id}`, { what, id });
 
+/** A recursion past the stack (V8: RangeError "Maximum call stack size exceeded"): a value nested too deep to walk. */
+export const isStackOverflow = (error: unknown): error is RangeError => error instanceof RangeError && error.message.includes('call stack');
+
 /**
  * A stack overflow while a surface writes a value out: every surface refuses JSON nested deeper than
  * MAX_JSON_DEPTH (100) before storing it, so a value too deep to walk was stored behind the store's
@@ -73,6 +76,6 @@ export const notFound = (what: string, id: string) =>
  * as an internal error; `audit verify` names the event. Anything else: null.
  */
 export const tooDeepToWrite = (error: unknown): LedgerError<'store_unavailable'> | null =>
-  error instanceof RangeError && error.message.includes('call stack')
+  isStackOverflow(error)
     ? storeUnavailable('The ledger holds a value nested too deep to write out (deeper than any surface accepts: edited behind the store\'s back?); `audit verify` names the event', 'LEDGER_DAMAGED')
     : null;

@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { invalidInput, ledgerError, type LedgerError, type RecordedEvent } from '@session-ledger/core';
+import { invalidInput, isStackOverflow, ledgerError, type LedgerError, type RecordedEvent } from '@session-ledger/core';
 import { invalidEvent } from './session/issues.js';
 import type { z } from 'zod';
 import type { EventSchemas, SchemaVersion } from './session/registry.js';
@@ -53,7 +53,7 @@ export const decodeVersioned = (
     } catch (error) {
       // Nested past what the schema can walk (only a file edited by hand holds it: every surface refuses
       // more than 100 levels): malformed, like any other value the schema refuses, never a crash of the reader.
-      if (!(error instanceof RangeError) || !error.message.includes('call stack')) throw error;
+      if (!isStackOverflow(error)) throw error;
       return E.left(invalidInput(`${where()} (v${v}) holds a value nested too deep to check`, 'data'));
     }
     if ('error' in parsed) return E.left(invalidEvent(`${where()} (v${v})`, parsed.error));
