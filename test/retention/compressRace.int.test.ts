@@ -74,4 +74,27 @@ describe.each(STORES)('a compression racing a deletion (%s)', (_name, open) => {
     expect((await deleting).deleted.sort()).toEqual(['session-c', 'session-p']);
     expect(await childState(base)).toBe('tombstoned');
   });
+
+  it('the child is written to before the deletion reaches it: that write was never read, so the child is kept and the deletion is partial', async () => {
+    const { base, writer, childStart, compressing } = await setUp();
+    const tombstones = gate();
+    const read = gate();
+    const slowDelete: EventStore = wrapStore(base, {
+      tombstoneStream: async (stream, options) => {
+        read.open();
+        await tombstones.opened;
+        return base.tombstoneStream(stream, options);
+      },
+    });
+
+    const deleting = deleteSession(createLedger(slowDelete), 'p', { now: writer.now() });
+    await read.opened;
+    childStart.open();
+    await compressing;
+    await appendMessage(writer.context, 'c', { role: 'user', content: 'written in the new tip' });
+    tombstones.open();
+
+    await expect(deleting).rejects.toMatchObject({ type: 'partial_deletion', details: { deleted: ['session-p'], kept: ['session-c'] } });
+    expect(await childState(base)).toBe('live');
+  });
 });

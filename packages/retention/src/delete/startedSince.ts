@@ -9,7 +9,9 @@ import type { PlannedStream } from './plan.js';
  * other after its own write: this deletion the child after its tombstones, the compression the
  * parent after starting the child (sessions' compressSession), so one of the two deletes it and no
  * child holding the deleted conversation's summary outlives it (outside test, session 15). Each is
- * planned at the revision it holds now.
+ * planned at revision 0: its start, which holds nothing its parent's continuation (read, and for an
+ * export exported) does not. A child written to since is then refused as drift and kept
+ * (partial_deletion): what was written there was never read, so it is never destroyed.
  */
 export const startedSince = async (store: EventStore, coverage: Coverage): Promise<PlannedStream[]> => {
   const out: PlannedStream[] = [];
@@ -23,8 +25,8 @@ export const startedSince = async (store: EventStore, coverage: Coverage): Promi
     } catch {
       continue; // tombstoned already (by the compression, which found the parent gone)
     }
-    const last = events?.[events.length - 1];
-    if (last) out.push({ stream, revision: last.revision, chainHead: hashOf(last) });
+    const start = events?.[0];
+    if (start) out.push({ stream, revision: 0n, chainHead: hashOf(start) });
   }
   return out;
 };
