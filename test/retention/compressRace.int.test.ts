@@ -42,6 +42,20 @@ describe.each(STORES)('a compression racing a deletion (%s)', (_name, open) => {
   };
   const childState = async (store: EventStore) => (await readStreamState(store, 'session-c')).state;
 
+  /** A deletion of `p` that has read the conversation once `read` opens, and waits at its first tombstone until `tombstones` opens. */
+  const pausedDeletion = (base: EventStore, now: Date) => {
+    const tombstones = gate();
+    const read = gate();
+    const slowDelete: EventStore = wrapStore(base, {
+      tombstoneStream: async (stream, options) => {
+        read.open();
+        await tombstones.opened;
+        return base.tombstoneStream(stream, options);
+      },
+    });
+    return { deleting: deleteSession(createLedger(slowDelete), 'p', { now }), read, tombstones };
+  };
+
   it('the deletion ends before the child starts: the compression finds its parent gone, deletes the child and answers session_deleted', async () => {
     const { base, writer, childStart, compressing } = await setUp();
 
@@ -55,17 +69,7 @@ describe.each(STORES)('a compression racing a deletion (%s)', (_name, open) => {
 
   it('the child starts between the deletion read and its tombstones: the deletion deletes it too and names it', async () => {
     const { base, writer, childStart, compressing } = await setUp();
-    const tombstones = gate();
-    const read = gate();
-    const slowDelete: EventStore = wrapStore(base, {
-      tombstoneStream: async (stream, options) => {
-        read.open();
-        await tombstones.opened;
-        return base.tombstoneStream(stream, options);
-      },
-    });
-
-    const deleting = deleteSession(createLedger(slowDelete), 'p', { now: writer.now() });
+    const { deleting, read, tombstones } = pausedDeletion(base, writer.now());
     await read.opened; // the deletion has read the conversation (the child not started) and waits at its first tombstone
     childStart.open();
     await expect(compressing).resolves.toMatchObject({ sessionId: 'c' }); // the parent was still stored
@@ -77,17 +81,7 @@ describe.each(STORES)('a compression racing a deletion (%s)', (_name, open) => {
 
   it('the child is written to before the deletion reaches it: that write was never read, so the child is kept and the deletion is partial', async () => {
     const { base, writer, childStart, compressing } = await setUp();
-    const tombstones = gate();
-    const read = gate();
-    const slowDelete: EventStore = wrapStore(base, {
-      tombstoneStream: async (stream, options) => {
-        read.open();
-        await tombstones.opened;
-        return base.tombstoneStream(stream, options);
-      },
-    });
-
-    const deleting = deleteSession(createLedger(slowDelete), 'p', { now: writer.now() });
+    const { deleting, read, tombstones } = pausedDeletion(base, writer.now());
     await read.opened;
     childStart.open();
     await compressing;
