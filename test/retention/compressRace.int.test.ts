@@ -20,7 +20,7 @@ const gate = () => {
  */
 describe.each(STORES)('a compression racing a deletion (%s)', (_name, open) => {
   /** A conversation `p` with a message, and a writer whose child start waits for `childStart`. */
-  const setUp = async () => {
+  const setUp = async (killed = false) => {
     const base = open();
     const writer = writerOn(base);
     await startSession(writer.context, { id: 'p' });
@@ -36,7 +36,20 @@ describe.each(STORES)('a compression racing a deletion (%s)', (_name, open) => {
         return base.appendToStream(stream, events, options);
       },
     });
-    const compressing = compressSession({ ...writer.context, ledger: createLedger(slowChild) }, 'p', { summary: 'SUMMARY OF A SECRET', childId: 'c' });
+    // `killed`: the compression dies once its child is started, before it reads its parent again (kill -9 there).
+    let childStarted = false;
+    const killable: EventStore = wrapStore(slowChild, {
+      appendToStream: async (stream, events, options) => {
+        const result = await slowChild.appendToStream(stream, events, options);
+        if (stream === 'session-c') childStarted = true;
+        return result;
+      },
+      readStream: (stream, options) => {
+        if (killed && childStarted && stream === 'session-p') throw new Error('killed');
+        return slowChild.readStream(stream, options);
+      },
+    });
+    const compressing = compressSession({ ...writer.context, ledger: createLedger(killable) }, 'p', { summary: 'SUMMARY OF A SECRET', childId: 'c' });
     await reached.opened; // the parent's session.continued is stored; the child is not started
     return { base, writer, childStart, compressing };
   };
@@ -65,6 +78,32 @@ describe.each(STORES)('a compression racing a deletion (%s)', (_name, open) => {
 
     await expect(compressing).rejects.toMatchObject({ type: 'session_deleted' });
     expect(await childState(base)).toBe('tombstoned');
+  });
+
+  it('the compression is killed after starting its child, past the deletion\'s own check: run again with the same child id, it deletes the child', async () => {
+    const { base, writer, childStart, compressing } = await setUp(true);
+    const deleted = await deleteSession(createLedger(base), 'p', { now: writer.now() });
+    expect(deleted.deleted).toEqual(['session-p']); // the child was not started when the deletion looked
+    childStart.open();
+    await expect(compressing).rejects.toThrow('killed');
+    expect(await childState(base)).toBe('live'); // the orphan: it holds the deleted conversation's summary
+
+    await expect(compressSession(writer.context, 'p', { summary: 'SUMMARY OF A SECRET', childId: 'c' })).rejects.toMatchObject({ type: 'session_deleted' });
+    expect(await childState(base)).toBe('tombstoned');
+  });
+
+  it('run again, it leaves a child written to since, and any stream that is not its compression child', async () => {
+    const { base, writer, childStart, compressing } = await setUp(true);
+    await deleteSession(createLedger(base), 'p', { now: writer.now() });
+    childStart.open();
+    await expect(compressing).rejects.toThrow('killed');
+    await appendMessage(writer.context, 'c', { role: 'user', content: 'written in the new tip' });
+    await startSession(writer.context, { id: 'other' });
+
+    await expect(compressSession(writer.context, 'p', { summary: 'SUMMARY OF A SECRET', childId: 'c' })).rejects.toMatchObject({ type: 'session_deleted' });
+    await expect(compressSession(writer.context, 'p', { summary: 'x', childId: 'other' })).rejects.toMatchObject({ type: 'session_deleted' });
+    expect(await childState(base)).toBe('live');
+    expect((await readStreamState(base, 'session-other')).state).toBe('live');
   });
 
   it('the child starts between the deletion read and its tombstones: the deletion deletes it too and names it', async () => {

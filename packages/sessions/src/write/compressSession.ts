@@ -1,4 +1,4 @@
-import { deterministicId, newId } from '@session-ledger/core';
+import { deterministicId, isLedgerError, newId } from '@session-ledger/core';
 import { checkSafeId, type OpenTurn, type SessionContinued, type SessionEventDataMap } from '@session-ledger/events';
 import type { LatestTurn } from '@session-ledger/projections';
 import { nowOf, type Conditional, type WriterContext } from '../context.js';
@@ -7,7 +7,7 @@ import { childStreamOf } from '../read/childStream.js';
 import { readStart } from '../read/segmentEvents.js';
 import { loadSegment, runSegment } from './runSegment.js';
 import { writeStart } from './startSession.js';
-import { unlessParentDeleted } from './parentDeleted.js';
+import { dropOrphanedChild, unlessParentDeleted } from './parentDeleted.js';
 
 export interface CompressInput extends Conditional {
   /** What replaces the parent's history in the child's context. */
@@ -64,11 +64,16 @@ const startChild = async (context: WriterContext, parentId: string, continued: S
  * a sealed segment (a no-op for the same one, else sealed). A stored continuation whose child can
  * never be started (its id was taken after the check) is superseded by a compression into a fresh
  * child (decided in decide/segmentDecider.ts). A deletion racing the compression never leaves the
- * child behind: after starting it, the parent is read again (parentDeleted.ts).
+ * child behind: after starting it, the parent is read again, and a run killed before that read
+ * deletes it when run again with the same child id (parentDeleted.ts).
  */
 export const compressSession = async (context: WriterContext, sessionId: string, input: CompressInput): Promise<CompressResult> => {
   const { store } = context.ledger;
-  const before = await loadSegment(context.ledger, checkSafeId(sessionId, 'sessionId'));
+  const before = await loadSegment(context.ledger, checkSafeId(sessionId, 'sessionId')).catch(async (error: unknown) => {
+    // The same compression run again after its parent's deletion: a child it started before it was killed goes too.
+    if (isLedgerError(error, 'session_deleted') && input.childId !== undefined) await dropOrphanedChild(store, sessionId, checkSafeId(input.childId, 'childId'));
+    throw error;
+  });
   const stored = before.state.continued;
   const pending = stored ? { childId: stored.childId, stream: await childStreamOf(store, sessionId, stored.childId) } : undefined;
   if (stored && pending?.stream === 'free') {
