@@ -62,18 +62,54 @@ describe('DELETE /sessions/:id with If-Match, and GET /sessions/:id/export (HTTP
     expect(error.message).toMatch(/^Cannot delete active session held/);
   });
 
-  it('deletes with the ETag of the view the client saw: 200 naming the deleted streams', async () => {
-    const response = await remove('root-2', { 'if-match': await etagOf('root') });
+  it('with delegated children, takes only the review\'s ETag: the view\'s is 412 pointing at the review, and a write to a child since the review is 412 (outside test, session 16)', async () => {
+    const reviewOf = async () => {
+      const response = await fetch(`${service.url}/sessions/root-2/deletion`);
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as { etag: string; streams: Array<{ sessionId: string; revision: number; rootId: string; link: string | null; depth: number }> };
+      expect(response.headers.get('etag')).toBe(body.etag);
+      return body;
+    };
+    const review = await reviewOf();
+    expect(review.streams.map(({ sessionId, rootId, link, depth }) => [sessionId, rootId, link, depth])).toEqual([
+      ['root', 'root', null, 0],
+      ['root-2', 'root', null, 0],
+      ['sub', 'sub', 'delegation', 1],
+      ['subsub', 'subsub', 'delegation', 2],
+    ]);
 
+    // The view names the root conversation's segments only: it cannot fence the children.
+    const byView = await remove('root-2', { 'if-match': await etagOf('root') });
+    expect(byView.status).toBe(412);
+    expect((await errorOf(byView)).message).toContain('also tombstones 2 delegated conversation(s)');
+    expect((await errorOf(await remove('root-2', { 'if-match': await etagOf('root') }))).message).toContain('GET /sessions/root-2/deletion');
+
+    // A write to a delegated child after the review: the review's ETag no longer matches, nothing goes.
+    await appendMessage(writer.context, 'sub', { role: 'user', content: 'written to the child after the review' });
+    expect((await remove('root-2', { 'if-match': review.etag })).status).toBe(412);
+    for (const id of ['root', 'sub', 'subsub']) expect((await fetch(`${service.url}/sessions/${id}`)).status).toBe(200);
+
+    const again = await reviewOf();
+    expect(again.etag).not.toBe(review.etag);
+    const response = await remove('root-2', { 'if-match': again.etag });
     expect(response.status).toBe(200);
     const body = await bodyOf(response, z.looseObject({ deleted: z.array(z.string()) }));
     expect(body).toMatchObject({ requestedId: 'root-2', rootId: 'root' });
-    expect([...body.deleted].sort()).toEqual(['session-root', 'session-root-2', 'session-sub', 'session-subsub']);
-    const again = await remove('root', { 'if-match': '*' });
-    expect([again.status, again.headers.get('content-type')]).toEqual([410, 'application/problem+json; charset=utf-8']);
-    expect(await again.json()).toMatchObject({ status: 410, code: 'session_deleted', type: 'urn:session-ledger:error:session_deleted' });
+    expect([...body.deleted].sort()).toEqual(again.streams.map(({ sessionId }) => `session-${sessionId}`).sort());
+    const gone = await remove('root', { 'if-match': '*' });
+    expect([gone.status, gone.headers.get('content-type')]).toEqual([410, 'application/problem+json; charset=utf-8']);
+    expect(await gone.json()).toMatchObject({ status: 410, code: 'session_deleted', type: 'urn:session-ledger:error:session_deleted' });
     expect((await fetch(`${service.url}/sessions/root`)).status).toBe(410);
+    expect((await fetch(`${service.url}/sessions/root-2/deletion`)).status).toBe(410);
     expect((await fetch(`${service.url}/sessions/br`)).status).toBe(200);
+  });
+
+  it('without delegated children, the view\'s ETag is the review\'s and deletes', async () => {
+    await startSession(writer.context, { id: 'plain' });
+    await appendMessage(writer.context, 'plain', { role: 'user', content: 'hello' });
+    const seen = await etagOf('plain');
+    expect((await fetch(`${service.url}/sessions/plain/deletion`)).headers.get('etag')).toBe(seen);
+    expect((await remove('plain', { 'if-match': seen })).status).toBe(200);
   });
 
   it('answers 404 for an unknown id, 428 without If-Match, 400 for a bad lineage', async () => {

@@ -6,9 +6,9 @@ describe('the browser: verified delete', () => {
   const status = async (path: string) => (await fetch(`${served.service.url}${path}`)).status;
   const served = servedLedger();
 
-  it('first shows exactly the segments, revisions and messages it will tombstone, then deletes them with If-Match', async () => {
+  it('first shows exactly the segments and revisions it will tombstone, then deletes them with If-Match', async () => {
     await seedConversation(apiOf(served.service.url), 'del-root', 'del-tip');
-    const view = (await (await fetch(`${served.service.url}/sessions/del-tip`)).json()) as { segments: Array<{ sessionId: string; revision: number; messages: number }> };
+    const view = (await (await fetch(`${served.service.url}/sessions/del-tip`)).json()) as { segments: Array<{ sessionId: string; revision: number }> };
     const etag = (await fetch(`${served.service.url}/sessions/del-tip`)).headers.get('etag');
     const page = await served.browser.open(`${served.service.url}/s/del-tip`);
     await page.locator('#message-m6').waitFor();
@@ -18,17 +18,41 @@ describe('the browser: verified delete', () => {
     const review = page.locator('section.review');
     await review.waitFor();
     const rows = await review.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
-    expect(rows).toEqual(view.segments.map((segment) => [segment.sessionId, String(segment.revision), String(segment.messages)]));
+    expect(rows).toEqual(view.segments.map((segment) => [segment.sessionId, 'this conversation, root del-root', String(segment.revision)]));
     expect(rows.map((row) => row[0])).toEqual(['del-root', 'del-tip']);
-    expect(await review.locator('p').first().textContent()).toContain('2 segment stream(s) holding 6 message(s)');
+    expect(await review.locator('p').first().textContent()).toContain('Tombstones 2 segment stream(s), each only at the revision below');
     expect(await status('/sessions/del-root')).toBe(200);
     await review.locator('button.danger').click();
     await page.locator('.actions .status.done').waitFor();
     expect(await page.locator('.actions .status').textContent()).toBe('Deleted: 2 stream(s) tombstoned (session-del-tip, session-del-root).');
-    expect(sent).toEqual([etag]);
+    expect(sent).toEqual([etag]); // without delegated children the review's ETag is the view's
     expect(await page.locator('.messages').textContent()).toBe('This conversation was deleted.');
     expect(await page.locator('.actions .buttons button:not([disabled])').count()).toBe(0);
     expect([await status('/sessions/del-root'), await status('/sessions/del-tip')]).toEqual([410, 410]);
+  });
+
+  it('lists the delegated children it will tombstone too, and deletes nothing when one was written to after the review (outside test, session 16)', async () => {
+    const api = apiOf(served.service.url);
+    await seedConversation(api, 'kids-root', 'kids-tip');
+    await api('POST', '/sessions', { id: 'kids-child', parentId: 'kids-root', link: 'delegation' });
+    await api('POST', '/sessions/kids-child/messages', { role: 'user', content: 'delegated work' });
+    const page = await served.browser.open(`${served.service.url}/s/kids-root`);
+    await page.locator('#message-m6').waitFor();
+    await page.click('button:has-text("Delete…")');
+    const review = page.locator('section.review');
+    await review.waitFor();
+    const rows = await review.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    expect(rows.map((row) => row.slice(0, 2))).toEqual([
+      ['kids-root', 'this conversation, root kids-root'],
+      ['kids-tip', 'this conversation, root kids-root'],
+      ['kids-child', 'delegated child (depth 1), root kids-child'],
+    ]);
+    expect(await review.locator('p').first().textContent()).toContain('Tombstones 3 segment stream(s), of them 1 delegated conversation(s)');
+    await api('POST', '/sessions/kids-child/messages', { role: 'user', content: 'written to the child after the review' });
+    await review.locator('button.danger').click();
+    await page.locator('.actions .status.error').waitFor();
+    expect(await page.locator('.actions .status').textContent()).toContain('changed since it was shown');
+    expect([await status('/sessions/kids-root'), await status('/sessions/kids-child')]).toEqual([200, 200]);
   });
 
   it('deletes nothing when the conversation changed after the review, and says so', async () => {

@@ -1,9 +1,8 @@
 import { ATTR, spanned, isLedgerError, ledgerError, withRetry, type Ledger, type RetryPolicy } from '@session-ledger/core';
-import { conversationEtag, loadConversation, viewEtag } from '@session-ledger/sessions';
-import type { Coverage } from './coverage/coverage.js';
 import { readCoverage } from './coverage/readCoverage.js';
 import { deleteCovered } from './delete/deleteCovered.js';
 import { assertIdle } from './delete/liveLease.js';
+import { checkIfMatch } from './delete/ifMatch.js';
 import { intentsCovering, pendingIntents, type PendingIntent } from './delete/intents.js';
 import { resumeDeletion } from './resumeDeletion.js';
 import type { DeletionReason, Lineage } from './types.js';
@@ -13,7 +12,7 @@ export interface DeleteOptions {
   /** When the lease check is made; default: the system clock. */
   now?: Date;
   reason?: DeletionReason;
-  /** An HTTP If-Match: the conversationEtag of the view the caller saw ('*': whatever is current). */
+  /** An HTTP If-Match: the ETag of the deletion review (reviewDeletion) or of the view the caller saw ('*': whatever is current; delete/ifMatch.ts). */
   ifMatch?: string;
   retry?: RetryPolicy;
   /** The pending intents, when the caller read them already (bulk deletions read the audit stream once). */
@@ -28,21 +27,6 @@ export interface DeleteResult {
   /** Stream names tombstoned, in the order they went. */
   deleted: string[];
 }
-
-/** The ETag of the conversation asked for, as `GET /sessions/:id` gives it. */
-export const etagOf = (coverage: Coverage): string =>
-  conversationEtag(coverage.conversations[0]!.loaded.segments.map(({ sessionId, events }) => ({ sessionId, revision: events[events.length - 1]!.revision })));
-
-/**
- * A conversation started by a reset shows the conversations it reset above its own, and
- * `GET /sessions/:id` names their segments too: that ETag is taken as well (it includes every
- * segment this deletion covers at the revision read, so drift in them still fails the tombstones).
- */
-const displayEtagOf = async (ledger: Ledger, coverage: Coverage): Promise<string | null> => {
-  const root = coverage.conversations[0]!.loaded.segments[0]?.events[0];
-  if (root?.type !== 'session.started' || (root.data as { link?: unknown }).link !== 'reset') return null;
-  return viewEtag(await loadConversation(ledger.store, coverage.conversations[0]!.rootId, { view: 'display' }));
-};
 
 /**
  * Deletes a conversation by any of its ids: one read, the live-lease guard on it, then tombstones
@@ -65,23 +49,7 @@ const deleteSessionUntraced = async (ledger: Ledger, anyId: string, options: Del
     }
   }
   const coverage = await readCoverage(ledger.store, anyId, { lineage: options.lineage, retry: options.retry, read: 'structure' });
-  if (options.ifMatch !== undefined && options.ifMatch.trim() !== '*') {
-    const current = etagOf(coverage);
-    // Compared strongly (RFC 9110 §13.1.1): a weak tag (`W/"…"`) never matches, so it is left out.
-    const given = options.ifMatch.split(',').map((tag) => tag.trim()).filter((tag) => !tag.startsWith('W/'));
-    if (given.length === 0) {
-      throw ledgerError('precondition_failed', `If-Match ${options.ifMatch} names only weak tags, which never match (RFC 9110 compares If-Match strongly): send the ETag as GET /sessions/${anyId} gave it`, {
-        expected: options.ifMatch,
-        current,
-      });
-    }
-    if (!given.includes(current) && !given.includes((await displayEtagOf(ledger, coverage)) ?? current)) {
-      throw ledgerError('precondition_failed', `Session ${anyId} changed since it was read (If-Match ${options.ifMatch}, current ${current})`, {
-        expected: options.ifMatch,
-        current,
-      });
-    }
-  }
+  if (options.ifMatch !== undefined) await checkIfMatch(ledger, coverage, anyId, options.ifMatch);
   assertIdle(coverage, now);
   const deleted = await deleteCovered(ledger, coverage, { reason: options.reason ?? 'delete', now, retry: options.retry });
   return { requestedId: anyId, rootId: coverage.conversations[0]!.rootId, sessionIds: coverage.streams.map((s) => s.sessionId), deleted };

@@ -30,6 +30,8 @@ export * from './delete/completeIntent.js';
 export * from './exportSession.js';
 export * from './exportAndDelete.js';
 export * from './deleteSession.js';
+export * from './delete/review.js';
+export { etagOf } from './delete/ifMatch.js';
 export * from './deleteSessions.js';
 export * from './pruneSessions.js';
 export * from './import/parseJsonl.js';

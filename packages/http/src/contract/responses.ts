@@ -57,6 +57,24 @@ const messageView = z.looseObject({
 const rawView = z.looseObject({ rootId: z.string(), tipId: z.string(), segments: conversationSegments, events: z.array(z.looseObject({ type: z.string() })) });
 export const conversation = z.union([messageView, rawView]).describe('view=active or display: messages; view=raw: events');
 export const conversations = z.array(z.looseObject({ rootId: z.string(), tipId: z.string() }));
+export const deletionReview = z
+  .object({
+    requestedId: z.string(),
+    rootId: z.string(),
+    lineage: z.enum(['logical', 'tip']),
+    streams: z.array(
+      z.object({
+        sessionId: z.string(),
+        revision: whole,
+        rootId: z.string().describe('the conversation it is a segment of'),
+        link: z.enum(['delegation']).nullable().describe('null: the conversation asked for; delegation: a delegated child of a covered one'),
+        depth: z.number().int().nonnegative(),
+      }),
+    ),
+    etag: z.string().describe('also the ETag header: DELETE with it in If-Match tombstones exactly these streams at these revisions, or nothing'),
+  })
+  .describe('What DELETE /sessions/:id would tombstone now: every segment stream, delegated children included');
+
 export const deleted = z.looseObject({ requestedId: z.string(), rootId: z.string(), deleted: z.array(z.string()) });
 export const verifyReport = z.looseObject({ ok: z.boolean() });
 

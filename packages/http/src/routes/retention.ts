@@ -1,4 +1,4 @@
-import { deleteSession, EXPORT_VIEWS, exportSession, FORMATS, LINEAGES, parseRoles, type ExportFormat } from '@session-ledger/retention';
+import { deleteSession, EXPORT_VIEWS, exportSession, FORMATS, LINEAGES, parseRoles, reviewDeletion, type ExportFormat } from '@session-ledger/retention';
 import { z } from 'zod';
 import * as R from '../contract/responses.js';
 import { httpProblem } from '../problem.js';
@@ -55,25 +55,40 @@ export const retentionRoutes: Route[] = [
     },
   }),
   route({
+    method: 'GET',
+    path: '/sessions/:id/deletion',
+    tag: 'retention',
+    summary: 'The deletion review: every stream DELETE /sessions/:id would tombstone, and the ETag that fences exactly those',
+    description:
+      'Delegated children are deleted with their conversation, and the view of GET /sessions/:id names none of their segments: its ETag fences a DELETE only while there are none. This ETag names every stream, so a write anywhere since makes the DELETE a 412 that deletes nothing.',
+    query: z.strictObject({ lineage }),
+    responses: { 200: { description: 'the review', schema: R.deletionReview }, 404: { description: 'unknown id' }, 410: { description: 'already deleted' } },
+    handler: async ({ store, params, query }) => {
+      const review = await reviewDeletion(store, params.id!, { lineage: query.lineage ?? 'logical' });
+      return { body: review, headers: { etag: review.etag } };
+    },
+  }),
+  route({
     method: 'DELETE',
     path: '/sessions/:id',
     tag: 'retention',
     summary: 'Delete the conversation by conditional tombstones',
-    description: 'Requires If-Match: the ETag of the view the client saw (GET /sessions/:id), or * for whatever is current.',
-    headers: { 'If-Match': { description: 'the ETag of the view the client saw (or a list), or *; compared strongly: a weak W/"…" tag never matches', required: true } },
+    description:
+      'Requires If-Match: the ETag of the deletion review (GET /sessions/:id/deletion), or * for whatever is current. The ETag of the view (GET /sessions/:id) is taken too while the conversation has no delegated children, whose segments that view does not name; with them it is a 412 pointing at the review.',
+    headers: { 'If-Match': { description: 'the ETag of the deletion review or of the view the client saw (or a list), or *; compared strongly: a weak W/"…" tag never matches', required: true } },
     query: z.strictObject({ lineage }),
     responses: {
       200: { description: 'deleted: the streams tombstoned', schema: R.deleted },
       404: { description: 'unknown id' },
       409: { description: 'a live turn holds it' },
       410: { description: 'already deleted' },
-      412: { description: 'the conversation changed since that ETag' },
+      412: { description: 'the conversation changed since that ETag, or the ETag does not name every stream the deletion tombstones' },
       428: { description: 'no If-Match' },
     },
     handler: async ({ ledger, params, query, req, now }) => {
       const ifMatch = req.headers['if-match'];
       if (ifMatch === undefined) {
-        throw httpProblem(428, 'precondition_required', 'DELETE needs If-Match: the ETag of the view you saw (GET /sessions/:id), or * for whatever is current');
+        throw httpProblem(428, 'precondition_required', 'DELETE needs If-Match: the ETag of the deletion review (GET /sessions/:id/deletion), or * for whatever is current');
       }
       return { body: await deleteSession(ledger, params.id!, { ifMatch, lineage: query.lineage ?? 'logical', now: now() }) };
     },

@@ -35,10 +35,13 @@ const refusal = (error) => {
   return `Not deleted: ${error.message}`;
 };
 
-/** The review: exactly the segments, revisions and messages a deletion fenced by this ETag tombstones. */
-const review = (view, etag, onConfirm, onCancel) => {
-  const total = view.segments.reduce((sum, segment) => sum + segment.messages, 0);
-  const confirm = h('button', { type: 'button', class: 'danger' }, `Delete these ${view.segments.length} segment(s) for good`);
+/** Which conversation a reviewed stream belongs to, in words. */
+const conversationOf = (stream) => (stream.link === 'delegation' ? `delegated child (depth ${stream.depth}), root ` : 'this conversation, root ');
+
+/** The review (GET /sessions/:id/deletion): exactly the streams and revisions a deletion fenced by its ETag tombstones, delegated children included. */
+const review = (plan, etag, onConfirm, onCancel) => {
+  const children = new Set(plan.streams.filter((stream) => stream.link === 'delegation').map((stream) => stream.rootId)).size;
+  const confirm = h('button', { type: 'button', class: 'danger' }, `Delete these ${plan.streams.length} segment(s) for good`);
   const cancel = h('button', { type: 'button' }, 'Cancel');
   confirm.addEventListener('click', () => onConfirm(etag));
   cancel.addEventListener('click', onCancel);
@@ -46,12 +49,22 @@ const review = (view, etag, onConfirm, onCancel) => {
     'section',
     { class: 'review', 'aria-label': 'Deletion review' },
     h('h2', {}, 'Delete this conversation?'),
-    h('p', {}, `Tombstones ${view.segments.length} segment stream(s) holding ${total} message(s), each only at the revision below. If anything was written since, nothing is deleted.`),
+    h(
+      'p',
+      {},
+      `Tombstones ${plan.streams.length} segment stream(s)${children > 0 ? `, of them ${children} delegated conversation(s) started from this one` : ''}, each only at the revision below. If anything was written to any of them since, nothing is deleted.`,
+    ),
     h(
       'table',
       { class: 'segments' },
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Segment'), h('th', { scope: 'col' }, 'Revision'), h('th', { scope: 'col' }, 'Messages'))),
-      h('tbody', {}, view.segments.map((segment) => h('tr', {}, h('td', {}, h('code', {}, segment.sessionId)), h('td', { class: 'number' }, String(segment.revision)), h('td', { class: 'number' }, String(segment.messages))))),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Segment'), h('th', { scope: 'col' }, 'Conversation'), h('th', { scope: 'col' }, 'Revision'))),
+      h(
+        'tbody',
+        {},
+        plan.streams.map((stream) =>
+          h('tr', { 'data-link': stream.link ?? 'self' }, h('td', {}, h('code', {}, stream.sessionId)), h('td', {}, conversationOf(stream), h('code', {}, stream.rootId)), h('td', { class: 'number' }, String(stream.revision))),
+        ),
+      ),
     ),
     h('p', { class: 'meta' }, 'If-Match: ', h('code', {}, etag)),
     h('p', {}, confirm, ' ', cancel),
@@ -87,7 +100,7 @@ export const actionsView = (id, onDeleted) => {
     status.classList.remove('error', 'done');
     replace(status);
     try {
-      const { body, etag } = await getJson(`/sessions/${encodeURIComponent(id)}?view=display`);
+      const { body, etag } = await getJson(`/sessions/${encodeURIComponent(id)}/deletion`);
       replace(panel, review(body, etag, send, () => replace(panel)));
       panel.querySelector('button')?.focus();
     } catch (error) {
