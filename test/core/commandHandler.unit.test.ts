@@ -33,6 +33,50 @@ describe('the command handler (decide, append, evolve, one cache)', () => {
     expect(handled.state.revisions).toEqual([0n, 1n, 2n, 3n]);
   });
 
+  it('runs one stream\'s racing commands in turn: 16 writers without a revision all land, with 3 attempts each and none spent (outside test, session 16)', async () => {
+    const store = createMemoryStore();
+    let appends = 0;
+    const counted = { ...store, appendToStream: (...args: Parameters<typeof store.appendToStream>) => ((appends += 1), store.appendToStream(...args)) };
+    const ledger = createLedger(counted, { retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 2 } });
+    const results = await Promise.allSettled(
+      Array.from({ length: 16 }, async (_, writer) => {
+        for (let n = 0; n < 20; n += 1) await ledger.handle(once, 's', { id: newId() });
+        return writer;
+      }),
+    );
+    expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
+    expect(appends).toBe(320); // one append a command: none refused and tried again
+    expect((await store.readStream('s')).length).toBe(320);
+  });
+
+  it('after a conflict, reads only the events that landed since its cached revision', async () => {
+    const store = createMemoryStore();
+    const [a, b] = [createLedger(store), createLedger(store)];
+    for (let n = 0; n < 50; n += 1) await a.handle(once, 's', { id: newId() });
+    const reads: unknown[] = [];
+    let race = false;
+    const c = createLedger({
+      ...store,
+      readStream: (...args: Parameters<typeof store.readStream>) => (reads.push(args[1]?.fromRevision), store.readStream(...args)),
+      // The first append once `race` is set: another writer lands first, so c's is refused.
+      appendToStream: async (...args: Parameters<typeof store.appendToStream>) => {
+        if (race) {
+          race = false;
+          await b.handle(once, 's', { id: newId() });
+        }
+        return store.appendToStream(...args);
+      },
+    });
+    await c.handle(once, 's', { id: newId() }); // folds the 50 events, appends revision 50
+    reads.length = 0;
+    race = true;
+    const handled = await c.handle(once, 's', { id: newId() }); // refused once (b took 51), then lands at 52
+    expect(handled.revision).toBe(52n);
+    expect(handled.state.revisions).toHaveLength(53);
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads.every((from) => typeof from === 'bigint' && from >= 51n)).toBe(true); // never folded from 0 again
+  });
+
   it('folds again from the start when the stream changed under the cache (a soft delete)', async () => {
     const store = createMemoryStore();
     const [a, b] = [createLedger(store), createLedger(store)];

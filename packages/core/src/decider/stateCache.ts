@@ -27,9 +27,10 @@ const CAPACITY = 512;
  * Invalidation rule: an entry is true of its stream AT its revision, forever (events never change).
  * It is used without a read for an append conditional on exactly that revision, which the store
  * refuses if the stream moved, and when the store says cheaply that the stream has not moved since
- * (`EventStore.unchangedSince`); every other use first reads the events after it. An entry is
- * dropped on any refused or replayed append, and when a read finds the stream changed under it
- * (a soft delete: the next revision is missing), the state is folded again from the start.
+ * (`EventStore.unchangedSince`); every other use first reads the events after it (a conflict too:
+ * the next attempt reads only what landed since). An entry is dropped on a replayed append or any
+ * error other than a conflict, and when a read finds the stream changed under it (a soft delete:
+ * the next revision is missing), the state is folded again from the start.
  */
 export const stateCache = (store: EventStore) => {
   const entries = new Map<string, Entry>();
