@@ -12,3 +12,18 @@ export const checkSafeId = (text: unknown, field: string): string => {
   }
   return text;
 };
+
+/** "." and "..": every URL parser resolves these path segments away (RFC 3986 §5.2.4). */
+const DOT_SEGMENT = /^\.\.?$/;
+
+/**
+ * checkSafeId for an id being given to something new (a session, compression child, message or
+ * turn): "." and ".." are refused too, since no URL can name them (`/sessions/..` is `/`), so a
+ * page or client could never open, export or delete what they name (outside test, session 16).
+ * Ids stored before are still read as they are (checkSafeId).
+ */
+export const checkNewId = (text: unknown, field: string): string => {
+  const id = checkSafeId(text, field);
+  if (DOT_SEGMENT.test(id)) throw invalidInput(`${field} cannot be "${id}": URLs resolve "." and ".." away (RFC 3986), so no address could name it`, field);
+  return id;
+};

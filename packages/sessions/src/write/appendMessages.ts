@@ -1,5 +1,5 @@
 import { canonicalJson, deterministicId, invalidInput, newId, type JsonObject } from '@session-ledger/core';
-import { checkSafeId, type MessageAppended, type Role } from '@session-ledger/events';
+import { checkNewId, checkSafeId, type MessageAppended, type Role } from '@session-ledger/events';
 import { nowOf, type Conditional, type WriteResult, type WriterContext } from '../context.js';
 import type { CommandOf, PreparedMessage } from '../decide/commands.js';
 import { runSegment, writeResultOf, type SegmentHandled } from './runSegment.js';
@@ -57,7 +57,7 @@ const toData = (input: MessageInput, messageId: string, turnId: string | undefin
  * under a reused id never does, so the decider tells a retry (no-op) from a conflict.
  */
 export const prepareMessage = (sessionId: string, message: MessageInput, turnId: string | undefined, now: () => string): PreparedMessage => {
-  const messageId = checkSafeId(message.id ?? newId(), 'messageId');
+  const messageId = checkNewId(message.id ?? newId(), 'messageId');
   const data = toData(message, messageId, turnId);
   // A new message id can never be retried under that id: its event id needs no digest.
   if (message.id === undefined) {

@@ -1,5 +1,5 @@
 import { deterministicId, newId } from '@session-ledger/core';
-import { checkSafeId } from '@session-ledger/events';
+import { checkNewId, checkSafeId } from '@session-ledger/events';
 import { leaseUntil, nowOf, type Conditional, type WriteResult, type WriterContext } from '../context.js';
 import { runSegment, writeResultOf } from './runSegment.js';
 
@@ -22,7 +22,7 @@ export type BeginTurnResult = WriteResult & { turnId: string; leaseExpiresAt: st
 export const beginTurn = async (context: WriterContext, sessionId: string, input: BeginTurnInput): Promise<BeginTurnResult> => {
   const now = nowOf(context);
   const leaseExpiresAt = leaseUntil(now, input.ttlMs);
-  const turnId = checkSafeId(input.turnId ?? newId(), 'turnId');
+  const turnId = checkNewId(input.turnId ?? newId(), 'turnId');
   const eventId = deterministicId(checkSafeId(sessionId, 'sessionId'), 'turn.started', turnId);
   const handled = await runSegment(
     context.ledger,

@@ -1,5 +1,5 @@
 import { deterministicId, isLedgerError, newId } from '@session-ledger/core';
-import { checkSafeId, type OpenTurn, type SessionContinued, type SessionEventDataMap } from '@session-ledger/events';
+import { checkNewId, checkSafeId, type OpenTurn, type SessionContinued, type SessionEventDataMap } from '@session-ledger/events';
 import type { LatestTurn } from '@session-ledger/projections';
 import { nowOf, type Conditional, type WriterContext } from '../context.js';
 import { sessionSealed } from '../errors.js';
@@ -84,7 +84,7 @@ export const compressSession = async (context: WriterContext, sessionId: string,
     if (!same) throw sessionSealed(sessionId, stored.childId);
     return { sessionId: stored.childId, rootId: child.rootId, parentId: sessionId, parentRevision: before.revision, revision: child.revision, written: child.created };
   }
-  const childId = checkSafeId(input.childId ?? newId(), 'childId');
+  const childId = checkNewId(input.childId ?? newId(), 'childId');
   const child = childId === pending?.childId ? pending.stream : await childStreamOf(store, sessionId, childId);
   const continued: SessionContinued = {
     childId,

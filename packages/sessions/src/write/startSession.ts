@@ -1,5 +1,5 @@
 import { deterministicId, invalidInput, ledgerError, newId, type JsonObject } from '@session-ledger/core';
-import { CHILD_LINKS, checkSafeId, type ChildLink, type SessionEventDataMap } from '@session-ledger/events';
+import { CHILD_LINKS, checkNewId, checkSafeId, type ChildLink, type SessionEventDataMap } from '@session-ledger/events';
 import { nowOf, type WriterContext } from '../context.js';
 import { findTip } from '../read/findTip.js';
 import { loadSegment, runSegment } from './runSegment.js';
@@ -58,7 +58,7 @@ const checkLink = (input: StartSessionInput): ChildLink | null => {
  */
 export const startSession = async (context: WriterContext, input: StartSessionInput = {}): Promise<StartSessionResult> => {
   const link = checkLink(input);
-  const sessionId = checkSafeId(input.id ?? newId(), 'id');
+  const sessionId = checkNewId(input.id ?? newId(), 'id');
   const at = nowOf(context).toISOString();
   const optional = { model: input.model, source: input.source, title: input.title, extra: input.extra };
   let parentId: string | null = null;
