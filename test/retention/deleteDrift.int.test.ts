@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLedger, readWholeStream, type EventStore } from '@session-ledger/core';
-import { AUDIT_STREAM, deleteSession } from '@session-ledger/retention';
-import { appendMessage, loadConversation, viewEtag } from '@session-ledger/sessions';
+import { AUDIT_STREAM, deleteSession, reviewDeletion } from '@session-ledger/retention';
+import { appendMessage, loadConversation } from '@session-ledger/sessions';
 import { buildConversation, STORES, wrapStore, writerOn } from './helpers.js';
 
 /**
@@ -38,10 +38,10 @@ describe.each(STORES)('a session that moves under its deletion (%s)', (_name, op
     }
   });
 
-  it('Given an If-Match naming the view read, When a write slips in, Then precondition_failed and nothing is deleted', async () => {
+  it('Given an If-Match naming the deletion review read, When a write slips in, Then precondition_failed and nothing is deleted', async () => {
     const { context, base, store, now } = moving(1);
     await buildConversation(context);
-    const etag = viewEtag(await loadConversation(base, 'root', { view: 'display' }));
+    const { etag } = await reviewDeletion(base, 'root');
     await expect(deleteSession(createLedger(store), 'root', { now: now(), ifMatch: etag })).rejects.toMatchObject({ type: 'precondition_failed', message: expect.stringContaining('changed after it was read') });
     expect((await loadConversation(base, 'root', { view: 'display' })).segments).toHaveLength(2);
   });

@@ -13,6 +13,11 @@ export interface PendingIntent {
   reason: DeletionReason;
   export: ExportReference | null;
   at: string;
+  /**
+   * Streams of this intent that another run's outcome record names as deleted (a concurrent
+   * deletion of the same conversation that finished): completing this intent did not delete them.
+   */
+  deletedByOthers: Set<string>;
 }
 
 interface IntentData {
@@ -25,7 +30,7 @@ interface IntentData {
   at: string;
 }
 
-const pendingOf = (event: RecordedEvent): PendingIntent => {
+const pendingOf = (event: RecordedEvent, recorded: ReadonlySet<string>): PendingIntent => {
   const data = event.data as unknown as IntentData;
   return {
     id: event.id,
@@ -39,6 +44,7 @@ const pendingOf = (event: RecordedEvent): PendingIntent => {
     reason: data.reason,
     export: data.export,
     at: data.at,
+    deletedByOthers: new Set(data.streams.map(({ stream }) => stream).filter((stream) => recorded.has(stream))),
   };
 };
 
@@ -46,8 +52,15 @@ const pendingOf = (event: RecordedEvent): PendingIntent => {
 export const pendingIntents = async (store: EventStore): Promise<PendingIntent[]> => {
   const log = await readAuditLog(store);
   const closed = new Set<unknown>();
-  for (const event of log) if (event.type === DELETION_EVENT || event.type === ABANDONED_EVENT) closed.add((event.data as { intent?: unknown }).intent);
-  return log.filter((event) => event.type === INTENT_EVENT && !closed.has(event.id)).map(pendingOf);
+  // Every stream an outcome record names as deleted: each such record closes its own intent, so for a pending one it is another run's.
+  const recorded = new Set<string>();
+  for (const event of log) {
+    if (event.type !== DELETION_EVENT && event.type !== ABANDONED_EVENT) continue;
+    const data = event.data as { intent?: unknown; deleted?: unknown };
+    closed.add(data.intent);
+    if (event.type === DELETION_EVENT && Array.isArray(data.deleted)) for (const stream of data.deleted) if (typeof stream === 'string') recorded.add(stream);
+  }
+  return log.filter((event) => event.type === INTENT_EVENT && !closed.has(event.id)).map((event) => pendingOf(event, recorded));
 };
 
 /** The pending intents that name the segment `sessionId`. */
