@@ -19,6 +19,8 @@ export const EXIT_CODES: Record<ErrorType, number> = {
   precondition_failed: 1,
   log_unsupported: 1,
   unauthorized: 1,
+  /** Another `migrate` run holds the target's lease (packages/migrate: one run into a target at a time). */
+  migration_running: 1,
   invalid_input: 2,
   import_source_invalid: 2,
   unsupported_version: 2,

@@ -2,12 +2,15 @@ import { liveEventFilter, liveStreamNames, type EventStore, type StreamInfo } fr
 import { copyRun, runsOf } from './copyRun.js';
 import { carryDeletion, isDeleted } from './deletions.js';
 import { mismatchLog } from './mismatches.js';
-import { migrationNames, readMigrationCheckpoint } from './names.js';
+import { acquireLease } from './lease.js';
+import { LEASE_STREAM, migrationNames, readMigrationCheckpoint } from './names.js';
 import type { PrefixContext } from './prefix.js';
 import type { MigrationOptions, MigrationSummary } from './types.js';
 import { verifyStream } from './verify.js';
 
-const listing = async (store: EventStore): Promise<StreamInfo[] | null> => (store.listStreams ? store.listStreams() : null);
+/** The stores' own streams, minus the migration lease (a target's bookkeeping, never copied nor compared). */
+const listing = async (store: EventStore): Promise<StreamInfo[] | null> =>
+  store.listStreams ? (await store.listStreams()).filter((info) => info.name !== LEASE_STREAM) : null;
 
 /**
  * Copies every stream of `from` into `to` in $all order: event ids, revisions, data and metadata
@@ -17,8 +20,22 @@ const listing = async (store: EventStore): Promise<StreamInfo[] | null> => (stor
  * appends carry the source revisions as expected revisions and the source event ids, so nothing
  * is written twice. Ends with a per-stream verification. Mismatches are reported in the summary,
  * never repaired by overwriting target data.
+ *
+ * One run into a target at a time: the run first takes the target's lease (a conditional append
+ * to its lease stream, renewed every third of its TTL while the run lasts, released at the end).
+ * A run that finds the lease held and unexpired throws migration_running before writing anything;
+ * a lease left by a killed run is taken over once it expired (20 s by default).
  */
 export const migrateStores = async (options: MigrationOptions): Promise<MigrationSummary> => {
+  const lease = await acquireLease(options.to, options.from.name, options.lease);
+  try {
+    return await migrateHeld(options, () => lease.ensure());
+  } finally {
+    await lease.release();
+  }
+};
+
+const migrateHeld = async (options: MigrationOptions, ensureLease: () => Promise<void>): Promise<MigrationSummary> => {
   const { from, to, onProgress } = options;
   const pageSize = options.pageSize ?? 500;
   const names = migrationNames(from.name);
@@ -43,7 +60,9 @@ export const migrateStores = async (options: MigrationOptions): Promise<Migratio
   let complete = false;
   for (let pages = 0; options.maxPages === undefined || pages < options.maxPages; pages += 1) {
     const page = await from.readAll({ fromPosition: cursor, maxCount: pageSize });
-    for (const run of runsOf(await live.keep(page))) eventsCopied += await copyRun(context, run.stream, run.events);
+    await ensureLease();
+    const kept = (await live.keep(page)).filter((event) => event.streamName !== LEASE_STREAM);
+    for (const run of runsOf(kept)) eventsCopied += await copyRun(context, run.stream, run.events);
     eventsRead += page.length;
     const last = page[page.length - 1];
     if (last) {
@@ -80,6 +99,7 @@ export const migrateStores = async (options: MigrationOptions): Promise<Migratio
   const infos = await listing(from);
   const deleted = (infos ?? []).filter(isDeleted);
   for (const [index, info] of deleted.entries()) {
+    await ensureLease();
     if (await carryDeletion(context, info)) {
       if (info.tombstoned) summary.tombstoned += 1;
       else summary.softDeleted += 1;
@@ -87,7 +107,7 @@ export const migrateStores = async (options: MigrationOptions): Promise<Migratio
     onProgress?.({ phase: 'deletions', done: index + 1, total: deleted.length });
   }
 
-  const liveNames = infos ? infos.filter((info) => !isDeleted(info)).map((info) => info.name) : (await liveStreamNames(from)).names;
+  const liveNames = infos ? infos.filter((info) => !isDeleted(info)).map((info) => info.name) : (await liveStreamNames(from)).names.filter((name) => name !== LEASE_STREAM);
   const all = [...liveNames, ...deleted.map((info) => info.name)];
   summary.streams = all.length;
   for (const [index, stream] of all.entries()) {

@@ -55,3 +55,12 @@ export const readMigrationCheckpoint = async (
 
 /** The type of the stand-in events that rebuild a soft-deleted prefix; they are deleted at once. */
 export const PLACEHOLDER_TYPE = '$ledger-migration-placeholder';
+
+/**
+ * The target's migration lease (one run into a target at a time): a stream of its own, written
+ * only by migrate, whose events (of a type beginning with `$`, which EventStoreDB's `$all` readers
+ * skip) say which run holds the target until when. Released by a soft delete at the end of a run.
+ * Never copied from a source, nor compared.
+ */
+export const LEASE_STREAM = 'ledger-migration-lease';
+export const LEASE_TYPE = '$ledger-migration-lease';

@@ -1,4 +1,5 @@
 import type { EventStore } from '@session-ledger/core';
+import type { LeaseOptions } from './lease.js';
 
 export type MigrationPhase = 'copy' | 'deletions' | 'verify';
 
@@ -18,6 +19,8 @@ export interface MigrationOptions {
   pageSize?: number;
   /** Stop after copying this many pages (then resume with a later call); for tests and batching. */
   maxPages?: number;
+  /** The target's migration lease (one run at a time): TTL (default 20 s), clock, holder name. */
+  lease?: LeaseOptions;
 }
 
 /** One stream whose copy differs from its source, or could not be made. */
