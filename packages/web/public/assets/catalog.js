@@ -1,5 +1,5 @@
 import { ensureOk, request } from './api.js';
-import { h, replace, sessionHref, shortId, time } from './dom.js';
+import { breakable, h, isolated, replace, sessionHref, shortId, time } from './dom.js';
 
 /**
  * The list answer as one shape: the paged catalog `{sessions, nextCursor}`, or the plain array of rows
@@ -20,9 +20,9 @@ const row = (session) => {
   return h(
     'tr',
     { class: session.live ? 'live' : undefined },
-    h('td', {}, h('a', { href: sessionHref(session.rootId), 'data-nav': true, class: session.title ? undefined : 'untitled' }, title)),
-    h('td', {}, session.source ?? '–'),
-    h('td', {}, session.model ?? '–'),
+    h('td', {}, h('a', { href: sessionHref(session.rootId), 'data-nav': true, class: session.title ? undefined : 'untitled' }, isolated(breakable(title)))),
+    h('td', {}, session.source ? isolated(session.source) : '–'),
+    h('td', {}, session.model ? isolated(session.model) : '–'),
     h('td', { class: 'number' }, String(session.messages)),
     h('td', {}, time(session.lastActivity)),
     h('td', {}, session.live ? h('span', { class: 'badge live' }, 'live') : session.ended ? h('span', { class: 'badge' }, 'ended') : ''),

@@ -1,6 +1,6 @@
 import { actionsView } from './actions.js';
 import { getJson } from './api.js';
-import { h, replace, sessionHref, shortId, time } from './dom.js';
+import { breakable, h, isolated, replace, sessionHref, shortId, time } from './dom.js';
 import { followSession } from './feed.js';
 import { VIEWS } from './views.js';
 
@@ -20,17 +20,17 @@ const heading = (view, name) => {
   return h(
     'header',
     { class: 'conversation-head' },
-    h('h1', {}, root.title ?? tip.title ?? `untitled ${shortId(view.rootId)}`, liveTurn(view) ? h('span', { class: 'badge live' }, 'live') : ''),
+    h('h1', {}, isolated(breakable(root.title ?? tip.title ?? `untitled ${shortId(view.rootId)}`)), liveTurn(view) ? h('span', { class: 'badge live' }, 'live') : ''),
     h(
       'p',
       { class: 'meta' },
       'root ', h('code', {}, view.rootId), ' · tip ', h('code', {}, view.tipId),
       ` · ${view.segments.length} segment(s)`,
-      root.source ? ` · ${root.source}` : '',
-      tip.model ?? root.model ? ` · ${tip.model ?? root.model}` : '',
+      root.source ? [' · ', isolated(root.source)] : '',
+      tip.model ?? root.model ? [' · ', isolated(tip.model ?? root.model)] : '',
       view.lastActivity ? [' · last activity ', time(view.lastActivity)] : '',
     ),
-    root.parentId && root.link ? h('p', { class: 'meta parent' }, PARENT_LINK[root.link] ?? 'Linked from ', h('a', { href: sessionHref(root.parentId) }, shortId(root.parentId))) : '',
+    root.parentId && root.link ? h('p', { class: 'meta parent' }, PARENT_LINK[root.link] ?? 'Linked from ', h('a', { href: sessionHref(root.parentId) }, isolated(shortId(root.parentId)))) : '',
     h(
       'nav',
       { class: 'tabs', 'aria-label': 'Views' },
@@ -61,7 +61,7 @@ class Conversation extends HTMLElement {
     try {
       rootId = (await load()).rootId;
     } catch (error) {
-      replace(this, h('p', { class: 'error', role: 'alert' }, `Could not open ${id}: ${error.message}`));
+      replace(this, h('p', { class: 'error', role: 'alert' }, 'Could not open ', isolated(id), ': ', isolated(error.message)));
       return;
     }
     // From here on the conversation is named by its root: the same whole conversation whatever id opened it.
@@ -91,9 +91,16 @@ class Conversation extends HTMLElement {
     }, 100);
   }
 
+  /** The message the fragment names, if any; a fragment that is not valid percent-encoding names none. */
   #scrollToHash() {
     if (!location.hash) return;
-    const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    let name;
+    try {
+      name = decodeURIComponent(location.hash.slice(1));
+    } catch {
+      return;
+    }
+    const target = document.getElementById(name);
     if (!target) return;
     target.classList.add('target');
     target.scrollIntoView({ block: 'center' });

@@ -34,3 +34,39 @@ export const time = (iso) => (iso ? h('time', { datetime: iso, title: iso }, new
 
 /** A short form of a long id. */
 export const shortId = (id) => (id.length > 12 ? `${id.slice(0, 8)}…` : id);
+
+/**
+ * Ledger text shown inline next to other text, isolated in a <bdi>: a bidi control in it (U+202E, U+2066…)
+ * ends at the element's edge, so it cannot reorder the words around it.
+ */
+export const isolated = (text) => h('bdi', {}, text);
+
+const SAFE_CUT = /[^\p{M}\u200C\u200D\uDC00-\uDFFF\uFE00-\uFE0F]/u;
+
+/**
+ * Long text with a <wbr> at least every `every` characters of a run without spaces. Chromium breaks one
+ * unbroken word (overflow-wrap: anywhere) in time that grows with the square of its length: a 1 MB
+ * title froze the page. The pieces keep the text as it is (a <wbr> holds none), never cut a surrogate
+ * pair or before a combining mark, and are found in one pass.
+ */
+export const breakable = (text, every = 64) => {
+  if (text.length <= every) return text;
+  const parts = [];
+  let from = 0;
+  let run = 0;
+  for (let at = 0; at < text.length; at += 1) {
+    const code = text.charCodeAt(at);
+    if (code <= 32 || code === 0x200b || code === 0x3000) {
+      run = 0;
+      continue;
+    }
+    run += 1;
+    if (run > every && SAFE_CUT.test(text[at])) {
+      parts.push(text.slice(from, at), h('wbr'));
+      from = at;
+      run = 1;
+    }
+  }
+  parts.push(text.slice(from));
+  return parts;
+};

@@ -1,4 +1,4 @@
-import { h, sessionHref, shortId, time } from './dom.js';
+import { h, isolated, sessionHref, shortId, time } from './dom.js';
 
 const summary = (text) => h('details', { class: 'summary', open: true }, h('summary', {}, 'Summary'), h('div', { class: 'content' }, text));
 
@@ -13,13 +13,13 @@ export const markerView = (marker) => {
       return h(
         'aside',
         { class: 'marker compression', role: 'note' },
-        h('p', {}, 'Compression boundary: continued in ', h('a', { href: sessionHref(marker.childId) }, shortId(marker.childId)), ' ', time(marker.at)),
+        h('p', {}, 'Compression boundary: continued in ', h('a', { href: sessionHref(marker.childId) }, isolated(shortId(marker.childId))), ' ', time(marker.at)),
         summary(marker.summary),
       );
     case 'child':
-      return h('aside', { class: 'marker child', role: 'note' }, h('p', {}, CHILD_VERB[marker.link] ?? 'Linked to ', h('a', { href: sessionHref(marker.childId) }, shortId(marker.childId)), ' ', time(marker.at)));
+      return h('aside', { class: 'marker child', role: 'note' }, h('p', {}, CHILD_VERB[marker.link] ?? 'Linked to ', h('a', { href: sessionHref(marker.childId) }, isolated(shortId(marker.childId))), ' ', time(marker.at)));
     case 'ended':
-      return h('aside', { class: 'marker ended', role: 'note' }, h('p', {}, 'Session ended', marker.reason ? `: ${marker.reason}` : '', ' ', time(marker.at)));
+      return h('aside', { class: 'marker ended', role: 'note' }, h('p', {}, 'Session ended', marker.reason ? [': ', isolated(marker.reason)] : '', ' ', time(marker.at)));
     default:
       return '';
   }

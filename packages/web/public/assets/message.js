@@ -1,4 +1,4 @@
-import { h, time } from './dom.js';
+import { h, isolated, time } from './dom.js';
 
 const json = (value) => JSON.stringify(value, null, 2);
 
@@ -7,7 +7,7 @@ const toolName = (call) => call?.function?.name ?? call?.name ?? 'tool';
 /** Tool calls folded: one <details> each, the name in the summary, the call as JSON inside. */
 const toolCalls = (message) =>
   (message.toolCalls ?? []).map((call) =>
-    h('details', { class: 'tool-call' }, h('summary', {}, 'Tool call: ', h('code', {}, toolName(call))), h('pre', {}, json(call))),
+    h('details', { class: 'tool-call' }, h('summary', {}, 'Tool call: ', h('code', {}, isolated(toolName(call)))), h('pre', {}, json(call))),
   );
 
 /** Earlier versions of a rewritten message, oldest first, on demand. */
@@ -25,7 +25,7 @@ const versions = (message) =>
 const body = (message) => {
   const text = message.content ?? '';
   if (message.role === 'tool') {
-    return h('details', { class: 'tool-result' }, h('summary', {}, 'Tool result', message.toolName ? ': ' : '', message.toolName ? h('code', {}, message.toolName) : ''), h('div', { class: 'content' }, text));
+    return h('details', { class: 'tool-result' }, h('summary', {}, 'Tool result', message.toolName ? ': ' : '', message.toolName ? h('code', {}, isolated(message.toolName)) : ''), h('div', { class: 'content' }, text));
   }
   return text === '' ? '' : h('div', { class: 'content' }, text);
 };

@@ -1,5 +1,5 @@
 import { ensureOk, request } from './api.js';
-import { h, replace, sessionHref, shortId } from './dom.js';
+import { h, isolated, replace, sessionHref, shortId } from './dom.js';
 
 /**
  * A snippet with its matches in <mark>: `marks` are [start, end) UTF-16 offsets into the plain text.
@@ -24,7 +24,7 @@ const hit = (found) =>
   h(
     'li',
     { class: 'hit' },
-    h('a', { href: sessionHref(found.rootId, found.messageId), 'data-nav': true }, h('span', { class: `role ${found.role}` }, found.role), ' ', h('span', { class: 'id' }, shortId(found.rootId))),
+    h('a', { href: sessionHref(found.rootId, found.messageId), 'data-nav': true }, h('span', { class: `role ${found.role}` }, found.role), ' ', h('span', { class: 'id' }, isolated(shortId(found.rootId)))),
     h('p', { class: 'snippet' }, markedSnippet(found.snippet, found.marks)),
   );
 
@@ -37,11 +37,11 @@ class Search extends HTMLElement {
       const body = await (await ensureOk(await request(`/search?q=${encodeURIComponent(q)}`))).json();
       replace(
         this,
-        h('h1', {}, 'Search: ', h('q', {}, q)),
+        h('h1', {}, 'Search: ', h('q', {}, isolated(q))),
         body.hits.length === 0 ? h('p', { class: 'status' }, 'No messages match.') : h('ol', { class: 'hits' }, body.hits.map(hit)),
       );
     } catch (error) {
-      replace(this, h('h1', {}, 'Search: ', h('q', {}, q)), h('p', { class: 'error', role: 'alert' }, `The search failed: ${error.message}`));
+      replace(this, h('h1', {}, 'Search: ', h('q', {}, isolated(q))), h('p', { class: 'error', role: 'alert' }, `The search failed: ${error.message}`));
     }
   }
 }

@@ -1,4 +1,4 @@
-import { h } from './dom.js';
+import { h, isolated } from './dom.js';
 import { markerView } from './markers.js';
 import { messageView } from './message.js';
 
@@ -15,7 +15,7 @@ const display = (view) => {
 const active = (view) =>
   view.messages.map((item) =>
     item.kind === 'summary'
-      ? h('aside', { class: `marker ${item.source}`, role: 'note', id: `message-${item.id}` }, h('p', {}, `Summary (${item.source}) of ${item.replaced} message(s)`), h('div', { class: 'content' }, item.content))
+      ? h('aside', { class: `marker ${item.source}`, role: 'note', id: `message-${item.id}` }, h('p', {}, 'Summary (', isolated(item.source), `) of ${item.replaced} message(s)`), h('div', { class: 'content' }, item.content))
       : messageView(item),
   );
 
@@ -28,7 +28,7 @@ const raw = (view) =>
       h(
         'li',
         { tabindex: 0, 'data-nav': true },
-        h('p', {}, h('code', {}, event.type), ` ${event.stream} @${event.revision} (position ${event.position})`),
+        h('p', {}, h('code', {}, isolated(event.type)), ' ', isolated(event.stream), ` @${event.revision} (position ${event.position})`),
         h('details', {}, h('summary', {}, 'data and metadata'), h('pre', {}, JSON.stringify({ id: event.id, created: event.created, data: event.data, metadata: event.metadata }, null, 2))),
       ),
     ),
