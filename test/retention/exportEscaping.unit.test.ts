@@ -170,6 +170,28 @@ describe('markdown and qmd exports escape every interpolated field', () => {
     });
   }
 
+  // The README's promise, that ids are code spans: escaped text is still a link, an emoji or a dash to a
+  // GitHub-style or smart-punctuation renderer (outside test, session 16: `www.evil.example`, `:rocket:`, `a--b`).
+  it.each(['markdown', 'qmd'] as const)('%s: writes every id in a heading or marker line as a code span', (format) => {
+    const ids = ['www.evil.example', ':rocket:', 'a--b__c__', 'sum.example.com', 'seg:smile:', 'next--seg'];
+    const content = display([
+      conversation({
+        rootId: 'a--b__c__',
+        segments: ['a--b__c__'],
+        markers: [
+          { kind: 'child', index: 1, sessionId: 'a--b__c__', childId: 'www.evil.example', link: 'delegation', at },
+          { kind: 'compaction', index: 1, sessionId: 'a--b__c__', summaryId: 'sum.example.com', summary: 'fine', replaced: 1, at },
+          { kind: 'compression', index: 1, sessionId: 'seg:smile:', childId: 'next--seg', summaryId: 'x', summary: 'fine', at },
+        ],
+      }),
+      conversation({ rootId: 'www.evil.example', segments: ['www.evil.example'], link: 'delegation', parentId: ':rocket:', depth: 1 }),
+    ]);
+    const out = renderExport(content, { ...manifest(format, 'display'), digest: contentDigest(content) });
+    const left = interpreted(out);
+    for (const id of ids) expect(left, id).not.toContain(id);
+    expect(out).toContain('## Delegated conversation `www.evil.example` (started from `:rocket:`, depth 1)');
+  });
+
   const htmlCases: Array<[string, DisplayContent | RawContent, Partial<Manifest>]> = [
     ...DISPLAY_CASES.map(([name, content, extra]): [string, DisplayContent, Partial<Manifest>] => [name, content, extra ?? {}]),
     ...RAW_CASES.map(([name, content]): [string, RawContent, Partial<Manifest>] => [name, content, {}]),

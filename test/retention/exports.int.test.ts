@@ -79,8 +79,8 @@ describe.each(STORES)('exports that declare their view (%s)', (_name, open) => {
     await buildConversation(context);
 
     const logical = text((await exportSession(store, 'root', { format: 'markdown', now: now() })).bytes);
-    expect(logical).toContain('## Delegated conversation sub (started from root-2, depth 1)');
-    expect(logical).toContain('## Delegated conversation subsub (started from sub, depth 2)');
+    expect(logical).toContain('## Delegated conversation `sub` (started from `root-2`, depth 1)');
+    expect(logical).toContain('## Delegated conversation `subsub` (started from `sub`, depth 2)');
     expect(logical).toContain('delegated task text');
     expect(logical).toContain('nested delegated text');
     expect(logical).not.toContain('branch text');

@@ -20,6 +20,9 @@ export interface MarkdownStyle {
   body?: (text: string) => string;
 }
 
+/** Ids as code spans (never a link, an emoji or emphasis), the text around them escaped. */
+const MARKDOWN_PARTS = { id: codeSpan, text: inlineText };
+
 const plainMarker: MarkdownStyle['marker'] = (headline, summary) =>
   ['---', '', `**${headline}**`, ...(summary === null ? [] : ['', fenced(summary)])].join('\n');
 
@@ -39,9 +42,9 @@ const messageBlock = (message: ExportedMessage, number: number): string => {
 };
 
 const conversationBlock = (conversation: ExportedConversation, style: MarkdownStyle): string => {
-  const out = [`## ${inlineText(conversationTitle(conversation))}`, '', `Segments: ${conversation.segments.map(codeSpan).join(' → ')}; ${conversation.messages.length} message(s).`];
+  const out = [`## ${conversationTitle(conversation, MARKDOWN_PARTS)}`, '', `Segments: ${conversation.segments.map(codeSpan).join(' → ')}; ${conversation.messages.length} message(s).`];
   for (const item of itemsOf(conversation)) {
-    out.push('', item.kind === 'message' ? messageBlock(item.message, item.number) : style.marker(inlineText(markerHeadline(item.marker)), markerSummary(item.marker)));
+    out.push('', item.kind === 'message' ? messageBlock(item.message, item.number) : style.marker(markerHeadline(item.marker, MARKDOWN_PARTS), markerSummary(item.marker)));
   }
   return out.join('\n');
 };

@@ -1,16 +1,28 @@
 import type { ExportedMarker, ExportedMessage } from '../view/content.js';
 
 /** The words a marker stands for; its summary (user content) is rendered separately. */
-export const markerHeadline = (marker: ExportedMarker): string => {
+/**
+ * How a headline writes its parts: ids (summary, segment, child ids) and the text around them. Plain
+ * by default (HTML escapes the whole line); Markdown writes ids as code spans and escapes the rest
+ * (markdownText.ts), so no id becomes a link, an emoji or emphasis there.
+ */
+export interface HeadlineParts {
+  id: (id: string) => string;
+  text: (text: string) => string;
+}
+
+export const PLAIN_PARTS: HeadlineParts = { id: (id) => id, text: (text) => text };
+
+export const markerHeadline = (marker: ExportedMarker, { id, text }: HeadlineParts = PLAIN_PARTS): string => {
   switch (marker.kind) {
     case 'compaction':
-      return `Compaction ${marker.summaryId} at ${marker.at}: ${marker.replaced} message(s) above left the model's context (kept here, marked compacted), replaced by this summary`;
+      return `${text('Compaction ')}${id(marker.summaryId)}${text(` at ${marker.at}: ${marker.replaced} message(s) above left the model's context (kept here, marked compacted), replaced by this summary`)}`;
     case 'compression':
-      return `Compression at ${marker.at}: segment ${marker.sessionId} continues in ${marker.childId}, whose context starts from this summary`;
+      return `${text(`Compression at ${marker.at}: segment `)}${id(marker.sessionId)}${text(' continues in ')}${id(marker.childId)}${text(', whose context starts from this summary')}`;
     case 'child':
-      return `A ${marker.link} child ${marker.childId} started here (${marker.at})`;
+      return `${text(`A ${marker.link} child `)}${id(marker.childId)}${text(` started here (${marker.at})`)}`;
     case 'ended':
-      return `Session ended at ${marker.at}${marker.reason === undefined ? '' : ` (${marker.reason})`}`;
+      return text(`Session ended at ${marker.at}${marker.reason === undefined ? '' : ` (${marker.reason})`}`);
   }
 };
 

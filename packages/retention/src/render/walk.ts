@@ -1,4 +1,5 @@
 import type { ExportedConversation, ExportedMarker, ExportedMessage } from '../view/content.js';
+import { PLAIN_PARTS, type HeadlineParts } from './text.js';
 
 /** Messages in order with each marker where it happened (after the messages that preceded it). */
 export type Item = { kind: 'message'; message: ExportedMessage; number: number } | { kind: 'marker'; marker: ExportedMarker };
@@ -13,8 +14,8 @@ export function* itemsOf(conversation: ExportedConversation): Generator<Item> {
   while (next < markers.length) yield { kind: 'marker', marker: markers[next++]! };
 }
 
-/** A conversation's heading: the one asked for, or a delegated child and where it started. */
-export const conversationTitle = (conversation: ExportedConversation): string =>
+/** A conversation's heading: the one asked for, or a delegated child and where it started (its parts written as markerHeadline's). */
+export const conversationTitle = (conversation: ExportedConversation, { id, text }: HeadlineParts = PLAIN_PARTS): string =>
   conversation.link === 'delegation'
-    ? `Delegated conversation ${conversation.rootId} (started from ${conversation.parentId}, depth ${conversation.depth})`
-    : `Conversation ${conversation.rootId}`;
+    ? `${text('Delegated conversation ')}${id(conversation.rootId)}${text(' (started from ')}${id(conversation.parentId ?? '')}${text(`, depth ${conversation.depth})`)}`
+    : `${text('Conversation ')}${id(conversation.rootId)}`;
