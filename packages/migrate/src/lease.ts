@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { chainHash, hashOf, isLedgerError, newId, readStreamIfAny, type EventData, type EventStore, type JsonObject, type RecordedEvent } from '@session-ledger/core';
+import { createLedger, isLedgerError, newId, readStreamIfAny, type EventStore, type JsonObject, type RecordedEvent } from '@session-ledger/core';
 import { migrationLeaseLost, migrationRunning, type LeaseHolder } from './errors.js';
 import { LEASE_STREAM, LEASE_TYPE } from './names.js';
 
@@ -50,36 +50,25 @@ export const acquireLease = async (to: EventStore, source: string, options: Leas
   const now = options.now ?? Date.now;
   const runId = newId();
   const mine = { runId, holder: options.holder ?? `pid ${process.pid} on ${hostname()}`, source, acquiredAt: new Date(now()).toISOString() };
-  /**
-   * One lease event, hash-chained like the ledger's own (`prevHash`, `hash`) for the revision it will
-   * land at, so `audit verify` holds while a lease is live (after a kill -9 too).
-   */
-  const record = (revision: bigint, prevHash: string | null, extra: JsonObject = {}) => {
-    const expires = new Date(now() + ttlMs).toISOString();
-    const event = { id: newId(), type: LEASE_TYPE, data: { ...mine, expiresAt: expires, ttlMs, ...extra } };
-    const metadata = { prevHash };
-    const hash = chainHash({ stream: LEASE_STREAM, revision, ...event, metadata });
-    const sealed: EventData = { ...event, metadata: { ...metadata, hash } };
-    return { sealed, hash, expires: Date.parse(expires) };
+  /** One lease event, appended through the ledger, which chains it (`audit verify` holds while a lease is live, after a kill -9 too). */
+  const ledger = createLedger(to);
+  const record = (extra: JsonObject = {}) => {
+    const expires = now() + ttlMs;
+    return { event: { id: newId(), type: LEASE_TYPE, data: { ...mine, expiresAt: new Date(expires).toISOString(), ttlMs, ...extra } }, expires };
   };
-  /** The revision a `no_stream` append lands at: 0, or after a released (soft-deleted) lease. Stores that cannot tell (EventStoreDB) hide these events anyway. */
-  const nextAfterRelease = async () => ((await to.streamState?.(LEASE_STREAM))?.lastRevision ?? -1n) + 1n;
 
   let revision: bigint | null = null;
-  let head: string | null = null;
   let expiresAt = 0;
   for (let attempt = 0; revision === null; attempt += 1) {
     const last = await lastLease(to);
     const holder = last ? asHolder(last) : null;
     if (holder && now() < Date.parse(holder.expiresAt)) throw migrationRunning(holder, now());
     if (attempt >= 3) throw migrationRunning(holder ?? { runId: '?', holder: 'unknown', source: '?', acquiredAt: '?', expiresAt: new Date(now() + ttlMs).toISOString() }, now());
-    const next = last ? last.revision + 1n : await nextAfterRelease();
-    const event = record(next, last ? hashOf(last) : null, holder ? { tookOver: holder.runId } : {});
+    const { event, expires } = record(holder ? { tookOver: holder.runId } : {});
     try {
-      const result = await to.appendToStream(LEASE_STREAM, [event.sealed], { expectedRevision: last ? last.revision : 'no_stream' });
+      const result = await ledger.append(LEASE_STREAM, [event], { expectedRevision: last ? last.revision : 'no_stream' });
       revision = result.nextExpectedRevision;
-      head = event.hash;
-      expiresAt = event.expires;
+      expiresAt = expires;
     } catch (error) {
       // Another run appended first (took it, renewed it or took it over): read again, which refuses.
       if (!isLedgerError(error, 'wrong_expected_version')) throw error;
@@ -90,12 +79,11 @@ export const acquireLease = async (to: EventStore, source: string, options: Leas
   let pending: Promise<void> = Promise.resolve();
   const renewOnce = async () => {
     if (lost) throw lost;
-    const event = record(revision! + 1n, head);
+    const { event, expires } = record();
     try {
-      const result = await to.appendToStream(LEASE_STREAM, [event.sealed], { expectedRevision: revision! });
+      const result = await ledger.append(LEASE_STREAM, [event], { expectedRevision: revision! });
       revision = result.nextExpectedRevision;
-      head = event.hash;
-      expiresAt = event.expires;
+      expiresAt = expires;
     } catch (error) {
       if (!isLedgerError(error, 'wrong_expected_version')) throw error;
       const last = await lastLease(to).catch(() => null);
