@@ -2,14 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createLedger, readStreamState, type EventStore } from '@session-ledger/core';
 import { deleteSession } from '@session-ledger/retention';
 import { appendMessage, compressSession, startSession } from '@session-ledger/sessions';
-import { STORES, wrapStore, writerOn } from './helpers.js';
+import { gate, STORES, wrapStore, writerOn } from './helpers.js';
 
-/** A promise and its release. */
-const gate = () => {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { opened, open };
-};
 
 /**
  * A compression racing a deletion (outside test, session 15: in 6 of 180 rounds over two servers the

@@ -75,3 +75,10 @@ export const wrapStore = (store: EventStore, overrides: Partial<Pick<EventStore,
   }
   return Object.assign(wrapped, overrides);
 };
+
+/** A promise and its release: a step of an interleaving a test drives by hand. */
+export const gate = () => {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+};

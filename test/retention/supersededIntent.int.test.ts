@@ -2,13 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createLedger, readWholeStream, type EventStore } from '@session-ledger/core';
 import { AUDIT_STREAM, deleteSession, deleteSessions, pendingIntents } from '@session-ledger/retention';
 import { appendMessage, startSession } from '@session-ledger/sessions';
-import { STORES, wrapStore, writerOn } from './helpers.js';
+import { gate, STORES, wrapStore, writerOn } from './helpers.js';
 
-const gate = () => {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { opened, open };
-};
 
 /**
  * A run whose first audit append (its intent) waits until `go` opens, after `reached` opened: it has
