@@ -74,10 +74,36 @@ describe.each(STORES)('a compression racing a deletion (%s)', (_name, open) => {
     expect(await childState(base)).toBe('tombstoned');
   });
 
-  it('the compression is killed after starting its child, past the deletion\'s own check: run again with the same child id, it deletes the child', async () => {
+  it('the compression would be killed after starting its child, past the deletion\'s own check: the deletion fenced the child, which never starts', async () => {
     const { base, writer, childStart, compressing } = await setUp(true);
     const deleted = await deleteSession(createLedger(base), 'p', { now: writer.now() });
-    expect(deleted.deleted).toEqual(['session-p']); // the child was not started when the deletion looked
+    expect(deleted.deleted).toEqual(['session-p']); // the child was not started when the deletion looked: nothing of it is listed
+    expect(await childState(base)).toBe('tombstoned'); // its id fenced
+    childStart.open();
+
+    await expect(compressing).rejects.toMatchObject({ type: 'session_deleted', details: { sessionId: 'p' } });
+    expect(await childState(base)).toBe('tombstoned');
+    await expect(compressSession(writer.context, 'p', { summary: 'SUMMARY OF A SECRET' })).rejects.toMatchObject({ type: 'session_deleted' });
+  });
+
+  /** A deletion of `p` killed after its tombstones, before it fences the pending child (kill -9 there). */
+  const killedBeforeFence = (base: EventStore, now: Date) =>
+    deleteSession(
+      createLedger(
+        wrapStore(base, {
+          tombstoneStream: async (stream, options) => {
+            if (stream === 'session-c') throw new Error('killed');
+            return base.tombstoneStream(stream, options);
+          },
+        }),
+      ),
+      'p',
+      { now },
+    );
+
+  it('a deletion killed before its fence, then the compression killed after starting its child: run again with the same child id, it deletes the child', async () => {
+    const { base, writer, childStart, compressing } = await setUp(true);
+    await expect(killedBeforeFence(base, writer.now())).rejects.toThrow('killed');
     childStart.open();
     await expect(compressing).rejects.toThrow('killed');
     expect(await childState(base)).toBe('live'); // the orphan: it holds the deleted conversation's summary
@@ -88,7 +114,7 @@ describe.each(STORES)('a compression racing a deletion (%s)', (_name, open) => {
 
   it('run again, it leaves a child written to since, and any stream that is not its compression child', async () => {
     const { base, writer, childStart, compressing } = await setUp(true);
-    await deleteSession(createLedger(base), 'p', { now: writer.now() });
+    await expect(killedBeforeFence(base, writer.now())).rejects.toThrow('killed');
     childStart.open();
     await expect(compressing).rejects.toThrow('killed');
     await appendMessage(writer.context, 'c', { role: 'user', content: 'written in the new tip' });

@@ -15,7 +15,7 @@ declare module '@session-ledger/core' {
 export const sessionNotFound = (sessionId: string) => notFound('session', sessionId);
 
 export const sessionDeleted = (sessionId: string) =>
-  ledgerError('session_deleted', `Session ${sessionId} is deleted; it can never be written again`, { sessionId });
+  ledgerError('session_deleted', `Session ${sessionId} is deleted; it can never be read or written again`, { sessionId });
 
 export const sessionSealed = (sessionId: string, tipId: string, pending = false, takenChildId?: string) =>
   ledgerError(

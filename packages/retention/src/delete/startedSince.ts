@@ -1,17 +1,45 @@
-import { hashOf, readStreamIfAny, type EventStore } from '@session-ledger/core';
+import { hashOf, isLedgerError, readStreamIfAny, type EventStore, type RecordedEvent } from '@session-ledger/core';
 import { sessionStream } from '@session-ledger/events';
 import type { Coverage } from '../coverage/coverage.js';
 import type { PlannedStream } from './plan.js';
 
 /**
+ * A pending child not started yet is fenced: its id is tombstoned at no stream, so the compression
+ * racing this deletion can never start it (its start is refused, and it answers session_deleted)
+ * even when that compression is killed before it reads its parent again (outside test, session 16:
+ * such a child outlived the deletion unless the compression was run again with its id). Nothing
+ * was stored under it, so the fence erases nothing and the outcome does not list it. A child started
+ * meanwhile (the fence refused) is read again. null: nothing left to delete there.
+ */
+const startOrFence = async (store: EventStore, stream: string): Promise<RecordedEvent | null> => {
+  for (;;) {
+    let events;
+    try {
+      events = await readStreamIfAny(store, stream);
+    } catch {
+      return null; // tombstoned already (by the compression, which found the parent gone, or fenced)
+    }
+    if (events?.[0]) return events[0];
+    try {
+      await store.tombstoneStream(stream, { expectedRevision: 'no_stream' });
+      return null;
+    } catch (error) {
+      if (isLedgerError(error, 'stream_deleted')) return null;
+      if (!isLedgerError(error, 'wrong_expected_version')) throw error;
+    }
+  }
+};
+
+/**
  * The compression children started since the coverage was read: a tip's continuation named a child
  * not started then (a compression racing this deletion), and it is stored now. Each side checks the
- * other after its own write: this deletion the child after its tombstones, the compression the
- * parent after starting the child (sessions' compressSession), so one of the two deletes it and no
- * child holding the deleted conversation's summary outlives it (outside test, session 15). Each is
- * planned at revision 0: its start, which holds nothing its parent's continuation (read, and for an
- * export exported) does not. A child written to since is then refused as drift and kept
- * (partial_deletion): what was written there was never read, so it is never destroyed.
+ * other after its own write: this deletion the child after its tombstones (one not started yet is
+ * fenced: startOrFence), the compression the parent after starting the child (sessions'
+ * compressSession), so one of the two deletes it and no child holding the deleted conversation's
+ * summary outlives it (outside test, session 15). Each is planned at revision 0: its start, which
+ * holds nothing its parent's continuation (read, and for an export exported) does not. A child
+ * written to since is then refused as drift and kept (partial_deletion): what was written there was
+ * never read, so it is never destroyed.
  */
 export const startedSince = async (store: EventStore, coverage: Coverage): Promise<PlannedStream[]> => {
   const out: PlannedStream[] = [];
@@ -19,13 +47,7 @@ export const startedSince = async (store: EventStore, coverage: Coverage): Promi
     const childId = conversation.loaded.pendingChildId;
     if (childId === null) continue;
     const stream = sessionStream(childId);
-    let events;
-    try {
-      events = await readStreamIfAny(store, stream);
-    } catch {
-      continue; // tombstoned already (by the compression, which found the parent gone)
-    }
-    const start = events?.[0];
+    const start = await startOrFence(store, stream);
     if (start) out.push({ stream, revision: 0n, chainHead: hashOf(start) });
   }
   return out;

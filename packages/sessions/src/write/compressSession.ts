@@ -64,8 +64,10 @@ const startChild = async (context: WriterContext, parentId: string, continued: S
  * a sealed segment (a no-op for the same one, else sealed). A stored continuation whose child can
  * never be started (its id was taken after the check) is superseded by a compression into a fresh
  * child (decided in decide/segmentDecider.ts). A deletion racing the compression never leaves the
- * child behind: after starting it, the parent is read again, and a run killed before that read
- * deletes it when run again with the same child id (parentDeleted.ts).
+ * child behind: after starting it, the parent is read again; a deletion that finds it not started
+ * fences its id, so it never starts (retention's startedSince.ts); and an orphan left all the same (a
+ * deletion killed before its fence, then this run killed before its read) is deleted when the
+ * compression is run again with the same child id (parentDeleted.ts).
  */
 export const compressSession = async (context: WriterContext, sessionId: string, input: CompressInput): Promise<CompressResult> => {
   const { store } = context.ledger;
@@ -96,7 +98,11 @@ export const compressSession = async (context: WriterContext, sessionId: string,
   const command = { kind: 'continue', sessionId, eventId, continued, childGiven: input.childId !== undefined, child, pending } as const;
   const parent = await runSegment(context.ledger, command, input.expectedRevision);
   const next = parent.reply.continued!;
-  const started = await startChild(context, sessionId, next, handedOver(parent.state.turn));
+  const started = await startChild(context, sessionId, next, handedOver(parent.state.turn)).catch(async (error: unknown) => {
+    // A deletion of the parent between the two writes fences the child (retention's startedSince.ts): the conversation is deleted.
+    if (isLedgerError(error, 'session_deleted')) await unlessParentDeleted(store, sessionId, next.childId);
+    throw error;
+  });
   await unlessParentDeleted(store, sessionId, next.childId);
   return { sessionId: next.childId, rootId: started.rootId, parentId: sessionId, parentRevision: parent.revision, revision: started.revision, written: parent.written || started.created };
 };
