@@ -2,6 +2,7 @@ import { ATTR, spanned, isLedgerError, ledgerError, withRetry, type Ledger, type
 import { readCoverage } from './coverage/readCoverage.js';
 import { deleteCovered } from './delete/deleteCovered.js';
 import { assertIdle } from './delete/liveLease.js';
+import { assertIdleBefore } from './delete/idleBefore.js';
 import { checkIfMatch } from './delete/ifMatch.js';
 import { intentsCovering, pendingIntents, type PendingIntent } from './delete/intents.js';
 import { resumeDeletion } from './resumeDeletion.js';
@@ -17,6 +18,11 @@ export interface DeleteOptions {
   retry?: RetryPolicy;
   /** The pending intents, when the caller read them already (bulk deletions read the audit stream once). */
   pending?: readonly PendingIntent[];
+  /**
+   * Delete only if every covered conversation was last active before this instant, judged on the read
+   * the tombstones are conditional on (prune's cutoff); else session_active, nothing deleted.
+   */
+  idleBefore?: Date;
 }
 
 export interface DeleteResult {
@@ -51,6 +57,7 @@ const deleteSessionUntraced = async (ledger: Ledger, anyId: string, options: Del
   const coverage = await readCoverage(ledger.store, anyId, { lineage: options.lineage, retry: options.retry, read: 'structure' });
   if (options.ifMatch !== undefined) await checkIfMatch(ledger, coverage, anyId, options.ifMatch);
   assertIdle(coverage, now);
+  if (options.idleBefore !== undefined) assertIdleBefore(coverage, options.idleBefore);
   const deleted = await deleteCovered(ledger, coverage, { reason: options.reason ?? 'delete', now, retry: options.retry });
   return { requestedId: anyId, rootId: coverage.conversations[0]!.rootId, sessionIds: coverage.streams.map((s) => s.sessionId), deleted };
 };

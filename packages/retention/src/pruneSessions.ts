@@ -90,7 +90,8 @@ const pruneSessionsUntraced = async (ledger: Ledger, options: PruneOptions): Pro
   if (chosen.length > 0 && options.confirm && !(await options.confirm(chosen))) return result;
   for (const rootId of chosen) {
     try {
-      const done = await deleteSession(ledger, rootId, { reason: 'prune', now, retry: options.retry, pending });
+      // The age is judged again on the deletion's own read: the listing is older than its tombstones' conditions.
+      const done = await deleteSession(ledger, rootId, { reason: 'prune', now, retry: options.retry, pending, idleBefore: new Date(cutoff) });
       result.deleted.push(rootId);
       result.streams.push(...done.deleted);
     } catch (error) {
