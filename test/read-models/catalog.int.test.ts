@@ -120,7 +120,7 @@ describe('the session catalog (Given/When/Then)', () => {
     expect((await g.rows()).map((row) => [row.rootId, row.segments])).toEqual([['c', ['c']]]);
   });
 
-  it('paging: newest activity first, ties by root id; a walk while writers append serves no row twice and skips none that existed', async () => {
+  it('paging: newest activity first, ties by root id; a walk while writers append serves no row twice and every row whose activity did not change', async () => {
     const g = given();
     for (let n = 0; n < 12; n += 1) {
       await startSession(g.context, { id: `s${String(n).padStart(2, '0')}` });
@@ -145,6 +145,21 @@ describe('the session catalog (Given/When/Then)', () => {
 
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen.filter((id) => before.includes(id)).sort()).toEqual([...before].sort());
+  });
+
+  it('paging: a row not served yet that gets new activity moves above the cursor; this walk does not serve it, a new walk serves it first (as the README says)', async () => {
+    const g = given();
+    for (let n = 0; n < 8; n += 1) {
+      await startSession(g.context, { id: `s${n}` });
+      g.advance(1000);
+    }
+    const db = await g.catalog();
+    const first = catalogPage(db, { limit: 4, now: g.now() });
+    expect(first.sessions.map((row) => row.rootId)).toEqual(['s7', 's6', 's5', 's4']);
+    await appendMessage(g.context, 's0', { role: 'user', content: 'new activity on the oldest' });
+    const rest = catalogPage(db, { limit: 4, cursor: first.nextCursor, now: g.now() });
+    expect(rest.sessions.map((row) => row.rootId)).toEqual(['s3', 's2', 's1']);
+    expect(catalogPage(db, { limit: 1, now: g.now() }).sessions.map((row) => row.rootId)).toEqual(['s0']);
   });
 
   it('filters: source, since (an ISO time or a duration back from now); a bad cursor or limit is invalid input', async () => {

@@ -56,7 +56,7 @@ export const sessionRoutes: Route[] = [
     path: '/sessions',
     tag: 'sessions',
     summary: 'One row per logical conversation, newest activity first, a page at a time',
-    description: 'From the catalog read model. The cursor is a keyset on (lastActivity, rootId): stable while writers append.',
+    description: 'From the catalog read model. The cursor is a keyset on (lastActivity, rootId): a walk serves no conversation twice and serves every one whose activity does not change meanwhile; one with new activity moves to the top, so if not served yet it is served by a walk started again, not this one.',
     query: catalogQuery,
     responses: { 200: { description: 'a page of conversations and the cursor of the next (null: the last page)', schema: catalogPageBody }, 400: { description: 'a bad limit, cursor, live or since' } },
     handler: async ({ store, now, query }) => {
