@@ -7,40 +7,47 @@ const storeIn = (dir: string) => ({ SESSION_LEDGER_STORE: `sqlite:${join(dir, 'l
 const oneLine = (stderr: string) => expect(stderr.trim().split('\n')).toHaveLength(1);
 
 describe('events append on the reserved stream families (CLI)', () => {
-  it('a bogus event on a session stream: exit 2 naming the type, nothing stored; the session stays readable and deletable', () => {
+  it('no raw event on a session stream, bogus or valid: exit 2 in one line, nothing stored; the session stays readable and deletable', () => {
     const env = storeIn(tempDir());
     expect(runCli(['sessions', 'start', '--id', 'X', '--title', 't'], { env }).code).toBe(0);
     expect(runCli(['messages', 'append', 'X', '--role', 'user', '--content', 'hello'], { env }).code).toBe(0);
+    expect(runCli(['turns', 'begin', 'X', '--owner', 'harness-a', '--ttl', '10m'], { env }).code).toBe(0);
 
     const bogus = runCli(['events', 'append', 'session-X', '--type', 'bogus', '--data', '{}'], { env });
-
     expect(bogus.code).toBe(2);
     oneLine(bogus.stderr);
-    expect(bogus.stderr).toContain('"bogus" is not a session event type');
-    const invalid = runCli(['events', 'append', 'session-X', '--type', 'message.appended', '--data', '{"messageId":"m9","role":"robot","content":"x","timestamp":"2026-03-01T10:00:00Z"}'], { env });
-    expect(invalid.code).toBe(2);
-    oneLine(invalid.stderr);
-    expect(invalid.stderr).toContain('message.appended');
-    expect(runCli(['events', 'read', 'session-X', '--json'], { env }).json().map((e: { type: string }) => e.type)).toEqual(['session.started', 'message.appended']);
+    expect(bogus.stderr).toContain('"bogus"');
+    // Valid events that broke the rules the writers keep (outside test, session 17): a second live turn, a message without the turn's fence.
+    const at = new Date().toISOString();
+    const secondTurn = JSON.stringify({ turnId: 't-raw', owner: 'harness-b', startedAt: at, leaseExpiresAt: new Date(Date.now() + 600_000).toISOString() });
+    const message = JSON.stringify({ messageId: 'm9', role: 'user', content: 'raw', timestamp: at });
+    for (const [type, data] of [['turn.started', secondTurn], ['message.appended', message]] as const) {
+      const refused = runCli(['events', 'append', 'session-X', '--type', type, '--data', data], { env });
+      expect(refused.code).toBe(2);
+      oneLine(refused.stderr);
+      expect(refused.stderr).toContain('written only through the sessions API');
+    }
+    expect(runCli(['events', 'read', 'session-X', '--json'], { env }).json().map((e: { type: string }) => e.type)).toEqual(['session.started', 'message.appended', 'turn.started']);
     const shown = runCli(['sessions', 'show', 'X', '--json'], { env });
     expect(shown.code).toBe(0);
     expect(JSON.stringify(shown.json())).toContain('hello');
-    expect(runCli(['sessions', 'delete', 'X', '--yes'], { env }).code).toBe(0);
+    expect(runCli(['events', 'append', 'session-nobody', '--type', 'message.appended', '--data', message], { env }).code).toBe(2);
+    expect(runCli(['events', 'read', 'session-nobody'], { env }).code).toBe(3);
   });
 
-  it('a raw event never creates a session stream; a valid one on an existing segment is stored and read', () => {
+  it('no raw event on a memory stream: an add reusing an entry id would change another entry', () => {
     const env = storeIn(tempDir());
-    const data = JSON.stringify({ messageId: 'm1', role: 'user', content: 'raw', timestamp: '2026-03-01T10:00:00Z' });
-    const orphan = runCli(['events', 'append', 'session-nobody', '--type', 'message.appended', '--data', data], { env });
-    expect(orphan.code).toBe(2);
-    oneLine(orphan.stderr);
-    expect(runCli(['events', 'read', 'session-nobody'], { env }).code).toBe(3);
-    expect(runCli(['sessions', 'start', '--id', 'Y'], { env }).code).toBe(0);
-    const retry = ['events', 'append', 'session-Y', '--type', 'message.appended', '--data', data, '--id', '4b6f2f7e-8f1e-4c55-9d43-6f1f0c1a2b3c'];
-    expect(runCli(retry, { env }).code).toBe(0);
-    expect(runCli(retry, { env }).code).toBe(0); // a retry with the same id writes nothing
-    expect(runCli(['events', 'read', 'session-Y', '--json'], { env }).json()).toHaveLength(2);
-    expect(JSON.stringify(runCli(['sessions', 'show', 'Y', '--json'], { env }).json())).toContain('raw');
+    const added = runCli(['memory', 'add', '--target', 'user', '--content', 'Likes tea', '--json'], { env });
+    expect(added.code).toBe(0);
+    const before = runCli(['memory', 'list', '--json'], { env }).stdout;
+    const [entry] = runCli(['events', 'read', 'memory-default', '--json'], { env }).json() as Array<{ data: { entryId: string } }>;
+
+    const reused = runCli(['events', 'append', 'memory-default', '--type', 'memory.entry_added', '--data', JSON.stringify({ entryId: entry!.data.entryId, target: 'user', content: 'Hates tea' })], { env });
+
+    expect(reused.code).toBe(2);
+    oneLine(reused.stderr);
+    expect(reused.stderr).toContain('written only through the memory ledger');
+    expect(runCli(['memory', 'list', '--json'], { env }).stdout).toBe(before);
   });
 
   it('a forged ledger-audit deletion record is refused (exit 2) and the audit stream is untouched', () => {

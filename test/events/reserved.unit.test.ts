@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { checkRawAppend, type RawAppend } from '@session-ledger/events';
+import { checkRawAppend, checkRestoredEvent, type RawAppend } from '@session-ledger/events';
 
 const ID = '4b6f2f7e-8f1e-4c55-9d43-6f1f0c1a2b3c';
 const T = '2026-03-01T10:00:00.000Z';
 const raw = (stream: string, type: string, data: unknown, more: Partial<RawAppend> = {}): RawAppend => ({ stream, id: ID, type, data, expectedRevision: 'any', ...more });
-const refused = (append: RawAppend) => {
+const refused = (append: RawAppend, check: (append: RawAppend) => void = checkRawAppend) => {
   let error: unknown;
   try {
-    checkRawAppend(append);
+    check(append);
   } catch (caught) {
     error = caught;
   }
@@ -20,33 +20,53 @@ const refused = (append: RawAppend) => {
 const message = { content: 'hi', messageId: 'm1', role: 'user', timestamp: T };
 const started = { sessionId: 'X', rootId: 'X', parentId: null, link: null, startedAt: T };
 
+/** The check of an import, which restores events as they were stored. */
+const restoreRefused = (append: RawAppend) => refused(append, checkRestoredEvent);
+
 describe('checkRawAppend: the one check of every raw append', () => {
+  it('refuses every raw append to a session- or memory- stream, however valid the event: their writers keep rules no schema can', () => {
+    // each of these decodes, and each broke a rule (outside test, session 17): a second live turn, an add reusing an entry id
+    expect(refused(raw('session-X', 'message.appended', message))).toMatch(/^Refused raw append to session-X: session- streams are written only through the sessions API .*turns/);
+    refused(raw('session-X', 'turn.started', { turnId: 't2', owner: 'other', startedAt: T, leaseExpiresAt: T }));
+    refused(raw('session-X', 'session.started', started, { expectedRevision: 'no_stream' }));
+    expect(refused(raw('memory-default', 'memory.entry_added', { entryId: 'e1', target: 'user', content: 'x' }))).toMatch(/memory- streams are written only through the memory ledger .*previousContent/);
+    expect(refused(raw('session-X', 'bogus', {}))).toContain('"bogus"');
+  });
+});
+
+describe('checkRestoredEvent: what an import of a jsonl export restores', () => {
   it('refuses an event of no session type on a session stream, naming the type', () => {
-    expect(refused(raw('session-X', 'bogus', {}))).toContain('"bogus" is not a session event type');
+    expect(restoreRefused(raw('session-X', 'bogus', {}))).toContain('"bogus" is not a session event type');
   });
 
   it('refuses session data that does not match its schema (or a schema version the reader does not know)', () => {
-    expect(refused(raw('session-X', 'message.appended', { ...message, role: 'robot' }))).toMatch(/^Refused raw append to session-X: Invalid message.appended event \(v1\): role: /);
-    expect(refused(raw('session-X', 'message.appended', message, { metadata: { schemaVersion: 9 } }))).toContain('schema version 9');
+    expect(restoreRefused(raw('session-X', 'message.appended', { ...message, role: 'robot' }))).toMatch(/^Refused raw append to session-X: Invalid message.appended event \(v1\): role: /);
+    expect(restoreRefused(raw('session-X', 'message.appended', message, { metadata: { schemaVersion: 9 } }))).toContain('schema version 9');
   });
 
-  it('accepts a valid session event; a segment begins only with its own session.started and is never created by another type', () => {
-    expect(checkRawAppend(raw('session-X', 'message.appended', message))).toEqual({ expectedRevision: 'any', mustExist: true });
-    expect(checkRawAppend(raw('session-X', 'message.appended', message, { expectedRevision: 4n }))).toEqual({ expectedRevision: 4n, mustExist: false });
-    expect(checkRawAppend(raw('session-X', 'session.started', started))).toEqual({ expectedRevision: 'no_stream', mustExist: false });
-    refused(raw('session-X', 'message.appended', message, { expectedRevision: 'no_stream' }));
-    expect(refused(raw('session-Y', 'session.started', started))).toContain('names another session');
-    refused(raw('session-X', 'session.started', started, { expectedRevision: 3n }));
-    refused(raw('session-bad id', 'session.started', { ...started, sessionId: 'bad id' }));
+  it('accepts a valid session event; a segment begins only with its own session.started', () => {
+    expect(() => checkRestoredEvent(raw('session-X', 'message.appended', message, { expectedRevision: 4n }))).not.toThrow();
+    expect(() => checkRestoredEvent(raw('session-X', 'session.started', started, { expectedRevision: 'no_stream' }))).not.toThrow();
+    restoreRefused(raw('session-X', 'message.appended', message, { expectedRevision: 'no_stream' }));
+    expect(restoreRefused(raw('session-Y', 'session.started', started, { expectedRevision: 'no_stream' }))).toContain('names another session');
+    restoreRefused(raw('session-X', 'session.started', started, { expectedRevision: 3n }));
+    restoreRefused(raw('session-bad id', 'session.started', { ...started, sessionId: 'bad id' }, { expectedRevision: 'no_stream' }));
   });
 
   it('refuses memory events that are not valid memory mutations', () => {
-    refused(raw('memory-default', 'bogus', {}));
-    refused(raw('memory-default', 'memory.entry_added', { entryId: 'e1', target: 'nobody', content: 'x' }));
-    refused(raw('memory-default', 'memory.entry_added', { entryId: 'e1', target: 'user', content: 'x' }, { metadata: { causation: { sessionId: 5 } } }));
-    expect(checkRawAppend(raw('memory-default', 'memory.entry_added', { entryId: 'e1', target: 'user', content: 'x' }))).toEqual({ expectedRevision: 'any', mustExist: false });
+    restoreRefused(raw('memory-default', 'bogus', {}));
+    restoreRefused(raw('memory-default', 'memory.entry_added', { entryId: 'e1', target: 'nobody', content: 'x' }));
+    restoreRefused(raw('memory-default', 'memory.entry_added', { entryId: 'e1', target: 'user', content: 'x' }, { metadata: { causation: { sessionId: 5 } } }));
+    expect(() => checkRestoredEvent(raw('memory-default', 'memory.entry_added', { entryId: 'e1', target: 'user', content: 'x' }))).not.toThrow();
   });
 
+  it('refuses what every raw append refuses: a ledger- stream, a $ name', () => {
+    restoreRefused(raw('ledger-audit', 'retention.deleted', {}));
+    restoreRefused(raw('$all', 'said', {}));
+  });
+});
+
+describe('checkRawAppend: on any stream', () => {
   it('refuses every raw append to a ledger- stream: an audit record cannot be forged', () => {
     const forged = { rootId: 'X', streams: [], deleted: ['session-X'], kept: [], complete: true };
     expect(refused(raw('ledger-audit', 'retention.deleted', forged))).toContain('written only by session-ledger itself');
@@ -56,7 +76,7 @@ describe('checkRawAppend: the one check of every raw append', () => {
   it("refuses a stream name or event type beginning with $ (EventStoreDB's own: they would not survive a move to it), and nothing else for a $ elsewhere", () => {
     for (const stream of ['$all', '$$raw', '$settings', '$et-x', '$ce-chat']) expect(refused(raw(stream, 'said', {}))).toContain("EventStoreDB's own");
     expect(refused(raw('chat', '$type', {}))).toContain("EventStoreDB's own");
-    expect(checkRawAppend(raw('chat$1', 'said$', { $: 1 }))).toMatchObject({ expectedRevision: 'any' });
+    expect(() => checkRawAppend(raw('chat$1', 'said$', { $: 1 }))).not.toThrow();
   });
 
   it('refuses control characters and lone surrogates in the stream, type or id, and lone surrogates in data and metadata, on any stream', () => {
@@ -69,6 +89,6 @@ describe('checkRawAppend: the one check of every raw append', () => {
     refused(raw('orders', 'placed', { ['\ud834']: 1 }));
     refused(raw('orders', 'placed', {}, { metadata: { note: ['\udd1e'] } }));
     // a well-formed pair and ordinary text (newlines in data included) pass
-    expect(checkRawAppend(raw('orders', 'placed \ud834\udd1e', { text: 'line\nline \ud834\udd1e' }))).toEqual({ expectedRevision: 'any', mustExist: false });
+    expect(() => checkRawAppend(raw('orders', 'placed \ud834\udd1e', { text: 'line\nline \ud834\udd1e' }))).not.toThrow();
   });
 });

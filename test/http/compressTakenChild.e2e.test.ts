@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { createLedger, newId } from '@session-ledger/core';
+import { openSqliteStore } from '@session-ledger/store-sqlite';
 import { bodyOf, errorOf, servedSqlite } from '../support/http.js';
 
 /**
@@ -43,7 +45,10 @@ describe('POST /sessions/:id/compress into a taken child id', () => {
     await send('POST', '/sessions', { id: 'victim' });
     await send('POST', '/sessions/victim/messages', { role: 'user', content: 'hello' });
     const continued = { childId: 'bystander', summary: 'old', summaryId: 'sum-old', continuedAt: '2026-03-01T10:00:00.000Z' };
-    expect((await send('POST', '/streams/session-victim', { type: 'session.continued', data: continued })).status).toBe(201);
+    // Planted as the old code stored it, by another connection to the file (no raw surface writes a session stream).
+    const store = openSqliteStore(served.env.SESSION_LEDGER_STORE.slice('sqlite:'.length));
+    await createLedger(store).append('session-victim', [{ id: newId(), type: 'session.continued', data: continued, metadata: { schemaVersion: 1 } }]);
+    await store.close();
 
     const sealed = await send('POST', '/sessions/victim/messages', { role: 'user', content: 'x' });
     expect(sealed.status).toBe(409);

@@ -52,13 +52,13 @@ const examples = (state: { turnId?: string; tipId?: string }): Array<Example | (
   () => ({ operationId: 'postSessionsIdEnd', path: `/sessions/${state.tipId}/end`, body: { reason: 'done' }, status: 200 }),
   { operationId: 'getSessionsIdDeletion', path: '/sessions/contract-1/deletion', query: 'lineage=logical', status: 200 },
   { operationId: 'deleteSessionsId', path: '/sessions/contract-1', headers: { 'if-match': '*' }, status: 200 },
-  // A deleted session is gone (410) for every operation that names it, writes by the raw stream included.
+  // A deleted session is gone (410) for every operation that names it; no raw stream write reaches a session stream (400).
   { operationId: 'postSessions', path: '/sessions', body: { id: 'contract-1' }, status: 410 },
   {
     operationId: 'postStreamsStream',
     path: '/streams/session-contract-1',
     body: { type: 'message.appended', data: { messageId: 'm-9', role: 'user', content: 'x', timestamp: '2026-12-01T00:00:00Z' } },
-    status: 410,
+    status: 400,
   },
   { operationId: 'getAuditVerify', path: '/audit/verify', query: 'stream=session-contract-1', status: 410 },
   { operationId: 'postMemoryAdd', path: '/memory/add', body: { target: 'memory', content: 'Uses npm' }, status: 200 },

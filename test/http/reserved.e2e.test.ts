@@ -21,11 +21,16 @@ describe('POST /streams/:stream on the reserved stream families', () => {
     expect(error.message).toContain(text);
   };
 
-  it('a bogus session event is 400 naming the type; the session stays readable and deletable', async () => {
+  it('no raw session event, bogus or valid, is taken (400 in one line); the session stays readable and deletable', async () => {
     expect((await send('POST', '/sessions', JSON.stringify({ id: 'X' }))).status).toBe(201);
     expect((await send('POST', '/sessions/X/messages', JSON.stringify({ role: 'user', content: 'hello' }))).status).toBe(201);
 
     await refusedWith(await send('POST', '/streams/session-X', JSON.stringify({ type: 'bogus', data: {} })), '"bogus"');
+    const message = { messageId: 'm9', role: 'user', content: 'raw', timestamp: new Date().toISOString() };
+    await refusedWith(await send('POST', '/streams/session-X', JSON.stringify({ type: 'message.appended', data: message })), 'written only through the sessions API');
+    await refusedWith(await send('POST', '/streams/memory-default', JSON.stringify({ type: 'memory.entry_added', data: { entryId: 'e1', target: 'user', content: 'x' } })), 'written only through the memory ledger');
+    expect((await send('GET', '/memory/entries?target=user')).status).toBe(200);
+    expect(JSON.stringify(await (await send('GET', '/sessions/X?view=raw')).json())).not.toContain('m9');
 
     const shown = await send('GET', '/sessions/X');
     expect(shown.status).toBe(200);

@@ -36,13 +36,6 @@ export interface RawAppend {
   expectedRevision: ExpectedRevision;
 }
 
-/** How a checked raw append may go: its expected revision, and whether the stream must exist already. */
-export interface RawAppendRule {
-  expectedRevision: ExpectedRevision;
-  /** A segment is never created by a raw event other than its session.started. */
-  mustExist: boolean;
-}
-
 const refuse = (stream: string, why: string, field = 'type') => invalidInput(`Refused raw append to ${stream}: ${why}`, field);
 
 /** Validates like the reader will (the schema of the version the metadata names), so a stored event always decodes. */
@@ -62,10 +55,10 @@ const checkSchema = (append: RawAppend, schemas: EventSchemas): void => {
 };
 
 /**
- * A segment stays readable: it holds only valid session events, begins with its own
+ * A restored segment stays readable: it holds only valid session events, begins with its own
  * `session.started` (appended to no stream), and nothing else creates it.
  */
-const checkSession = (append: RawAppend): RawAppendRule => {
+const checkSession = (append: RawAppend): void => {
   const { stream, type, expectedRevision } = append;
   const sessionId = stream.slice(SESSION_PREFIX.length);
   if (!isSafeId(sessionId)) throw refuse(stream, `${JSON.stringify(sessionId)} is not a session id (1-200 letters, digits, '_', '-', '.' or ':')`, 'stream');
@@ -73,34 +66,23 @@ const checkSession = (append: RawAppend): RawAppendRule => {
   checkSchema(append, SESSION_SCHEMAS[type]);
   if (type === 'session.started') {
     if ((append.data as { sessionId?: unknown }).sessionId !== sessionId) throw refuse(stream, `session.started names another session than ${sessionId}`, 'data');
-    if (expectedRevision !== 'any' && expectedRevision !== 'no_stream') throw refuse(stream, 'session.started begins a segment: only with expected revision no_stream');
-    return { expectedRevision: 'no_stream', mustExist: false };
+    if (expectedRevision !== 'no_stream') throw refuse(stream, 'session.started begins a segment: only with expected revision no_stream');
+    return;
   }
   if (expectedRevision === 'no_stream') throw refuse(stream, `${type} cannot begin a segment (a segment begins with session.started)`);
-  return { expectedRevision, mustExist: expectedRevision === 'any' };
 };
 
-const checkMemory = (append: RawAppend): RawAppendRule => {
+const checkMemory = (append: RawAppend): void => {
   const { stream, type } = append;
   if (stream.length === MEMORY_PREFIX.length) throw refuse(stream, 'a memory stream names its profile', 'stream');
   if (!isMemoryEventType(type)) throw refuse(stream, `${JSON.stringify(type)} is not a memory event type (memory- streams hold only valid memory events)`);
   checkSchema(append, MEMORY_SCHEMAS[type]);
   const causation = append.metadata?.causation;
   if (causation !== undefined && !causationV1.safeParse(causation).success) throw refuse(stream, 'metadata.causation is not {sessionId?, turnId?}', 'metadata');
-  return { expectedRevision: append.expectedRevision, mustExist: false };
 };
 
-/**
- * The one check of every raw append (the CLI's `events append`, HTTP `POST /streams/:stream`):
- * names hold no control character and no lone surrogate, nor do data and metadata strings; no
- * stream name or event type begins with `$` (EventStoreDB's own, so a ledger moves between backends
- * whole), and no type is the name of an event feed's own frame (FEED_FRAME_NAMES); the
- * reserved families accept only what their readers can decode (`session-`, `memory-`: the event's
- * schema) or nothing at all (`ledger-`: only session-ledger's own modules write there, so an audit
- * record cannot be forged). Throws invalid_input in one line naming the type; returns how the append
- * may go (`appendRaw` applies it).
- */
-export const checkRawAppend = (append: RawAppend): RawAppendRule => {
+/** What every surface that appends events as given refuses: bad names and strings, EventStoreDB's own names, feed frames, and any ledger- stream. */
+const checkCommon = (append: RawAppend): void => {
   checkName('stream', append.stream);
   checkName('type', append.type);
   checkName('event id', append.id);
@@ -114,7 +96,38 @@ export const checkRawAppend = (append: RawAppend): RawAppendRule => {
   if (append.stream.startsWith(LEDGER_PREFIX)) {
     throw refuse(append.stream, `ledger- streams are written only by session-ledger itself; a raw ${JSON.stringify(append.type)} event is never appended there`, 'stream');
   }
-  if (append.stream.startsWith(SESSION_PREFIX)) return checkSession(append);
-  if (append.stream.startsWith(MEMORY_PREFIX)) return checkMemory(append);
-  return { expectedRevision: append.expectedRevision, mustExist: false };
+};
+
+/**
+ * The check of an event restored as it was stored (`sessions import` of a jsonl export, which keeps
+ * ids, revisions and hashes): checkCommon, and the reserved families hold only what their readers
+ * decode (`session-`, `memory-`: the event's schema; a segment begins with its own session.started).
+ * Throws invalid_input in one line naming the type.
+ */
+export const checkRestoredEvent = (append: RawAppend): void => {
+  checkCommon(append);
+  if (append.stream.startsWith(SESSION_PREFIX)) checkSession(append);
+  else if (append.stream.startsWith(MEMORY_PREFIX)) checkMemory(append);
+};
+
+/** The writers of the domain families, which keep rules no schema can. */
+const WRITERS: ReadonlyArray<[string, string]> = [
+  [SESSION_PREFIX, 'the sessions API (sessions, turns and messages commands; /sessions/*), which keeps the rules of turns, leases, seals and message ids'],
+  [MEMORY_PREFIX, 'the memory ledger (memory add|replace|remove|apply; /memory/*), which keeps the rules of entry ids, duplicates, previousContent and budgets'],
+];
+
+/**
+ * The one check of every raw append (the CLI's `events append`, HTTP `POST /streams/:stream`):
+ * checkCommon, and no raw event is appended to a reserved family. `ledger-` streams are written only
+ * by session-ledger's own modules (so an audit record cannot be forged); `session-` and `memory-`
+ * streams only by their writers, because an event their readers decode can still break the rules
+ * their deciders keep: a second live turn, a message id stored twice, an add that reuses an entry id
+ * and so changes another entry, a replace whose previousContent is not the entry's, a profile over
+ * its budget (outside test, session 17). Throws invalid_input in one line.
+ */
+export const checkRawAppend = (append: RawAppend): void => {
+  checkCommon(append);
+  for (const [prefix, writer] of WRITERS) {
+    if (append.stream.startsWith(prefix)) throw refuse(append.stream, `${prefix} streams are written only through ${writer}; a raw ${JSON.stringify(append.type)} event is never appended there`, 'stream');
+  }
 };

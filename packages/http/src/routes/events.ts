@@ -36,6 +36,8 @@ export const eventRoutes: Route[] = [
     path: '/streams/:stream',
     tag: 'streams',
     summary: 'Append one event (hash-chained)',
+    description:
+      'Any stream but the reserved families: `session-` and `memory-` streams are written only through /sessions/* and /memory/* (their writers keep the rules of turns, message ids, entries and budgets), `ledger-` streams only by the ledger itself (400).',
     body: appendBody,
     responses: {
       200: { description: 'already stored: a retry of an event with the same id, which writes nothing (`written: false`)', schema: R.streamAppended },

@@ -1,5 +1,5 @@
 import { digestOf, illFormedPath, isLedgerError, isUuid, ledgerError, MAX_JSON_DEPTH, scanJsonText, verifyStreamChain, type JsonObject, type RecordedEvent } from '@session-ledger/core';
-import { checkRawAppend, SESSION_PREFIX } from '@session-ledger/events';
+import { checkRestoredEvent, SESSION_PREFIX } from '@session-ledger/events';
 import { z } from 'zod';
 import type { Manifest } from '../manifest.js';
 import type { ExportedEvent } from '../view/content.js';
@@ -51,14 +51,14 @@ const checkStream = (path: string, name: string, events: RecordedEvent[], manife
 };
 
 /**
- * What every append surface refuses, an import refuses too (its events reach the store directly, to
- * keep their ids, revisions and hashes): a name with a control character, a `$` stream or type, a
- * session stream whose id is not one, an event its schema does not decode, a segment that does not
- * begin with its own session.started.
+ * What an import refuses (its events reach the store directly, to keep their ids, revisions and
+ * hashes: checkRestoredEvent): a name with a control character, a `$` stream or type, a session
+ * stream whose id is not one, an event its schema does not decode, a segment that does not begin
+ * with its own session.started.
  */
 const checkLikeAnAppend = (path: string, line: number, event: z.infer<typeof eventLine>): void => {
   try {
-    checkRawAppend({ stream: event.stream, id: event.id, type: event.type, data: event.data, metadata: event.metadata as JsonObject, expectedRevision: event.revision === 0 ? 'no_stream' : BigInt(event.revision - 1) });
+    checkRestoredEvent({ stream: event.stream, id: event.id, type: event.type, data: event.data, metadata: event.metadata as JsonObject, expectedRevision: event.revision === 0 ? 'no_stream' : BigInt(event.revision - 1) });
   } catch (error) {
     if (!isLedgerError(error, 'invalid_input')) throw error;
     throw corrupt(path, `line ${line} (${event.stream}@${event.revision}): ${error.message.replace(/^Refused raw append to [^:]*: /, '')}; nothing was imported`);
