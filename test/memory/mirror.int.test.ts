@@ -122,4 +122,31 @@ describe('Markdown mirror provider', () => {
     expect((await readProviderStatus(store, 'markdown-mirror')).reason).toMatch(/rebuild the mirror/);
     expect(read(dir, 'MEMORY.md')).toBe('hand written');
   });
+
+  it('a new directory under a name whose checkpoint is past every mutation gets the whole profile first, then follows', async () => {
+    const store = createMemoryStore();
+    const first = temp.make();
+    const fanOut = startMemoryFanOut(store, [createMarkdownMirror({ dir: first })], quiet);
+    const memory = createMemoryLedger(store);
+    await memory.add('memory', 'Project uses pnpm');
+    await memory.add('user', 'Name is Ada');
+    await fanOut.caughtUp;
+    await until(() => {
+      try {
+        return read(first, 'USER.md') === 'Name is Ada';
+      } catch {
+        return false;
+      }
+    }, 'the first mirror');
+    await fanOut.stop();
+
+    // The same provider name (the shared checkpoint is past both adds), another directory: as `providers run --mirror NEWDIR --once` does.
+    const second = join(temp.make(), 'new');
+    const again = startMemoryFanOut(store, [createMarkdownMirror({ dir: second })], quiet);
+    running.push(again);
+    await again.caughtUp;
+    expect([read(second, 'MEMORY.md'), read(second, 'USER.md')]).toEqual(['Project uses pnpm', 'Name is Ada']);
+    await memory.add('memory', 'CI runs on GitHub Actions');
+    await until(() => read(second, 'MEMORY.md').endsWith('GitHub Actions'), 'the next mutation');
+  });
 });

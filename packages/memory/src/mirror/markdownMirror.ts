@@ -1,10 +1,11 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { notFound, type EventStore } from '@session-ledger/core';
 import { DEFAULT_PROFILE } from '../profile.js';
 import type { MemoryEntry } from '@session-ledger/projections';
 import type { MemoryMutation, MemoryProvider } from '../providers/index.js';
 import { readMemoryState } from '../readState.js';
-import { readMirrorState, writeMirrorState, type MirrorState } from './mirrorState.js';
+import { MAPPING_FILE, TARGET_FILES, readMirrorState, writeMirrorState, type MirrorState } from './mirrorState.js';
 
 export interface MarkdownMirrorOptions {
   dir: string;
@@ -56,6 +57,12 @@ export const createMarkdownMirror = (options: MarkdownMirrorOptions): MarkdownMi
       mkdirSync(dir, { recursive: true });
       writeMirrorState(dir, { profile, position: current.position ?? -1n, entries: current.entries }, ['memory', 'user']);
       return { entries: current.entries.length, position: current.position };
+    },
+    // A new or emptied directory (no mapping, no Markdown file) is rebuilt before following: the
+    // checkpoint, shared by every mirror of this name, may be past every mutation it needs (outside
+    // test, session 17). Files this mirror did not write are left as they were until a mutation comes.
+    async prepare(store) {
+      if (![MAPPING_FILE, ...Object.values(TARGET_FILES)].some((file) => existsSync(join(dir, file)))) await this.rebuild(store);
     },
   };
 };

@@ -83,18 +83,26 @@ export const startMemoryFanOut = (store: EventStore, providers: readonly MemoryP
     warn(mutation ? { provider: warning.subscriber, message: warning.message, mutation } : { provider: warning.subscriber, message: warning.message });
   };
 
-  const subscribers = providers.map((provider) =>
-    startDurableSubscriber(store, provider.name, handle(provider), {
+  const prepared = async (provider: MemoryProvider) => {
+    try {
+      await provider.prepare?.(store);
+    } catch (error) {
+      warn({ provider: provider.name, message: `could not prepare: ${error instanceof Error ? error.message : String(error)}` });
+    }
+  };
+  const subscribers = providers.map(async (provider) => {
+    await prepared(provider);
+    return startDurableSubscriber(store, provider.name, handle(provider), {
       filter: { streamNamePrefixes: [MEMORY_PREFIX] },
       retry,
       book: PROVIDER_BOOK,
       onWarning,
-    }),
-  );
+    });
+  });
   return {
-    caughtUp: Promise.all(subscribers.map((subscriber) => subscriber.caughtUp)).then(() => undefined),
+    caughtUp: Promise.all(subscribers.map(async (subscriber) => (await subscriber).caughtUp)).then(() => undefined),
     stop: async () => {
-      await Promise.all(subscribers.map((subscriber) => subscriber.stop()));
+      await Promise.all(subscribers.map(async (subscriber) => (await subscriber).stop()));
     },
   };
 };

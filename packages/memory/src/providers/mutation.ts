@@ -1,3 +1,4 @@
+import type { EventStore } from '@session-ledger/core';
 import type { RecordedEvent } from '@session-ledger/core';
 import { decodeMemoryEvent, isMemoryEventType, type Causation, type MemoryTarget } from '@session-ledger/events';
 import type { MemoryOp } from '../operations.js';
@@ -29,6 +30,12 @@ export interface MemoryMutation {
 export interface MemoryProvider {
   readonly name: string;
   apply(mutation: MemoryMutation): Promise<void> | void;
+  /**
+   * Run once before the provider's subscription starts: a provider that finds its own copy missing
+   * (a new or lost directory) fills it here, since its checkpoint, shared by name, may be past every
+   * mutation it would need.
+   */
+  prepare?(store: EventStore): Promise<void>;
 }
 
 export type Delivery =
