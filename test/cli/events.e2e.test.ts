@@ -27,9 +27,21 @@ describe('session-ledger events and audit (CLI)', () => {
     const env = storeIn(tempDir());
     const id = '4b6f2f7e-8f1e-4c55-9d43-6f1f0c1a2b3c';
     const args = ['events', 'append', 's', '--type', 't', '--data', '1', '--id', id, '--expected-revision', 'no_stream'];
-    expect(runCli(args, { env }).code).toBe(0);
-    expect(runCli(args, { env }).code).toBe(0);
+    const first = runCli(args, { env });
+    expect([first.code, first.stderr]).toEqual([0, expect.stringContaining('appended to s at revision 0')]);
+    const retry = runCli(args, { env });
+    expect([retry.code, retry.stderr]).toEqual([0, expect.stringContaining('already stored: s at revision 0')]); // not "appended"
     expect(runCli(['events', 'read', 's', '--json'], { env }).json()).toHaveLength(1);
+  });
+
+  it('a message retried with its id says it was already stored, on stderr; stdout is the id both times', () => {
+    const env = storeIn(tempDir());
+    expect(runCli(['sessions', 'start', '--id', 'r1'], { env }).code).toBe(0);
+    const args = ['messages', 'append', 'r1', '--role', 'user', '--content', 'hi', '--id', 'm1'];
+    const first = runCli(args, { env });
+    expect([first.code, first.stdout, first.stderr]).toEqual([0, 'm1\n', expect.stringContaining('appended to r1@1')]);
+    const retry = runCli(args, { env });
+    expect([retry.code, retry.stdout, retry.stderr]).toEqual([0, 'm1\n', expect.stringContaining('already stored (a retry): nothing written to r1@1')]);
   });
 
   it('gives bad input a one-line error and the documented exit code, and changes nothing', () => {

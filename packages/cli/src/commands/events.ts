@@ -34,7 +34,8 @@ export const registerEvents = (program: Command): void => {
       checkRawAppend({ ...append, expectedRevision }); // before the store is opened: a refused append touches nothing
       const result = await withLedger(context, { write: true }, (ledger) => appendRaw(ledger, { ...append, expectedRevision }));
       emit(context.io, context.json, { stream, ...result }, () => String(result.nextExpectedRevision));
-      note(context.io, context.json, `appended to ${stream} at revision ${result.nextExpectedRevision} (position ${result.position})`);
+      // A retry of a stored append writes nothing: the note says so instead of "appended".
+      note(context.io, context.json, `${result.written === false ? 'already stored:' : 'appended to'} ${stream} at revision ${result.nextExpectedRevision} (position ${result.position})`);
     },
   );
 

@@ -46,7 +46,7 @@ export const registerMessages = (program: Command): void => {
         ),
       );
       emit(context.io, context.json, result, () => result.messageId);
-      note(context.io, context.json, `appended to ${result.sessionId}@${result.revision}`);
+      note(context.io, context.json, `${result.written ? 'appended to' : 'already stored (a retry): nothing written to'} ${result.sessionId}@${result.revision}`);
     },
   );
 
