@@ -30,6 +30,10 @@ describe('serve --workers 2 --mirror: one memory fan-out, taken over by the repl
     });
     const served = await startServer({ SESSION_LEDGER_STORE: `sqlite:${temp.file}` }, ['--workers', '2', '--mirror', mirror]);
     const store = openSqliteStore(temp.file);
+    // The fan-out first fills the empty directory (the mirror's prepare): those writes are no mutation's.
+    await eventually(() => existsSync(join(mirror, '.session-ledger-mirror.json')), 'the mirror filled at start');
+    await new Promise((resolve) => setTimeout(resolve, 200)); // the watcher's events of those writes
+    writes.clear();
     const mutate = async (path: string, body: unknown, receipts = 1) => {
       const answer = await postFresh(served.url, `/memory/${path}`, body);
       expect([answer.status, answer.json.receipts?.length]).toEqual([200, receipts]);
