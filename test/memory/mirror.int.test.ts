@@ -149,4 +149,40 @@ describe('Markdown mirror provider', () => {
     await memory.add('memory', 'CI runs on GitHub Actions');
     await until(() => read(second, 'MEMORY.md').endsWith('GitHub Actions'), 'the next mutation');
   });
+
+  it("a directory holding Hermes' own entries, never imported, is not overwritten: the mirror parks and says to import or rebuild", async () => {
+    const store = createMemoryStore();
+    const dir = temp.make();
+    writeFileSync(join(dir, 'MEMORY.md'), 'hermes entry\n§\nother');
+    const warnings: string[] = [];
+    running.push(startMemoryFanOut(store, [createMarkdownMirror({ dir })], { ...quiet, onWarning: (warning) => void warnings.push(warning.message) }));
+    await createMemoryLedger(store).add('memory', 'one');
+    await until(async () => (await readProviderStatus(store, 'markdown-mirror').catch(() => null))?.state === 'parked', 'parked');
+    expect((await readProviderStatus(store, 'markdown-mirror')).reason).toMatch(/did not write .*import hermes.*memory mirror rebuild/);
+    expect(warnings.some((message) => /could not prepare: .*did not write/.test(message))).toBe(true);
+    expect(read(dir, 'MEMORY.md')).toBe('hermes entry\n§\nother');
+    expect(readdirSync(dir)).not.toContain(MAPPING_FILE);
+  });
+
+  it('a directory whose Hermes files say what the profile holds (imported) is adopted at start and followed', async () => {
+    const store = createMemoryStore();
+    const memory = createMemoryLedger(store);
+    await memory.add('memory', 'hermes entry');
+    await memory.add('memory', 'other');
+    const dir = temp.make();
+    writeFileSync(join(dir, 'MEMORY.md'), 'hermes entry\n§\nother');
+    const fanOut = startMemoryFanOut(store, [createMarkdownMirror({ dir })], quiet);
+    running.push(fanOut);
+    await fanOut.caughtUp;
+    expect(readdirSync(dir)).toContain(MAPPING_FILE);
+    await memory.add('user', 'Name is Ada');
+    await until(() => {
+      try {
+        return read(dir, 'USER.md') === 'Name is Ada';
+      } catch {
+        return false;
+      }
+    }, 'the next mutation');
+    expect(read(dir, 'MEMORY.md')).toBe('hermes entry\n§\nother');
+  });
 });

@@ -17,7 +17,7 @@ export const registerEvents = (program: Command): void => {
   action(
     events
       .command('append <stream>')
-      .description('append one event through the hash-chained ledger (session-, memory-: a valid event of their schema; ledger-: refused)')
+      .description('append one event through the hash-chained ledger (not to session-, memory- or ledger- streams: use the sessions, turns, messages and memory commands)')
       .requiredOption('--type <type>', 'event type')
       .requiredOption('--data <json>', 'event data as JSON')
       .option('--metadata <json>', 'event metadata as JSON object')

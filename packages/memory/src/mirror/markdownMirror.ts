@@ -1,11 +1,11 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
 import { notFound, type EventStore } from '@session-ledger/core';
 import { DEFAULT_PROFILE } from '../profile.js';
 import type { MemoryEntry } from '@session-ledger/projections';
 import type { MemoryMutation, MemoryProvider } from '../providers/index.js';
 import { readMemoryState } from '../readState.js';
-import { MAPPING_FILE, TARGET_FILES, readMirrorState, writeMirrorState, type MirrorState } from './mirrorState.js';
+import { foreignFiles, sameAsEntries, unmappedFiles } from './foreignFiles.js';
+import { readMirrorState, writeMirrorState, type MirrorState } from './mirrorState.js';
 
 export interface MarkdownMirrorOptions {
   dir: string;
@@ -47,6 +47,8 @@ export const createMarkdownMirror = (options: MarkdownMirrorOptions): MarkdownMi
     apply(mutation) {
       if (mutation.profile !== profile) return;
       mkdirSync(dir, { recursive: true });
+      // Files this mirror never wrote that hold entries are not overwritten: the provider parks, naming import and rebuild.
+      if (unmappedFiles(dir)?.some(({ text }) => text !== null && text !== '')) throw foreignFiles(dir, profile);
       const state = readMirrorState(dir, profile);
       if (mutation.position <= state.position) return;
       const next: MirrorState = { profile, position: mutation.position, entries: applyById(state.entries, mutation) };
@@ -58,11 +60,17 @@ export const createMarkdownMirror = (options: MarkdownMirrorOptions): MarkdownMi
       writeMirrorState(dir, { profile, position: current.position ?? -1n, entries: current.entries }, ['memory', 'user']);
       return { entries: current.entries.length, position: current.position };
     },
-    // A new or emptied directory (no mapping, no Markdown file) is rebuilt before following: the
-    // checkpoint, shared by every mirror of this name, may be past every mutation it needs (outside
-    // test, session 17). Files this mirror did not write are left as they were until a mutation comes.
+    // A directory without the mapping is filled before following, because the checkpoint, shared by
+    // every mirror of this name, may be past every mutation it needs (outside test, session 17): a new
+    // or emptied one, or one whose files already say what the profile holds (Hermes' own files,
+    // imported), which is adopted. Files that say anything else are Hermes' own entries, never
+    // imported: left as they are, and the fan-out is told why (as apply refuses them).
     async prepare(store) {
-      if (![MAPPING_FILE, ...Object.values(TARGET_FILES)].some((file) => existsSync(join(dir, file)))) await this.rebuild(store);
+      const files = unmappedFiles(dir);
+      if (files === null) return;
+      const current = await readMemoryState(store, profile);
+      if (files.every(({ text }) => text === null) || sameAsEntries(files, current.entries)) await this.rebuild(store);
+      else throw foreignFiles(dir, profile);
     },
   };
 };

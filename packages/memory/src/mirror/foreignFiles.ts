@@ -1,0 +1,30 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ledgerError } from '@session-ledger/core';
+import type { MemoryEntry } from '@session-ledger/projections';
+import { MAPPING_FILE, renderTarget, TARGET_FILES } from './mirrorState.js';
+
+/** What the directory holds of the mirror's files when it has no mapping: null when it has one. */
+export const unmappedFiles = (dir: string): Array<{ file: string; target: keyof typeof TARGET_FILES; text: string | null }> | null => {
+  if (existsSync(join(dir, MAPPING_FILE))) return null;
+  return (Object.entries(TARGET_FILES) as Array<[keyof typeof TARGET_FILES, string]>).map(([target, file]) => {
+    const path = join(dir, file);
+    return { file, target, text: existsSync(path) ? readFileSync(path, 'utf8') : null };
+  });
+};
+
+/** Whether unmapped files say exactly what the profile's entries would (a directory written by Hermes, then imported). */
+export const sameAsEntries = (files: NonNullable<ReturnType<typeof unmappedFiles>>, entries: readonly MemoryEntry[]): boolean =>
+  files.every(({ target, text }) => (text ?? '') === renderTarget(entries, target));
+
+/**
+ * A directory holding Markdown files this mirror never wrote (no mapping), which say something else
+ * than the profile: Hermes' own memory, never imported. Overwriting it would lose those entries
+ * (outside test, session 17: the first mutation replaced them), so the mirror refuses and names both ways on.
+ */
+export const foreignFiles = (dir: string, profile: string) =>
+  ledgerError(
+    'invalid_input',
+    `${dir} holds MEMORY.md or USER.md that this mirror did not write and profile ${profile} does not hold: import them (session-ledger import hermes) or replace them (session-ledger memory mirror rebuild --dir ${dir})`,
+    { field: 'mirror' },
+  );
