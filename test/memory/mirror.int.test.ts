@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLedger, createMemoryStore, newId } from '@session-ledger/core';
@@ -21,6 +21,8 @@ afterEach(async () => {
   temp.cleanup();
 });
 const read = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8');
+/** Whether the file exists and holds exactly `text` (a mirror writes it some time after the mutation). */
+const says = (dir: string, file: string, text: string) => existsSync(join(dir, file)) && read(dir, file) === text;
 const quiet = { onWarning: () => undefined, retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 } };
 
 describe('Markdown mirror provider', () => {
@@ -131,13 +133,7 @@ describe('Markdown mirror provider', () => {
     await memory.add('memory', 'Project uses pnpm');
     await memory.add('user', 'Name is Ada');
     await fanOut.caughtUp;
-    await until(() => {
-      try {
-        return read(first, 'USER.md') === 'Name is Ada';
-      } catch {
-        return false;
-      }
-    }, 'the first mirror');
+    await until(() => says(first, 'USER.md', 'Name is Ada'), 'the first mirror');
     await fanOut.stop();
 
     // The same provider name (the shared checkpoint is past both adds), another directory: as `providers run --mirror NEWDIR --once` does.
@@ -176,13 +172,7 @@ describe('Markdown mirror provider', () => {
     await fanOut.caughtUp;
     expect(readdirSync(dir)).toContain(MAPPING_FILE);
     await memory.add('user', 'Name is Ada');
-    await until(() => {
-      try {
-        return read(dir, 'USER.md') === 'Name is Ada';
-      } catch {
-        return false;
-      }
-    }, 'the next mutation');
+    await until(() => says(dir, 'USER.md', 'Name is Ada'), 'the next mutation');
     expect(read(dir, 'MEMORY.md')).toBe('hermes entry\n§\nother');
   });
 });
