@@ -12,7 +12,8 @@ import type { PlannedStream } from './plan.js';
  * meanwhile (the fence refused) is read again. null: nothing left to delete there.
  */
 const startOrFence = async (store: EventStore, stream: string): Promise<RecordedEvent | null> => {
-  for (;;) {
+  // Twice at most: a fence refused because the child started is read again; a stream that neither reads nor fences (soft-deleted) holds nothing to delete.
+  for (let attempt = 0; attempt < 2; attempt += 1) {
     let events;
     try {
       events = await readStreamIfAny(store, stream);
@@ -28,6 +29,7 @@ const startOrFence = async (store: EventStore, stream: string): Promise<Recorded
       if (!isLedgerError(error, 'wrong_expected_version')) throw error;
     }
   }
+  return null;
 };
 
 /**
