@@ -25,6 +25,6 @@ export const sameAsEntries = (files: NonNullable<ReturnType<typeof unmappedFiles
 export const foreignFiles = (dir: string, profile: string) =>
   ledgerError(
     'invalid_input',
-    `${dir} holds MEMORY.md or USER.md that this mirror did not write and profile ${profile} does not hold: import them (session-ledger import hermes) or replace them (session-ledger memory mirror rebuild --dir ${dir})`,
+    `${dir} holds MEMORY.md or USER.md that this mirror did not write and profile ${profile} does not hold: import them (session-ledger import hermes STATE_DB --memories ${dir}) or replace them (session-ledger memory mirror rebuild --dir ${dir})`,
     { field: 'mirror' },
   );
