@@ -175,4 +175,15 @@ describe('Markdown mirror provider', () => {
     await until(() => says(dir, 'USER.md', 'Name is Ada'), 'the next mutation');
     expect(read(dir, 'MEMORY.md')).toBe('hermes entry\n§\nother');
   });
+
+  it('a directory whose Markdown files hold no entry (empty files, no mapping) is filled at start like a new one', async () => {
+    const store = createMemoryStore();
+    await createMemoryLedger(store).add('memory', 'Project uses pnpm');
+    const dir = temp.make();
+    writeFileSync(join(dir, 'MEMORY.md'), '');
+    const fanOut = startMemoryFanOut(store, [createMarkdownMirror({ dir })], quiet);
+    running.push(fanOut);
+    await fanOut.caughtUp;
+    expect([read(dir, 'MEMORY.md'), readdirSync(dir)]).toEqual(['Project uses pnpm', expect.arrayContaining([MAPPING_FILE, 'USER.md'])]);
+  });
 });

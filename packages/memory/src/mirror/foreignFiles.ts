@@ -4,17 +4,22 @@ import { ledgerError } from '@session-ledger/core';
 import type { MemoryEntry } from '@session-ledger/projections';
 import { MAPPING_FILE, renderTarget, TARGET_FILES } from './mirrorState.js';
 
-/** What the directory holds of the mirror's files when it has no mapping: null when it has one. */
-export const unmappedFiles = (dir: string): Array<{ file: string; target: keyof typeof TARGET_FILES; text: string | null }> | null => {
+/** The texts of the mirror's Markdown files (null: absent) when the directory has no mapping; null when it has one. */
+export const unmappedFiles = (dir: string): Array<{ target: keyof typeof TARGET_FILES; text: string | null }> | null => {
   if (existsSync(join(dir, MAPPING_FILE))) return null;
   return (Object.entries(TARGET_FILES) as Array<[keyof typeof TARGET_FILES, string]>).map(([target, file]) => {
     const path = join(dir, file);
-    return { file, target, text: existsSync(path) ? readFileSync(path, 'utf8') : null };
+    return { target, text: existsSync(path) ? readFileSync(path, 'utf8') : null };
   });
 };
 
+type Unmapped = NonNullable<ReturnType<typeof unmappedFiles>>;
+
+/** Whether unmapped files hold any entry (an absent or empty file holds none): the one rule of prepare and apply. */
+export const holdEntries = (files: Unmapped): boolean => files.some(({ text }) => text !== null && text !== '');
+
 /** Whether unmapped files say exactly what the profile's entries would (a directory written by Hermes, then imported). */
-export const sameAsEntries = (files: NonNullable<ReturnType<typeof unmappedFiles>>, entries: readonly MemoryEntry[]): boolean =>
+export const sameAsEntries = (files: Unmapped, entries: readonly MemoryEntry[]): boolean =>
   files.every(({ target, text }) => (text ?? '') === renderTarget(entries, target));
 
 /**

@@ -4,7 +4,7 @@ import { DEFAULT_PROFILE } from '../profile.js';
 import type { MemoryEntry } from '@session-ledger/projections';
 import type { MemoryMutation, MemoryProvider } from '../providers/index.js';
 import { readMemoryState } from '../readState.js';
-import { foreignFiles, sameAsEntries, unmappedFiles } from './foreignFiles.js';
+import { foreignFiles, holdEntries, sameAsEntries, unmappedFiles } from './foreignFiles.js';
 import { readMirrorState, writeMirrorState, type MirrorState } from './mirrorState.js';
 
 export interface MarkdownMirrorOptions {
@@ -40,6 +40,12 @@ const applyById = (entries: readonly MemoryEntry[], mutation: MemoryMutation): M
 export const createMarkdownMirror = (options: MarkdownMirrorOptions): MarkdownMirror => {
   const { dir } = options;
   const profile = options.profile ?? DEFAULT_PROFILE;
+  /** Both files and the mapping from the profile's state as read (rebuild, and prepare's fill). */
+  const writeWhole = (current: Awaited<ReturnType<typeof readMemoryState>>) => {
+    mkdirSync(dir, { recursive: true });
+    writeMirrorState(dir, { profile, position: current.position ?? -1n, entries: current.entries }, ['memory', 'user']);
+    return { entries: current.entries.length, position: current.position };
+  };
   return {
     name: options.name ?? 'markdown-mirror',
     dir,
@@ -48,17 +54,15 @@ export const createMarkdownMirror = (options: MarkdownMirrorOptions): MarkdownMi
       if (mutation.profile !== profile) return;
       mkdirSync(dir, { recursive: true });
       // Files this mirror never wrote that hold entries are not overwritten: the provider parks, naming import and rebuild.
-      if (unmappedFiles(dir)?.some(({ text }) => text !== null && text !== '')) throw foreignFiles(dir, profile);
+      const unmapped = unmappedFiles(dir);
+      if (unmapped && holdEntries(unmapped)) throw foreignFiles(dir, profile);
       const state = readMirrorState(dir, profile);
       if (mutation.position <= state.position) return;
       const next: MirrorState = { profile, position: mutation.position, entries: applyById(state.entries, mutation) };
       writeMirrorState(dir, next, [mutation.target]);
     },
     async rebuild(store) {
-      const current = await readMemoryState(store, profile);
-      mkdirSync(dir, { recursive: true });
-      writeMirrorState(dir, { profile, position: current.position ?? -1n, entries: current.entries }, ['memory', 'user']);
-      return { entries: current.entries.length, position: current.position };
+      return writeWhole(await readMemoryState(store, profile));
     },
     // A directory without the mapping is filled before following, because the checkpoint, shared by
     // every mirror of this name, may be past every mutation it needs (outside test, session 17): a new
@@ -69,8 +73,8 @@ export const createMarkdownMirror = (options: MarkdownMirrorOptions): MarkdownMi
       const files = unmappedFiles(dir);
       if (files === null) return;
       const current = await readMemoryState(store, profile);
-      if (files.every(({ text }) => text === null) || sameAsEntries(files, current.entries)) await this.rebuild(store);
-      else throw foreignFiles(dir, profile);
+      if (holdEntries(files) && !sameAsEntries(files, current.entries)) throw foreignFiles(dir, profile);
+      writeWhole(current);
     },
   };
 };

@@ -1,5 +1,4 @@
-import type { EventStore } from '@session-ledger/core';
-import type { RecordedEvent } from '@session-ledger/core';
+import type { EventStore, RecordedEvent } from '@session-ledger/core';
 import { decodeMemoryEvent, isMemoryEventType, type Causation, type MemoryTarget } from '@session-ledger/events';
 import type { MemoryOp } from '../operations.js';
 
