@@ -9,10 +9,24 @@ const counted: Decider<{ id: string }, bigint[], number> = {
   decide: (command, state) => ({ events: [{ id: command.id, type: 'added', data: {} }], reply: state.length + 1 }),
 };
 
+/** A toy lease: one holder at a time; claiming what one holds is a no-op, what another holds a refusal. */
+type Claim = { id: string; who: string; op: 'claim' | 'release' };
+const claims: Decider<Claim, string | null, string> = {
+  name: 'claims',
+  initialState: () => null,
+  evolve: (_, event: RecordedEvent) => (event.type === 'claimed' ? (event.data as { who: string }).who : null),
+  decide: (command, holder) => {
+    if (command.op === 'release') return { events: [{ id: command.id, type: 'released', data: {} }], reply: 'released' };
+    if (holder === command.who) return { events: [], reply: 'held already' };
+    if (holder !== null) throw new Error(`held by ${holder}`);
+    return { events: [{ id: command.id, type: 'claimed', data: { who: command.who } }], reply: 'claimed' };
+  },
+};
+
 /** A memory store that answers `unchangedSince` as told and counts its stream reads. */
-const storeSaying = (answer: (stream: string, revision: bigint) => boolean) => {
+const storeSaying = (answer: (stream: string, revision: bigint, hint: boolean) => boolean) => {
   const inner = createMemoryStore();
-  const seen = { reads: 0, asked: [] as Array<[string, bigint]> };
+  const seen = { reads: 0, asked: [] as Array<[string, bigint]>, hints: [] as boolean[] };
   const store: EventStore = {
     ...inner,
     appendToStream: (stream, events, options) => inner.appendToStream(stream, events, options),
@@ -20,9 +34,10 @@ const storeSaying = (answer: (stream: string, revision: bigint) => boolean) => {
       seen.reads += 1;
       return inner.readStream(stream, options);
     },
-    unchangedSince: (stream, revision) => {
+    unchangedSince: (stream, revision, hint = false) => {
       seen.asked.push([stream, revision]);
-      return answer(stream, revision);
+      seen.hints.push(hint);
+      return answer(stream, revision, hint);
     },
   };
   return { store, seen };
@@ -59,5 +74,48 @@ describe('the command handler with a store that can say a stream is unchanged', 
     await createLedger(store).handle(counted, 'fresh', { id: newId() });
     expect(seen.asked).toEqual([]);
     expect(seen.reads).toBe(1);
+  });
+
+  /** The store's hint misses what another writer committed; its full answer (without hint) does not. */
+  const missingAnotherCommit = () => storeSaying((_, __, hint) => hint);
+
+  it('writes on the hint alone: the append is conditional on the revision, so the store refuses it if the hint was wrong', async () => {
+    const { store, seen } = missingAnotherCommit();
+    const [a, b] = [createLedger(store), createLedger(store)];
+    await a.handle(claims, 'lease', { id: newId(), who: 'a', op: 'claim' });
+    await a.handle(claims, 'lease', { id: newId(), who: 'a', op: 'release' });
+    expect(seen.hints.at(-1)).toBe(true);
+    await b.handle(claims, 'lease', { id: newId(), who: 'b', op: 'claim' });
+    // a's cache says the lease is free: its claim, decided on the hint, is refused at the commit, then read and decided again.
+    await expect(a.handle(claims, 'lease', { id: newId(), who: 'a', op: 'claim' })).rejects.toThrow('held by b');
+    expect((await a.load(claims, 'lease')).state).toBe('b');
+  });
+
+  it('decides a refusal made on the hint again on a read: a command invoked after another writer freed the lease is granted', async () => {
+    const { store } = missingAnotherCommit();
+    const [a, b] = [createLedger(store), createLedger(store)];
+    await a.handle(claims, 'lease', { id: newId(), who: 'b', op: 'claim' }); // a's cache: held by b
+    await b.handle(claims, 'lease', { id: newId(), who: 'b', op: 'release' });
+    const handled = await a.handle(claims, 'lease', { id: newId(), who: 'a', op: 'claim' });
+    expect([handled.reply, handled.written, handled.revision]).toEqual(['claimed', true, 2n]);
+  });
+
+  it('decides a no-op made on the hint again on a read: a claim after another writer released it is stored', async () => {
+    const { store } = missingAnotherCommit();
+    const [a, b] = [createLedger(store), createLedger(store)];
+    await a.handle(claims, 'lease', { id: newId(), who: 'a', op: 'claim' }); // a's cache: held by a
+    await b.handle(claims, 'lease', { id: newId(), who: 'a', op: 'release' });
+    const handled = await a.handle(claims, 'lease', { id: newId(), who: 'a', op: 'claim' });
+    expect([handled.reply, handled.written]).toEqual(['claimed', true]);
+    expect((await b.load(claims, 'lease')).state).toBe('a');
+  });
+
+  it('readers never take the hint (load asks for the full answer)', async () => {
+    const { store, seen } = missingAnotherCommit();
+    const [a, b] = [createLedger(store), createLedger(store)];
+    await a.handle(claims, 'lease', { id: newId(), who: 'a', op: 'claim' });
+    await b.handle(claims, 'lease', { id: newId(), who: 'a', op: 'release' });
+    expect((await a.load(claims, 'lease')).state).toBe(null);
+    expect(seen.hints.at(-1)).toBe(false);
   });
 });

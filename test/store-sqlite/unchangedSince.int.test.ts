@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { newId, type EventData } from '@session-ledger/core';
 import { storesOnTempFiles } from './tempLedger.js';
 
+/** Lets the store's once-a-macrotask look at data_version (headTracker.ts, with hint) run again. */
+const nextMacrotask = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 const events = (count: number): EventData[] => Array.from({ length: count }, (_, n) => ({ id: newId(), type: 'written', data: { n } }));
 
 /** store.unchangedSince: true only for the revision this connection committed last, while no other connection moved that stream. */
@@ -65,5 +68,23 @@ describe('SQLite store: unchangedSince', () => {
     expect([store.unchangedSince!('s', 1n), store.unchangedSince!('t', 0n), store.unchangedSince!('u', 0n)]).toEqual([false, false, true]);
     await store.close();
     expect(store.unchangedSince!('u', 0n)).toBe(false);
+  });
+
+  it('with hint, reads data_version once a macrotask: it can miss another connection\'s commit made since, which the append it leads to is refused for', async () => {
+    const { store, file } = open();
+    for (const name of ['s', 't']) await store.appendToStream(name, events(1), { expectedRevision: 'no_stream' });
+    await nextMacrotask();
+    const other = open(file).store;
+    expect(store.unchangedSince!('s', 0n, true)).toBe(true); // data_version read for this macrotask
+    await other.deleteStream('s'); // a transaction of its own: no macrotask passes
+    await other.tombstoneStream('t');
+    expect([store.unchangedSince!('s', 0n, true), store.unchangedSince!('t', 0n, true)]).toEqual([true, true]); // missed
+    await expect(store.appendToStream('s', events(1), { expectedRevision: 0n })).rejects.toMatchObject({ type: 'wrong_expected_version' });
+    await expect(store.appendToStream('t', events(1), { expectedRevision: 0n })).rejects.toMatchObject({ type: 'stream_deleted' });
+    expect(await other.readStream('s').catch((error: { type: string }) => error.type)).toBe('stream_not_found');
+    // Without hint it looks again at once, and in the next macrotask the hint does too.
+    expect(store.unchangedSince!('s', 0n)).toBe(false);
+    await nextMacrotask();
+    expect(store.unchangedSince!('t', 0n, true)).toBe(false);
   });
 });

@@ -88,8 +88,14 @@ export interface EventStore {
    * process or any other. false when it moved or the store cannot tell. The command handler uses it
    * to skip the catch-up read of a cached state (decider/stateCache.ts); the append stays
    * conditional on that revision, so a stream that moves after the answer is still refused.
+   *
+   * With `hint`, the answer may also miss another connection's commit made since the store last
+   * looked, within the current macrotask (SQLite then reads `PRAGMA data_version` once a macrotask
+   * instead of once a call). Only a write conditional on that revision may rest on such an answer:
+   * the store refuses it at the commit if the stream moved. The handler decides a refusal or a
+   * no-op, which writes nothing, again on an answer without `hint`.
    */
-  unchangedSince?(stream: string, revision: bigint): boolean;
+  unchangedSince?(stream: string, revision: bigint, hint?: boolean): boolean;
   close(): Promise<void>;
 }
 

@@ -408,7 +408,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     async storeCheckpoint(name, position) {
       mapped(() => sql.storeCheckpoint.run(name, position));
     },
-    unchangedSince: (name, revision) => heads.unchangedSince(name, revision),
+    unchangedSince: (name, revision, hint) => heads.unchangedSince(name, revision, hint),
     async streamState(name) {
       return withRetry(async () => mapped(() => streamState(name) ?? null));
     },
