@@ -174,6 +174,26 @@ describe('session-ledger memory (CLI)', { timeout: 180_000 }, () => {
     expect(readFileSync(join(rebuilt, 'MEMORY.md'), 'utf8')).toBe(readFileSync(join(mirror, 'MEMORY.md'), 'utf8'));
   });
 
+  it("providers run --once over Hermes' own files exits 1 with the mirror parked and why; rebuild and resume, and it follows", () => {
+    const dir = tempDir();
+    const env = storeIn(dir);
+    const mirror = join(dir, 'hermes-memories');
+    mkdirSync(mirror);
+    writeFileSync(join(mirror, 'MEMORY.md'), 'hermes entry');
+    runCli(['memory', 'add', '--target', 'memory', '--content', 'Ledger note'], { env });
+    const run = runCli(['memory', 'providers', 'run', '--mirror', mirror, '--once', '--json'], { env });
+    expect(run.code).toBe(1);
+    expect(run.json()).toMatchObject({ name: 'markdown-mirror', state: 'parked', reason: expect.stringMatching(/could not prepare: .*import hermes .*--memories .*memory mirror rebuild --dir/) });
+    expect(run.json().failed).toBeUndefined();
+    expect(runCli(['memory', 'providers', 'status'], { env }).stdout).toMatch(/markdown-mirror\tparked: could not prepare: /);
+    expect(readFileSync(join(mirror, 'MEMORY.md'), 'utf8')).toBe('hermes entry');
+    expect(runCli(['memory', 'mirror', 'rebuild', '--dir', mirror], { env }).code).toBe(0);
+    expect(runCli(['memory', 'providers', 'resume', 'markdown-mirror'], { env }).code).toBe(0);
+    runCli(['memory', 'add', '--target', 'user', '--content', 'Name is Ada'], { env });
+    expect(runCli(['memory', 'providers', 'run', '--mirror', mirror, '--once'], { env }).code).toBe(0);
+    expect([readFileSync(join(mirror, 'MEMORY.md'), 'utf8'), readFileSync(join(mirror, 'USER.md'), 'utf8')]).toEqual(['Ledger note', 'Name is Ada']);
+  });
+
   it('a fan-out killed with SIGKILL resumes after restart with nothing lost', async () => {
     const dir = tempDir();
     const env = storeIn(dir);

@@ -8,6 +8,7 @@ import {
   createMemoryLedger,
   MAPPING_FILE,
   readProviderStatus,
+  resumeProviders,
   startMemoryFanOut,
   type MemoryFanOut,
   type MemoryMutation,
@@ -151,13 +152,55 @@ describe('Markdown mirror provider', () => {
     const dir = temp.make();
     writeFileSync(join(dir, 'MEMORY.md'), 'hermes entry\n§\nother');
     const warnings: string[] = [];
-    running.push(startMemoryFanOut(store, [createMarkdownMirror({ dir })], { ...quiet, onWarning: (warning) => void warnings.push(warning.message) }));
-    await createMemoryLedger(store).add('memory', 'one');
-    await until(async () => (await readProviderStatus(store, 'markdown-mirror').catch(() => null))?.state === 'parked', 'parked');
-    expect((await readProviderStatus(store, 'markdown-mirror')).reason).toMatch(/did not write .*import hermes.*memory mirror rebuild/);
+    const fanOut = startMemoryFanOut(store, [createMarkdownMirror({ dir })], { ...quiet, onWarning: (warning) => void warnings.push(warning.message) });
+    running.push(fanOut);
+    await fanOut.caughtUp;
+    // Parked at start, before any mutation: its status says why at once (before session 19 it read `active` until the first mutation).
+    const parked = await readProviderStatus(store, 'markdown-mirror');
+    expect([parked.state, parked.failed]).toEqual(['parked', undefined]);
+    expect(parked.reason).toMatch(/could not prepare: .*did not write .*import hermes.*memory mirror rebuild/);
     expect(warnings.some((message) => /could not prepare: .*did not write/.test(message))).toBe(true);
+    await createMemoryLedger(store).add('memory', 'one');
+    await new Promise((resolve) => setTimeout(resolve, 50));
     expect(read(dir, 'MEMORY.md')).toBe('hermes entry\n§\nother');
     expect(readdirSync(dir)).not.toContain(MAPPING_FILE);
+    expect((await readProviderStatus(store, 'markdown-mirror')).state).toBe('parked');
+  });
+
+  it("parked over Hermes' own entries, then imported and resumed: the mirror adopts the files at its next mutation and follows", async () => {
+    const store = createMemoryStore();
+    const dir = temp.make();
+    writeFileSync(join(dir, 'MEMORY.md'), 'hermes entry\n§\nother');
+    const fanOut = startMemoryFanOut(store, [createMarkdownMirror({ dir })], quiet);
+    running.push(fanOut);
+    await fanOut.caughtUp;
+    expect((await readProviderStatus(store, 'markdown-mirror')).state).toBe('parked');
+    const memory = createMemoryLedger(store);
+    // What `import hermes --memories DIR` stores: the same entries, in order.
+    await memory.apply([
+      { op: 'add', target: 'memory', content: 'hermes entry' },
+      { op: 'add', target: 'memory', content: 'other' },
+    ]);
+    expect(await resumeProviders(store, 'markdown-mirror')).toEqual(['markdown-mirror']);
+    await until(() => existsSync(join(dir, MAPPING_FILE)), 'adopted');
+    await memory.add('user', 'Name is Ada');
+    await until(() => says(dir, 'USER.md', 'Name is Ada'), 'the next mutation');
+    expect(read(dir, 'MEMORY.md')).toBe('hermes entry\n§\nother');
+    expect((await readProviderStatus(store, 'markdown-mirror')).state).toBe('active');
+  });
+
+  it("parked over Hermes' own entries, then resumed with nothing done: it parks again at the next mutation, naming it, and the files stay", async () => {
+    const store = createMemoryStore();
+    const dir = temp.make();
+    writeFileSync(join(dir, 'USER.md'), 'hermes user');
+    const fanOut = startMemoryFanOut(store, [createMarkdownMirror({ dir })], quiet);
+    running.push(fanOut);
+    await fanOut.caughtUp;
+    await resumeProviders(store, 'markdown-mirror');
+    await createMemoryLedger(store).add('user', 'Name is Ada');
+    await until(async () => (await readProviderStatus(store, 'markdown-mirror')).failed !== undefined, 'parked on the mutation');
+    expect((await readProviderStatus(store, 'markdown-mirror')).state).toBe('parked');
+    expect(read(dir, 'USER.md')).toBe('hermes user');
   });
 
   it('a directory whose Hermes files say what the profile holds (imported) is adopted at start and followed', async () => {

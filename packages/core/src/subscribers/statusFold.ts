@@ -23,8 +23,10 @@ export const reduceSubscriberStatus = (
   const current = out.get(name) ?? { name, state: 'active' as const, skipped: 0 };
   const at = eventAt(data);
   if (event.type === book.types.parked) {
-    if (!at || typeof data.reason !== 'string' || typeof data.attempts !== 'number') return out;
-    const parked = { ...current, state: 'parked' as const, reason: data.reason, failed: { ...at, attempts: data.attempts } };
+    if (typeof data.reason !== 'string' || typeof data.attempts !== 'number') return out;
+    // Without a place: parked before delivering anything (a memory provider whose prepare failed).
+    const { failed: _failed, ...rest } = current;
+    const parked = at ? { ...current, state: 'parked' as const, reason: data.reason, failed: { ...at, attempts: data.attempts } } : { ...rest, state: 'parked' as const, reason: data.reason };
     out.set(name, event.created === undefined ? parked : { ...parked, parkedAt: event.created });
   } else if (event.type === book.types.resumed) {
     const { reason: _reason, parkedAt: _parkedAt, failed: _failed, ...rest } = current;

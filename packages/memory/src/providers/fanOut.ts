@@ -11,7 +11,7 @@ import { MEMORY_PREFIX } from '@session-ledger/events';
 import { checkProviderNames } from './names.js';
 import { deliveryOf, type MemoryMutation, type MemoryProvider } from './mutation.js';
 import { PROVIDER_BOOK } from './statusEvents.js';
-import { recordProviderEvent } from './statusStore.js';
+import { readProviderStatuses, recordProviderEvent } from './statusStore.js';
 
 export interface FanOutWarning {
   provider: string;
@@ -63,9 +63,19 @@ export const startMemoryFanOut = (store: EventStore, providers: readonly MemoryP
     ((warning: FanOutWarning) => process.stderr.write(`session-ledger memory provider ${warning.provider}: ${warning.message}\n`));
   const ledger = createLedger(store);
 
+  /** Providers whose prepare has succeeded in this fan-out (one that failed is parked, and prepared again at its next delivery). */
+  const ready = new Set<MemoryProvider>();
+  const prepare = async (provider: MemoryProvider) => {
+    if (ready.has(provider)) return;
+    await provider.prepare?.(store);
+    ready.add(provider);
+  };
+
   const handle = (provider: MemoryProvider) => async (event: RecordedEvent) => {
     const delivery = deliveryOf(event);
     if (!delivery) return;
+    // After a resume (an import, a rebuild), the copy is prepared again before the first mutation: a failure is the mutation's (retried, then parked).
+    await prepare(provider);
     if (delivery.kind === 'skip') {
       warn({ provider: provider.name, message: delivery.reason, mutation: delivery.mutation });
       await recordProviderEvent(ledger, 'memory.provider_skipped', {
@@ -83,11 +93,20 @@ export const startMemoryFanOut = (store: EventStore, providers: readonly MemoryP
     warn(mutation ? { provider: warning.subscriber, message: warning.message, mutation } : { provider: warning.subscriber, message: warning.message });
   };
 
+  /**
+   * Prepares a provider before its subscription. A failure parks it at once, with the reason and no
+   * mutation (its status says so before any mutation comes; before, it read `active` until the first
+   * one failed: outside test, session 17), unless it is parked already (that status names the
+   * mutation it failed on, delivered first after a resume).
+   */
   const prepared = async (provider: MemoryProvider) => {
     try {
-      await provider.prepare?.(store);
+      await prepare(provider);
     } catch (error) {
-      warn({ provider: provider.name, message: `could not prepare: ${error instanceof Error ? error.message : String(error)}` });
+      const reason = `could not prepare: ${error instanceof Error ? error.message : String(error)}`;
+      warn({ provider: provider.name, message: reason });
+      const status = (await readProviderStatuses(store)).find((each) => each.name === provider.name);
+      if (status?.state !== 'parked') await recordProviderEvent(ledger, 'memory.provider_parked', { name: provider.name, reason, attempts: 1 });
     }
   };
   const subscribers = providers.map(async (provider) => {

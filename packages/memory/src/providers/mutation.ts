@@ -30,9 +30,10 @@ export interface MemoryProvider {
   readonly name: string;
   apply(mutation: MemoryMutation): Promise<void> | void;
   /**
-   * Run once before the provider's subscription starts: a provider that finds its own copy missing
+   * Run before the provider's subscription starts: a provider that finds its own copy missing
    * (a new or lost directory) fills it here, since its checkpoint, shared by name, may be past every
-   * mutation it would need.
+   * mutation it would need. Throwing parks the provider at once (its status names no mutation); after
+   * a resume it runs again before the next mutation, and throwing then fails that mutation.
    */
   prepare?(store: EventStore): Promise<void>;
 }

@@ -37,7 +37,8 @@ const at = { stream: z.string(), revision: z.number(), position: z.number(), eve
 /** The shapes of the status events (documentation and HTTP validation; the fold is core's). */
 export const providerStatusEvents = {
   'memory.provider_registered': z.object({ name: z.string() }),
-  'memory.provider_parked': z.object({ name: z.string(), reason: z.string(), attempts: z.number(), ...at }),
+  // Without the place when the provider's prepare failed, before it delivered anything.
+  'memory.provider_parked': z.object({ name: z.string(), reason: z.string(), attempts: z.number(), ...at }).or(z.object({ name: z.string(), reason: z.string(), attempts: z.number() })),
   'memory.provider_resumed': z.object({ name: z.string(), by: z.string().optional() }),
   'memory.provider_skipped': z.object({ name: z.string(), reason: z.string(), ...at }),
 } as const;
