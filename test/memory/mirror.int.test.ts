@@ -26,6 +26,18 @@ const read = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8'
 const says = (dir: string, file: string, text: string) => existsSync(join(dir, file)) && read(dir, file) === text;
 const quiet = { onWarning: () => undefined, retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 } };
 
+/** A mirror started over a directory holding a Hermes file it never wrote, on an empty profile: parked at start. */
+const parkedOver = async (file: string, text: string) => {
+  const store = createMemoryStore();
+  const dir = temp.make();
+  writeFileSync(join(dir, file), text);
+  const fanOut = startMemoryFanOut(store, [createMarkdownMirror({ dir })], quiet);
+  running.push(fanOut);
+  await fanOut.caughtUp;
+  expect((await readProviderStatus(store, 'markdown-mirror')).state).toBe('parked');
+  return { store, dir };
+};
+
 describe('Markdown mirror provider', () => {
   it('keeps MEMORY.md and USER.md in Hermes format, written atomically, rebuildable from the stream', async () => {
     const store = createMemoryStore();
@@ -168,13 +180,7 @@ describe('Markdown mirror provider', () => {
   });
 
   it("parked over Hermes' own entries, then imported and resumed: the mirror adopts the files at its next mutation and follows", async () => {
-    const store = createMemoryStore();
-    const dir = temp.make();
-    writeFileSync(join(dir, 'MEMORY.md'), 'hermes entry\n§\nother');
-    const fanOut = startMemoryFanOut(store, [createMarkdownMirror({ dir })], quiet);
-    running.push(fanOut);
-    await fanOut.caughtUp;
-    expect((await readProviderStatus(store, 'markdown-mirror')).state).toBe('parked');
+    const { store, dir } = await parkedOver('MEMORY.md', 'hermes entry\n§\nother');
     const memory = createMemoryLedger(store);
     // What `import hermes --memories DIR` stores: the same entries, in order.
     await memory.apply([
@@ -190,12 +196,7 @@ describe('Markdown mirror provider', () => {
   });
 
   it("parked over Hermes' own entries, then resumed with nothing done: it parks again at the next mutation, naming it, and the files stay", async () => {
-    const store = createMemoryStore();
-    const dir = temp.make();
-    writeFileSync(join(dir, 'USER.md'), 'hermes user');
-    const fanOut = startMemoryFanOut(store, [createMarkdownMirror({ dir })], quiet);
-    running.push(fanOut);
-    await fanOut.caughtUp;
+    const { store, dir } = await parkedOver('USER.md', 'hermes user');
     await resumeProviders(store, 'markdown-mirror');
     await createMemoryLedger(store).add('user', 'Name is Ada');
     await until(async () => (await readProviderStatus(store, 'markdown-mirror')).failed !== undefined, 'parked on the mutation');
