@@ -118,4 +118,13 @@ describe('the command handler with a store that can say a stream is unchanged', 
     expect((await a.load(claims, 'lease')).state).toBe(null);
     expect(seen.hints.at(-1)).toBe(false);
   });
+
+  it('never takes the hint for a caller at another revision than its entry: a caller at the revision another writer just stored is served (outside test, session 19)', async () => {
+    const { store } = missingAnotherCommit();
+    const [a, b] = [createLedger(store), createLedger(store)];
+    await a.handle(counted, 's', { id: newId() }); // a's entry: revision 0
+    const other = await b.handle(counted, 's', { id: newId() });
+    const handled = await a.handle(counted, 's', { id: newId() }, { expectedRevision: other.revision });
+    expect([handled.revision, handled.state]).toEqual([2n, [0n, 1n, 2n]]);
+  });
 });
