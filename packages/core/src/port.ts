@@ -92,8 +92,9 @@ export interface EventStore {
    * With `hint`, the answer may also miss another connection's commit made since the store last
    * looked, within the current macrotask (SQLite then reads `PRAGMA data_version` once a macrotask
    * instead of once a call). Only a write conditional on that revision may rest on such an answer:
-   * the store refuses it at the commit if the stream moved. The handler decides a refusal or a
-   * no-op, which writes nothing, again on an answer without `hint`.
+   * the store refuses it at the commit if the stream moved. The handler takes it only for a caller
+   * who named no revision, and decides a refusal or a no-op, which writes nothing, again on an
+   * answer without `hint`.
    */
   unchangedSince?(stream: string, revision: bigint, hint?: boolean): boolean;
   close(): Promise<void>;
