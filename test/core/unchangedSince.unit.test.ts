@@ -127,4 +127,16 @@ describe('the command handler with a store that can say a stream is unchanged', 
     const handled = await a.handle(counted, 's', { id: newId() }, { expectedRevision: other.revision });
     expect([handled.revision, handled.state]).toEqual([2n, [0n, 1n, 2n]]);
   });
+
+  it('a caller at the revision its stale entry holds is answered from the stream, not the entry: the conflict, never a refusal or a no-op of the entry (outside test, session 19)', async () => {
+    const { store } = storeSaying(() => false);
+    const [a, b] = [createLedger(store), createLedger(store)];
+    await a.handle(claims, 'lease', { id: newId(), who: 'a', op: 'claim' }); // a's entry: held by a, revision 0
+    await b.handle(claims, 'lease', { id: newId(), who: 'a', op: 'release' }); // revision 1
+    // On the entry, a claim by b is refused (held by a) and a claim by a is a no-op (stored nothing, answered as applied).
+    await expect(a.handle(claims, 'lease', { id: newId(), who: 'b', op: 'claim' }, { expectedRevision: 0n })).rejects.toMatchObject({ type: 'wrong_expected_version' });
+    await expect(a.handle(claims, 'lease', { id: newId(), who: 'a', op: 'claim' }, { expectedRevision: 0n })).rejects.toMatchObject({ type: 'wrong_expected_version' });
+    // A caller at the current revision is served.
+    expect((await a.handle(claims, 'lease', { id: newId(), who: 'a', op: 'claim' }, { expectedRevision: 1n })).written).toBe(true);
+  });
 });

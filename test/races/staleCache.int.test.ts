@@ -1,7 +1,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createLedger, isLedgerError, type EventStore } from '@session-ledger/core';
-import { appendMessage, loadConversation, startSession } from '@session-ledger/sessions';
+import { appendMessage, beginTurn, endTurn, loadConversation, renewLease, startSession } from '@session-ledger/sessions';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempLedger } from '../store-sqlite/tempLedger.js';
@@ -88,9 +88,11 @@ describe('a cached session state and a writer in another process (SQLite)', () =
  * The handler takes the store's cheaper hint (SQLite reads data_version once a macrotask) only for a
  * caller who named no revision. A caller at the revision another connection has just acknowledged
  * was refused when this connection had looked at data_version earlier in the same macrotask
- * (outside test, session 19: 20 of 20 runs; over HTTP, two servers: 11 of 500).
+ * (outside test, session 19: 20 of 20 runs; over HTTP, two servers: 11 of 500). And a refusal or a
+ * no-op decided on the entry of a caller at its revision, which the stream has left, is decided again
+ * on the stream (the re-check tester: turn end and renew at an older revision answered turn_not_found).
  */
-describe('a caller at the revision another connection just stored (SQLite, one process)', () => {
+describe('callers naming a revision, with another connection writing the same file (SQLite, one process)', () => {
   const temp = tempLedger('stale-hint');
   afterAll(() => temp.remove());
 
@@ -110,6 +112,20 @@ describe('a caller at the revision another connection just stored (SQLite, one p
       });
       await elsewhere;
     }
+    await Promise.all([mine.close(), theirs.close()]);
+  });
+
+  it('a caller at an older revision that this connection\'s entry still holds is told of the conflict, not turn_not_found (outside test, session 19)', async () => {
+    const [mine, theirs] = [openSqliteStore(temp.file), openSqliteStore(temp.file)];
+    const [a, b] = [{ ledger: createLedger(mine) }, { ledger: createLedger(theirs) }];
+    await startSession(a, { id: 'older' });
+    const seen = await appendMessage(a, 'older', { role: 'user', content: 'cached here' }); // a's entry: revision 1
+    const begun = await beginTurn(b, 'older', { turnId: 'tb', ttlMs: 60_000 });
+    expect(begun.revision).toBe(seen.revision + 1n);
+    for (const command of [() => endTurn(a, 'older', 'tb', { expectedRevision: seen.revision }), () => renewLease(a, 'older', 'tb', { ttlMs: 60_000, expectedRevision: seen.revision })]) {
+      await expect(command()).rejects.toMatchObject({ type: 'wrong_expected_version', message: expect.stringContaining(`actual ${begun.revision}`) });
+    }
+    await expect(endTurn(a, 'older', 'tb', { expectedRevision: begun.revision })).resolves.toMatchObject({ written: true });
     await Promise.all([mine.close(), theirs.close()]);
   });
 });
