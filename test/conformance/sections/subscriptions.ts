@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { SubscriptionItem } from '@session-ledger/core';
+import type { EventStore, SubscriptionItem } from '@session-ledger/core';
 import type { ConformanceContext } from '../context.js';
 import { eventsIn, idsOf, iteratorOf, makeEvents, pullUntil, uniquePrefix, uniqueStream } from '../helpers.js';
 
@@ -79,6 +79,47 @@ export const subscriptionSection = ({ store }: ConformanceContext): void => {
       } finally {
         await subscription.close();
       }
+    });
+  });
+
+  describe('catching up on a long history', () => {
+    /** Events of history a subscriber had before a callback queued for the loop's next turn ran. */
+    const seenBeforeNextTurn = async (subscription: ReturnType<EventStore['subscribeToAll']>, total: number) => {
+      let seen = 0;
+      let atTurn: number | null = null;
+      setImmediate(() => {
+        atTurn = seen;
+      });
+      try {
+        for await (const item of subscription) {
+          if (item.kind === 'event') seen += 1;
+          if (item.kind === 'caught_up' && seen >= total) break;
+        }
+      } finally {
+        await subscription.close();
+      }
+      return { seen, atTurn: atTurn as number | null };
+    };
+
+    // A subscriber that reads as fast as history comes (an SSE client on loopback, a read model at
+    // start) must not hold the process until it is caught up: other requests wait for the loop.
+    it('lets the event loop turn before the whole history is delivered (subscribeToStream)', async () => {
+      const stream = uniqueStream();
+      await store().appendToStream(stream, makeEvents(1200));
+      const { seen, atTurn } = await seenBeforeNextTurn(store().subscribeToStream(stream), 1200);
+      expect(seen).toBe(1200);
+      expect(atTurn).not.toBeNull();
+      expect(atTurn!).toBeLessThan(1200);
+    });
+
+    it('lets the event loop turn before the whole history is delivered (subscribeToAll)', async () => {
+      const prefix = uniquePrefix();
+      const from = await positionNow();
+      await store().appendToStream(`${prefix}a`, makeEvents(1200));
+      const { seen, atTurn } = await seenBeforeNextTurn(store().subscribeToAll({ fromPosition: from, filter: { streamNamePrefixes: [prefix] } }), 1200);
+      expect(seen).toBe(1200);
+      expect(atTurn).not.toBeNull();
+      expect(atTurn!).toBeLessThan(1200);
     });
   });
 
