@@ -102,6 +102,13 @@ const toText = (event: EventData, dataText: string | undefined, metadataText: st
   };
 };
 
+/**
+ * How long after another connection's commit a group takes the write lock only when it is free,
+ * waiting for it on the event loop (groupCommit.ts): long enough to cover a steady writer in another
+ * process, while a store written by one process alone never pays the two statements it costs.
+ */
+const CONTENDED_MS = 1000;
+
 const MAX = BigInt(Number.MAX_SAFE_INTEGER);
 /** The highest position or revision SQLite's INTEGER holds: a subscription may start after it, nothing follows it. */
 const LAST_INTEGER = 2n ** 63n - 1n;
@@ -206,8 +213,15 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     return createdText;
   };
 
+  /** When this connection last saw another's commit (not its own first look): groups try the lock without waiting for a while after (groupCommit.ts). */
+  let othersWroteAt = Number.NEGATIVE_INFINITY;
+  let looked = false;
   const decideAndWrite = (name: string, rows: EventText[], expected: ExpectedRevision) => {
-    if (others.moved()) forgetKept();
+    if (others.moved()) {
+      forgetKept();
+      if (looked) othersWroteAt = Date.now();
+    }
+    looked = true;
     const state = states.get(name);
     const decision = decideAppend(
       name,
@@ -250,7 +264,8 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
   };
 
   // Under FULL every commit pays an fsync: groups wait for the turn (flushScheduler.ts).
-  const group = groupCommit(db, options.onGroupCommit, rolledBack, options.durability === 'full' ? turnScheduler() : eagerScheduler());
+  const lockWait = { contended: () => Date.now() - othersWroteAt < CONTENDED_MS, timeoutMs: options.busyTimeoutMs ?? 5000 };
+  const group = groupCommit(db, options.onGroupCommit, rolledBack, options.durability === 'full' ? turnScheduler() : eagerScheduler(), lockWait);
   const heads = headTracker(db, streamState);
 
   const remove = db.transaction((name: string, expected: ExpectedRevision, tombstone: boolean) => {
