@@ -4,6 +4,8 @@ import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { workerPids } from '@session-ledger/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLedger } from '@session-ledger/core';
+import { appendMessages, startSession } from '@session-ledger/sessions';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
 import { tempDir } from '../support/cli.js';
 import { startServer } from '../support/http.js';
@@ -31,20 +33,20 @@ const settledRss = async (pid: number): Promise<number> => {
   return last;
 };
 
-/** A client that asks for every event and then never reads a byte. */
-const stalledClient = (url: string): Promise<Socket> =>
+/** A client that asks for every event (of `path`) and then never reads a byte. */
+const stalledClient = (url: string, path = '/subscribe'): Promise<Socket> =>
   new Promise((resolve, reject) => {
     const { hostname, port } = new URL(url);
     const socket = connect({ host: hostname, port: Number(port) }, () => {
-      socket.write(`GET /subscribe HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: text/event-stream\r\n\r\n`);
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: text/event-stream\r\n\r\n`);
       socket.pause();
       resolve(socket);
     });
     socket.on('error', reject);
   });
 
-/** Reads a stream as it comes, counting events, until caught-up; keeps only a line's worth of text. */
-const countUntilCaughtUp = async (url: string): Promise<number> => {
+/** Reads a stream as it comes, counting events (of `type`), until caught-up; keeps only a line's worth of text. */
+const countUntilCaughtUp = async (url: string, type = 'bulk'): Promise<number> => {
   const controller = new AbortController();
   const response = await fetch(url, { signal: controller.signal });
   const decoder = new TextDecoder();
@@ -53,7 +55,7 @@ const countUntilCaughtUp = async (url: string): Promise<number> => {
   for await (const chunk of response.body!) {
     const lines = (carry + decoder.decode(chunk as Uint8Array, { stream: true })).split('\n');
     carry = lines.pop()!;
-    events += lines.filter((line) => line === 'event: bulk').length;
+    events += lines.filter((line) => line === `event: ${type}`).length;
     if (lines.includes('event: caught-up')) break;
   }
   controller.abort();
@@ -94,5 +96,42 @@ describe('HTTP service: SSE memory with stalled readers', { timeout: 120_000 }, 
     expect({ growthMb: Math.round(growth / MB), withinCeiling: growth < STALLED * history }).toEqual({ growthMb: Math.round(growth / MB), withinCeiling: true });
 
     expect(await countUntilCaughtUp(`${service.url}/subscribe`)).toBe(EVENTS);
+  });
+});
+
+/**
+ * The same for one conversation's feed, whose history is read from its own segments (session 20): a
+ * stalled reader holds a page of each segment, never the conversation it was asked for.
+ */
+describe("HTTP service: a conversation's feed with stalled readers", { timeout: 120_000 }, () => {
+  const file = join(tempDir(), 'ledger.sqlite');
+  let service: Awaited<ReturnType<typeof startServer>>;
+  const sockets: Socket[] = [];
+  beforeAll(async () => {
+    const context = { ledger: createLedger(openSqliteStore(file)) };
+    await startSession(context, { id: 'big' });
+    for (let start = 0; start < EVENTS; start += 500) {
+      await appendMessages(context, 'big', Array.from({ length: 500 }, (_, i) => ({ role: 'user' as const, content: `${start + i} ${PAYLOAD}` })));
+    }
+    await context.ledger.store.close();
+    service = await startServer({ SESSION_LEDGER_STORE: `sqlite:${file}` });
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy();
+    await service?.stop();
+  });
+
+  it('stays bounded: stalled readers hold a page each, not the conversation, and a reading client still gets everything', async () => {
+    const pid = service.server.child.pid!;
+    const before = await settledRss(pid);
+    for (let i = 0; i < STALLED; i += 1) sockets.push(await stalledClient(service.url, '/sessions/big/events'));
+    const after = await settledRss(pid);
+    const growth = after - before;
+    const history = EVENTS * PAYLOAD.length;
+    // Holding the conversation's events per client, as the feed's first rewrite did, grew the server by
+    // 157 MB for these 8 clients; a page of each segment, 10 MB. The ceiling: half a history per client.
+    expect({ growthMb: Math.round(growth / MB), withinCeiling: growth < (STALLED * history) / 2 }).toEqual({ growthMb: Math.round(growth / MB), withinCeiling: true });
+
+    expect(await countUntilCaughtUp(`${service.url}/sessions/big/events`, 'message.appended')).toBe(EVENTS);
   });
 });

@@ -1,24 +1,67 @@
-import { isJsonObject, nextTurn, type EventStore, type RecordedEvent, type Subscription, type SubscriptionItem } from '@session-ledger/core';
-import { SESSION_PREFIX, sessionIdOf } from '@session-ledger/events';
+import { isJsonObject, type EventStore, type RecordedEvent, type Subscription, type SubscriptionItem } from '@session-ledger/core';
+import { SESSION_PREFIX, sessionIdOf, sessionStream } from '@session-ledger/events';
 import { readConversationEvents } from '@session-ledger/sessions';
 import { AUDIT_STREAM, DELETION_EVENT } from '@session-ledger/retention';
 import { resumeFrom, streamSse } from '../sse.js';
 import type { RequestContext } from '../types.js';
 
-/** Events of history sent between two turns of the event loop (the other requests' turn). */
-const HISTORY_TURN = 500;
-
 /** The highest commit position stored, or null for an empty store. */
 const lastPosition = async (store: EventStore): Promise<bigint | null> =>
   (await store.readAll({ direction: 'backwards', fromPosition: 'end', maxCount: 1 }))[0]?.position ?? null;
 
-/** `history` (already read), then the `live` subscription; closing it closes both. */
-const historyThen = (history: RecordedEvent[], live: Subscription): Subscription => {
-  async function* run(): AsyncGenerator<SubscriptionItem> {
-    for (let at = 0; at < history.length; at += 1) {
-      if (at > 0 && at % HISTORY_TURN === 0) await nextTurn();
-      yield { kind: 'event', event: history[at]! };
+/** One segment's history, a catch-up page at a time: `next` is its first event not yet sent, null once it has none up to `head`. */
+interface SegmentCursor {
+  subscription: Subscription;
+  iterator: AsyncIterator<SubscriptionItem>;
+  next: RecordedEvent | null;
+}
+
+const advance = async (cursor: SegmentCursor, head: bigint): Promise<void> => {
+  try {
+    for (;;) {
+      const item = await cursor.iterator.next();
+      if (item.done || item.value.kind === 'caught_up') break;
+      if (item.value.kind === 'event' && item.value.event.position <= head) {
+        cursor.next = item.value.event;
+        return;
+      }
+      if (item.value.kind === 'event') break; // past the head: the live part sends it
     }
+  } catch {
+    // The segment was deleted since it was found: its events are gone, and the live part sees the deletion.
+  }
+  cursor.next = null;
+  await cursor.subscription.close();
+};
+
+/**
+ * The events of `streams` up to `head`, in commit order: each stream is read through its own
+ * catch-up subscription (a page, at most 500 events and 1 MiB of stored text, at a time), so a
+ * client that does not read holds one page per segment, never the whole conversation.
+ */
+async function* historyOf(store: EventStore, streams: string[], head: bigint): AsyncGenerator<SubscriptionItem> {
+  const cursors: SegmentCursor[] = streams.map((name) => {
+    const subscription = store.subscribeToStream(name);
+    return { subscription, iterator: subscription[Symbol.asyncIterator](), next: null };
+  });
+  try {
+    for (const cursor of cursors) await advance(cursor, head);
+    for (;;) {
+      let first: SegmentCursor | null = null;
+      for (const cursor of cursors) if (cursor.next && (!first || cursor.next.position < first.next!.position)) first = cursor;
+      if (!first) return;
+      yield { kind: 'event', event: first.next! };
+      await advance(first, head);
+    }
+  } finally {
+    await Promise.all(cursors.map((cursor) => cursor.subscription.close()));
+  }
+}
+
+/** `history`, then the `live` subscription; closing it closes both. */
+const historyThen = (history: AsyncGenerator<SubscriptionItem>, live: Subscription): Subscription => {
+  async function* run(): AsyncGenerator<SubscriptionItem> {
+    yield* history;
     yield* live;
   }
   const iterator = run();
@@ -26,8 +69,22 @@ const historyThen = (history: RecordedEvent[], live: Subscription): Subscription
     [Symbol.asyncIterator]: () => iterator,
     close: async () => {
       await live.close();
+      await history.return(undefined);
       await iterator.return(undefined);
     },
+  };
+};
+
+/**
+ * The conversation's segments, root to tip, and whether the store's stream reads lack commit
+ * positions (-1): then the feed follows every stream from the resume point instead. Only the ids are
+ * kept: the events read to find them are not held while the feed is sent.
+ */
+const segmentsOf = async (store: EventStore, id: string): Promise<{ sessionIds: string[]; unpositioned: boolean }> => {
+  const { segments } = await readConversationEvents(store, id);
+  return {
+    sessionIds: segments.map((segment) => segment.sessionId),
+    unpositioned: segments.some((segment) => segment.events.some((event) => event.position < 0n)),
   };
 };
 
@@ -39,14 +96,14 @@ const historyThen = (history: RecordedEvent[], live: Subscription): Subscription
  * History comes from the conversation's own segments, not from a scan of every stream: a feed of
  * one conversation costs that conversation, not the store (outside test, session 19: a feed on a
  * 320,000-event store held the server 2.5 s, answering nobody). The store's last position is taken
- * first; the segments, read after it, give the events up to it, and the live part follows every
- * stream after it, so nothing written meanwhile is missed or sent twice.
+ * first; the segments, found after it, are read a page at a time up to it, and the live part follows
+ * every stream after it, so nothing written meanwhile is missed or sent twice.
  */
 export const sessionFeed = async ({ store, params, query, req, res }: RequestContext<{ after?: bigint; type?: string[] }>): Promise<void> => {
   const from = resumeFrom(req, query);
   const head = await lastPosition(store);
-  const { segments } = await readConversationEvents(store, params.id!);
-  const members = new Set(segments.map((segment) => segment.sessionId));
+  const { sessionIds, unpositioned } = await segmentsOf(store, params.id!);
+  const members = new Set(sessionIds);
   const types = new Set(query.type ?? []);
   const accept = (event: RecordedEvent): boolean => {
     const sessionId = sessionIdOf(event.streamName);
@@ -69,15 +126,21 @@ export const sessionFeed = async ({ store, params, query, req, res }: RequestCon
     return members.size === 0 ? { type: 'session_deleted', message: `Session ${params.id!} was deleted (at position ${event.position})` } : null;
   };
   const filter = { streamNamePrefixes: [SESSION_PREFIX, AUDIT_STREAM] };
-  const events = segments.flatMap((segment) => segment.events);
-  // A store whose stream reads carry no commit position (-1) is followed from the resume point over every stream.
-  if (head === null || events.some((event) => event.position < 0n)) {
+  if (head === null || unpositioned) {
     await streamSse(req, res, store.subscribeToAll({ fromPosition: from, filter }), accept, ends);
     return;
   }
-  const history = events
-    .filter((event) => event.position <= head && (from === 'start' || event.position > from))
-    .sort((a, b) => (a.position < b.position ? -1 : 1));
   const liveFrom = from !== 'start' && from > head ? from : head;
-  await streamSse(req, res, historyThen(history, store.subscribeToAll({ fromPosition: liveFrom, filter })), accept, ends);
+  const history = historyOf(store, [...members].map(sessionStream), head);
+  const resumed = from === 'start' ? history : afterPosition(history, from);
+  await streamSse(req, res, historyThen(resumed, store.subscribeToAll({ fromPosition: liveFrom, filter })), accept, ends);
 };
+
+/** The items of `history` whose events follow `from` (a resume point). */
+async function* afterPosition(history: AsyncGenerator<SubscriptionItem>, from: bigint): AsyncGenerator<SubscriptionItem> {
+  try {
+    for await (const item of history) if (item.kind !== 'event' || item.event.position > from) yield item;
+  } finally {
+    await history.return(undefined);
+  }
+}
