@@ -4,6 +4,7 @@ import { openSqliteStore } from '@session-ledger/store-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempLedger } from '../store-sqlite/tempLedger.js';
 import { expectAckedStored } from './ackedStored.js';
+import { race } from './racers.js';
 import { startServer } from '../support/http.js';
 
 type Server = Awaited<ReturnType<typeof startServer>>;
@@ -35,6 +36,40 @@ describe('racing clients on several server processes (HTTP, one SQLite file)', (
       return { status: response.status, messageId: body.messageId };
     });
   });
+
+  it('2 library processes x 150 and 24 HTTP clients x 20 over 3 servers, one session, no ids, at once: acknowledged == stored, each once; audit verify ok', async () => {
+    const store = openSqliteStore(temp.file);
+    const context = { ledger: createLedger(store) };
+    await startSession(context, { id: 'mixed' });
+    const httpAcked: string[] = [];
+    const httpRefused: number[] = [];
+    const clients = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 2400)); // the racers start 2.5 s after race() is called
+      await Promise.all(
+        Array.from({ length: 24 }, async (_, client) => {
+          for (let index = 0; index < 20; index += 1) {
+            const response = await post(`${servers[client % servers.length]!.url}/sessions/mixed/messages`, { role: 'user', content: `http ${client} #${index}` });
+            const body = (await response.json()) as { messageId?: string };
+            if (response.status === 201) httpAcked.push(body.messageId!);
+            else httpRefused.push(response.status);
+          }
+        }),
+      );
+    };
+    const [rounds] = await Promise.all([race(temp.file, 2, [{ kind: 'messages', session: 'mixed', count: 150 }]), clients()]);
+    const library = rounds[0]!;
+    const acked = [...httpAcked, ...library.flatMap((result) => result.acked)];
+    expect({ http: httpRefused, library: library.flatMap((result) => result.refused) }).toEqual({ http: [], library: [] });
+    expect(acked).toHaveLength(780);
+    expect(new Set(acked).size).toBe(780);
+    const messages = (await loadConversation(store, 'mixed')).messages;
+    expect(messages.map((message) => message.id).sort()).toEqual([...acked].sort());
+    // the surfaces did race: library and HTTP writes alternate many times in the stored order
+    const sources = messages.map((message) => String(message.content).startsWith('http ') ? 'http' : 'library');
+    expect(sources.filter((source, index) => index > 0 && source !== sources[index - 1]).length).toBeGreaterThan(10);
+    expect((await context.ledger.verify()).broken).toBeNull();
+    await store.close();
+  }, 120_000);
 
   it('two harnesses beginning a turn at once on two servers, 40 rounds: exactly one is granted, the other gets 409 session_active', async () => {
     const store = openSqliteStore(temp.file);
