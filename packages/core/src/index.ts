@@ -32,3 +32,4 @@ export * from './tracing.js';
 export * from './traced.js';
 export * from './log/index.js';
 export { recordedFromText } from './storedEvent.js';
+export { builtWorker } from './builtWorker.js';

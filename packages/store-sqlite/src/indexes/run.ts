@@ -1,7 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
-import type { IndexCheck } from '@session-ledger/core';
-import { builtWorker } from '../builtWorker.js';
+import { builtWorker, type IndexCheck } from '@session-ledger/core';
 import { checkIndexes } from './check.js';
 import type { IndexAnswer, IndexRequest } from './worker.js';
 

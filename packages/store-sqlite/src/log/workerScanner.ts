@@ -1,9 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
-import type { LeafRange, ParallelScanner, PositionSpan, RangeScan, UncoveredCount } from '@session-ledger/core';
+import { builtWorker, type LeafRange, type ParallelScanner, type PositionSpan, type RangeScan, type UncoveredCount } from '@session-ledger/core';
 import type { ScanAnswer, ScanRequest } from './verifyWorker.js';
-import { builtWorker } from '../builtWorker.js';
 
 const ask = (worker: Worker, request: ScanRequest): Promise<RangeScan> =>
   new Promise((resolve, reject) => {
