@@ -15,7 +15,7 @@ export const searchRoutes: Route[] = [
     handler: async ({ store, query, now }) => {
       const since = query.since === undefined ? undefined : parseSince('since', query.since, now()).toISOString();
       const handle = await openSearch(store);
-      return { body: handle.search({ q: query.q, limit: query.limit, role: query.role, source: query.source, since }) };
+      return { body: await handle.searchOffThread({ q: query.q, limit: query.limit, role: query.role, source: query.source, since }) };
     },
   }),
 ];

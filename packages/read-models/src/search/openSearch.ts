@@ -2,10 +2,13 @@ import type { EventStore } from '@session-ledger/core';
 import { readModelsOf } from '../machinery/registry.js';
 import { runSearch, type SearchOptions, type SearchResult } from './runSearch.js';
 import { searchModel } from './searchModel.js';
+import { searchOffThread } from './searchThread.js';
 
 /** What the CLI and HTTP surfaces search through. */
 export interface SearchHandle {
   search(options: SearchOptions): SearchResult;
+  /** The same search on a worker thread (searchThread.ts): what a server uses, so that a long search holds no other request. */
+  searchOffThread(options: SearchOptions): Promise<SearchResult>;
 }
 
 /**
@@ -14,5 +17,5 @@ export interface SearchHandle {
  */
 export const openSearch = async (store: EventStore): Promise<SearchHandle> => {
   const db = await readModelsOf(store).ready(searchModel.name);
-  return { search: (options) => runSearch(db, options) };
+  return { search: (options) => runSearch(db, options), searchOffThread: (options) => searchOffThread(db, options) };
 };

@@ -55,8 +55,15 @@ const checked = (options: SearchOptions): number => {
   return limit;
 };
 
-/** Ranked hits, best first, from the search model's tables. Bad input is `invalid_input`. */
-export const runSearch = (db: Database.Database, options: SearchOptions): SearchResult => {
+/** A search as SQL: checked and built on the caller's thread, so bad input is `invalid_input` wherever it then runs. */
+export interface SearchStatement {
+  q: string;
+  sql: string;
+  params: Array<string | number>;
+}
+
+/** The statement of a search. Bad input is `invalid_input`. */
+export const searchStatement = (options: SearchOptions): SearchStatement => {
   const limit = checked(options);
   const parsed = parseQuery(options.q);
   const where = ['search_text MATCH ?'];
@@ -68,16 +75,21 @@ export const runSearch = (db: Database.Database, options: SearchOptions): Search
   if (options.role !== undefined) (where.push('m.role = ?'), params.push(options.role));
   if (options.source !== undefined) (where.push('r.source = ?'), params.push(options.source));
   if (options.since !== undefined) (where.push('m.at >= ?'), params.push(new Date(options.since).toISOString()));
-  const rows = db
-    .prepare<Array<string | number>, Row>(
-      `SELECT m.root, r.tip, m.message_id, m.role, bm25(search_text) AS score,
+  const sql = `SELECT m.root, r.tip, m.message_id, m.role, bm25(search_text) AS score,
          snippet(search_text, -1, char(2), char(3), '…', ${SNIPPET_TOKENS}) AS marked
        FROM search_text JOIN search_messages m ON m.id = search_text.rowid JOIN search_segments r ON r.segment = m.root
-       WHERE ${where.join(' AND ')} ORDER BY score LIMIT ?`,
-    )
-    .all(...params, limit);
+       WHERE ${where.join(' AND ')} ORDER BY score LIMIT ?`;
+  return { q: options.q, sql, params: [...params, limit] };
+};
+
+/** Ranked hits, best first, of a statement on `db`, a connection to the search model's tables. */
+export const answerSearch = (db: Database.Database, statement: SearchStatement): SearchResult => {
+  const rows = db.prepare<Array<string | number>, Row>(statement.sql).all(...statement.params);
   return {
-    query: options.q,
+    query: statement.q,
     hits: rows.map((row) => ({ rootId: row.root, tipId: row.tip, messageId: row.message_id, role: row.role, ...marksOf(row.marked), rank: -row.score })),
   };
 };
+
+/** Ranked hits, best first, from the search model's tables. Bad input is `invalid_input`. */
+export const runSearch = (db: Database.Database, options: SearchOptions): SearchResult => answerSearch(db, searchStatement(options));
