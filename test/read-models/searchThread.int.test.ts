@@ -1,24 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createLedger } from '@session-ledger/core';
+import { describe, expect, it } from 'vitest';
 import { appendMessage, startSession } from '@session-ledger/sessions';
-import { openSqliteStore } from '@session-ledger/store-sqlite';
-import { DEFAULT_READ_MODELS, attachReadModels, inlineReadModels, openSearch } from '@session-ledger/read-models';
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-const openLedgerFile = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'sl-search-thread-'));
-  dirs.push(dir);
-  const { hook, readModels } = inlineReadModels(DEFAULT_READ_MODELS);
-  const store = attachReadModels(openSqliteStore(join(dir, 'ledger.db'), { onCommit: hook }), readModels);
-  return { store, writer: { ledger: createLedger(store), now: () => new Date('2026-12-01T10:00:00Z') } };
-};
+import { openSearch } from '@session-ledger/read-models';
+import { defaultModelsLedger } from './support.js';
 
 /** How many turns of the event loop pass before `promise` settles (0: it was answered on this thread, in microtasks). */
 const loopTurnsUntil = async <T>(promise: Promise<T>): Promise<{ value: T; turns: number }> => {
@@ -36,7 +19,7 @@ const loopTurnsUntil = async <T>(promise: Promise<T>): Promise<{ value: T; turns
 
 describe("a server's search, answered on a worker thread (searchOffThread)", () => {
   it('Given 60 messages with one word, When searched off the thread, Then the event loop keeps turning while the search runs, and the hits are those of the same search on this thread', async () => {
-    const { store, writer } = openLedgerFile();
+    const { store, writer } = defaultModelsLedger();
     for (const id of ['orchard', 'market', 'kitchen']) {
       await startSession(writer, { id, source: 'cli' });
       for (let n = 0; n < 20; n += 1) await appendMessage(writer, id, { role: n % 2 ? 'assistant' : 'user', content: `apricot number ${n} from the ${id}` });
@@ -48,25 +31,22 @@ describe("a server's search, answered on a worker thread (searchOffThread)", () 
     expect(value).toEqual(here);
     expect(value.hits).toHaveLength(50);
     await expect(search.searchOffThread({ q: 'apricot', role: 'assistant', limit: 100 })).resolves.toEqual(search.search({ q: 'apricot', role: 'assistant', limit: 100 }));
-    await store.close();
   });
 
   it("Given a search answered off the thread, When a message is appended and searched again, Then the thread's own connection finds it (read your writes)", async () => {
-    const { store, writer } = openLedgerFile();
+    const { store, writer } = defaultModelsLedger();
     await startSession(writer, { id: 'jam', source: 'cli' });
     await appendMessage(writer, 'jam', { role: 'user', content: 'plum jam' });
     expect((await (await openSearch(store)).searchOffThread({ q: 'quince' })).hits).toEqual([]);
     await appendMessage(writer, 'jam', { role: 'assistant', content: 'quince jelly' });
     expect((await (await openSearch(store)).searchOffThread({ q: 'quince' })).hits.map((hit) => hit.rootId)).toEqual(['jam']);
-    await store.close();
   });
 
   it('Given bad input, When searched off the thread, Then it is refused as invalid_input, as on this thread', async () => {
-    const { store, writer } = openLedgerFile();
+    const { store, writer } = defaultModelsLedger();
     await startSession(writer, { id: 'jam', source: 'cli' });
     const search = await openSearch(store);
     await expect(search.searchOffThread({ q: 'plum', limit: 0 })).rejects.toMatchObject({ type: 'invalid_input' });
     await expect(search.searchOffThread({ q: '' })).rejects.toMatchObject({ type: 'invalid_input' });
-    await store.close();
   });
 });

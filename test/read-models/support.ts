@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import type Database from 'better-sqlite3';
-import type { EventStore } from '@session-ledger/core';
-import { catalogPage, catalogReadModel, inlineReadModels, type CatalogRow, type ReadModel, type ReadModels } from '@session-ledger/read-models';
+import { createLedger, type EventStore } from '@session-ledger/core';
+import { DEFAULT_READ_MODELS, attachReadModels, catalogPage, catalogReadModel, inlineReadModels, type CatalogRow, type ReadModel, type ReadModels } from '@session-ledger/read-models';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -46,3 +46,11 @@ export const dump = (db: Database.Database) => ({
   catalog: db.prepare('SELECT * FROM catalog ORDER BY root_id').all(),
   segments: db.prepare('SELECT * FROM catalog_segments ORDER BY id').all(),
 });
+
+/** A SQLite ledger file with the default read models (catalog and search, deferred) as `serve` runs them, and a writer at a fixed time; closed after the test. */
+export const defaultModelsLedger = () => {
+  const { hook, readModels } = inlineReadModels(DEFAULT_READ_MODELS);
+  const store = attachReadModels(openSqliteStore(join(scratchDir(), 'ledger.db'), { onCommit: hook }), readModels);
+  cleanups.push(() => store.close());
+  return { store, readModels, writer: { ledger: createLedger(store), now: () => new Date('2026-12-01T10:00:00Z') } };
+};

@@ -1,29 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openSqliteStore } from '@session-ledger/store-sqlite';
-import { createLedger } from '@session-ledger/core';
+import { describe, expect, it } from 'vitest';
 import { appendMessage, startSession } from '@session-ledger/sessions';
 import { sessionStream } from '@session-ledger/events';
-import { DEFAULT_READ_MODELS, attachReadModels, catalogPage, catalogReadModel, inlineReadModels, openSearch } from '@session-ledger/read-models';
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-const openLedgerFile = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'sl-search-upkeep-'));
-  dirs.push(dir);
-  const { hook, readModels } = inlineReadModels(DEFAULT_READ_MODELS);
-  const store = attachReadModels(openSqliteStore(join(dir, 'ledger.db'), { onCommit: hook }), readModels);
-  return { store, readModels, writer: { ledger: createLedger(store), now: () => new Date('2026-12-01T10:00:00Z') } };
-};
+import { DEFAULT_READ_MODELS, catalogPage, catalogReadModel, inlineReadModels, openSearch } from '@session-ledger/read-models';
+import { defaultModelsLedger } from './support.js';
 
 describe('the default read models on the embedded store (deferred upkeep: catalog and search)', () => {
   it('Given appends after the last search, When searching, Then the new text is found (read your writes) and appends did not move the model', async () => {
-    const { store, readModels, writer } = openLedgerFile();
+    const { store, readModels, writer } = defaultModelsLedger();
     await startSession(writer, { id: 'sess-1', source: 'cli' });
     await appendMessage(writer, 'sess-1', { role: 'user', content: 'first words about marmalade' });
     expect((await openSearch(store)).search({ q: 'marmalade' }).hits.map((hit) => hit.rootId)).toEqual(['sess-1']);
@@ -38,7 +21,6 @@ describe('the default read models on the embedded store (deferred upkeep: catalo
     // ... and the next search folds the append in before it answers.
     expect((await openSearch(store)).search({ q: 'quinces' }).hits.map((hit) => hit.messageId)).toHaveLength(1);
     expect((await readModels.status()).find((row) => row.name === 'search')!.position).toBeGreaterThan(before);
-    await store.close();
   });
 
   it('Given only deferred models, When the inline runner is made, Then its hook takes no appends (the store then builds no recorded event per append); an inline model gets them', () => {
@@ -48,12 +30,11 @@ describe('the default read models on the embedded store (deferred upkeep: catalo
   });
 
   it('Given a searched session, When it is tombstoned, Then search no longer finds it, before any catch-up', async () => {
-    const { store, writer } = openLedgerFile();
+    const { store, writer } = defaultModelsLedger();
     await startSession(writer, { id: 'gone', source: 'cli' });
     await appendMessage(writer, 'gone', { role: 'user', content: 'a secret about persimmons' });
     expect((await openSearch(store)).search({ q: 'persimmons' }).hits).toHaveLength(1);
     await store.tombstoneStream(sessionStream('gone'));
     expect((await openSearch(store)).search({ q: 'persimmons' }).hits).toEqual([]);
-    await store.close();
   });
 });
