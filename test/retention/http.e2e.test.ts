@@ -16,7 +16,7 @@ describe('DELETE /sessions/:id with If-Match, and GET /sessions/:id/export (HTTP
 
   beforeAll(async () => {
     await buildConversation(writer.context);
-    for (const id of ['drifting', 'held', 'idle', 'weakly']) await startSession(writer.context, { id });
+    for (const id of ['drifting', 'held', 'idle', 'weakly', 'bodied']) await startSession(writer.context, { id });
     await beginTurn(writer.context, 'held', { ttlMs: 3_600_000 });
     service = await startServer(env);
   });
@@ -51,6 +51,18 @@ describe('DELETE /sessions/:id with If-Match, and GET /sessions/:id/export (HTTP
     expect(await errorOf(weak)).toMatchObject({ type: 'precondition_failed', message: expect.stringContaining('names only weak tags, which never match') });
     expect((await fetch(`${service.url}/sessions/weakly`)).status).toBe(200);
     expect((await remove('weakly', { 'if-match': `W/"other", ${seen}` })).status).toBe(200);
+  });
+
+  it('refuses a DELETE with a body (400; 415 unless JSON) and deletes nothing: an option sent there is never dropped (outside test, session 21)', async () => {
+    const send = (body: string, type: string) => fetch(`${service.url}/sessions/bodied`, { method: 'DELETE', headers: { 'if-match': '*', 'content-type': type }, body });
+
+    const option = await send('{"lineage":"tip"}', 'application/json');
+    expect(option.status).toBe(400);
+    expect(await errorOf(option)).toMatchObject({ type: 'invalid_input', message: 'DELETE /sessions/:id takes no body: its options go in the query' });
+    expect((await send('{}', 'application/json')).status).toBe(400);
+    expect((await send('lineage=tip', 'text/plain')).status).toBe(415);
+    expect((await fetch(`${service.url}/sessions/bodied`)).status).toBe(200);
+    expect((await remove('bodied', { 'if-match': '*' })).status).toBe(200);
   });
 
   it('answers 409 session_active while a live turn holds it', async () => {

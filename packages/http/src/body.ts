@@ -48,18 +48,18 @@ const hasBody = (req: IncomingMessage): boolean =>
   req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
 
 /**
- * Reads a JSON body: absent is null; a body needs Content-Type application/json (415), at most 16 MiB
+ * Reads a JSON body: absent (no bytes) is undefined, so that a body of JSON `null` is told apart and refused by the route's schema; a body needs Content-Type application/json (415), at most 16 MiB
  * (413), valid UTF-8 and JSON no deeper than MAX_JSON_DEPTH whose strings are well-formed UTF-16 (400).
  */
 export const readJsonBody = async (req: IncomingMessage): Promise<unknown> => {
   if (!hasBody(req)) {
     if (req.headers['content-type'] !== undefined) checkContentType(req.headers['content-type']);
-    return null;
+    return undefined;
   }
   checkContentType(req.headers['content-type']);
   if (Number(req.headers['content-length'] ?? 0) > BODY_LIMIT) throw tooLarge();
   const bytes = await readBytes(req);
-  if (bytes.length === 0) return null;
+  if (bytes.length === 0) return undefined;
   let text: string;
   try {
     text = UTF8.decode(bytes);
