@@ -46,7 +46,7 @@ describe.each(STORES)('deleted and ended sessions (%s)', (name, open) => {
     await expect(startSession(context, { id: 'has space' })).rejects.toMatchObject({ type: 'invalid_input' });
   });
 
-  it('after the end, writes are refused with session_ended; ending twice is a no-op', async () => {
+  it('after the end, writes are refused with session_ended; ending twice is a no-op, for another reason a duplicate', async () => {
     const { context } = writerOn(open());
     await startSession(context, { id: 's' });
     const ended = await endSession(context, 's', { reason: 'user quit' });
@@ -58,5 +58,8 @@ describe.each(STORES)('deleted and ended sessions (%s)', (name, open) => {
     await expect(beginTurn(context, 's', { ttlMs: 1000 })).rejects.toMatchObject({ type: 'session_ended' });
     await expect(compressSession(context, 's', { summary: 'S' })).rejects.toMatchObject({ type: 'session_ended' });
     expect(await endSession(context, 's')).toMatchObject({ written: false, revision: ended.revision });
+    expect(await endSession(context, 's', { reason: 'user quit' })).toMatchObject({ written: false, revision: ended.revision });
+    // Another reason would be acknowledged and never stored (outside test, session 21).
+    await expect(endSession(context, 's', { reason: 'crashed' })).rejects.toMatchObject({ type: 'duplicate', message: 'session s has ended already for the reason "user quit"' });
   });
 });

@@ -109,10 +109,14 @@ describe('segment decider (Given events / When command / Then events or error)',
     expect(() => when(state, begin('t9'))).toThrow(expect.objectContaining({ type: 'session_ended' }));
   });
 
-  it('given a compressed segment, when the same child is named again (childGiven), then no-op; another child, then sealed', () => {
+  it('given a compressed segment, when the same child is named again (childGiven), then no-op; with another summary, a duplicate; another child, then sealed', () => {
     const continued = { childId: 'c', summary: 'S', summaryId: 'x', continuedAt: '2026-01-01T00:01:00.000Z' };
     const state = given(started, { type: 'session.continued', data: continued });
-    expect(when(state, { kind: 'continue', sessionId: 's', eventId: 'z', continued: { ...continued, summary: 'T' }, childGiven: true, child: 'free' }).reply).toEqual({ continued });
+    expect(when(state, { kind: 'continue', sessionId: 's', eventId: 'z', continued: { ...continued, continuedAt: '2026-01-01T00:02:00.000Z' }, childGiven: true, child: 'free' }).reply).toEqual({ continued });
+    // The summary T would be acknowledged and never stored (outside test, session 21).
+    expect(() => when(state, { kind: 'continue', sessionId: 's', eventId: 'z', continued: { ...continued, summary: 'T' }, childGiven: true, child: 'free' })).toThrow(
+      expect.objectContaining({ type: 'duplicate', message: 'session c is already the compression of s, with another summary' }),
+    );
     expect(() => when(state, { kind: 'continue', sessionId: 's', eventId: 'z', continued: { ...continued, childId: 'd' }, childGiven: true, child: 'free' })).toThrow(
       expect.objectContaining({ type: 'session_sealed' }),
     );

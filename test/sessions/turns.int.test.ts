@@ -35,6 +35,9 @@ describe.each(STORES)('turns and leases (%s)', (_name, open) => {
 
     await endTurn(writer.context, 's', 't1', { outcome: 'completed' });
     expect(await endTurn(writer.context, 's', 't1')).toMatchObject({ written: false });
+    expect(await endTurn(writer.context, 's', 't1', { outcome: 'completed' })).toMatchObject({ written: false });
+    // Another outcome would be acknowledged and never stored (outside test, session 21).
+    await expect(endTurn(writer.context, 's', 't1', { outcome: 'failed' })).rejects.toMatchObject({ type: 'duplicate', message: 'turn t1 has ended already as completed, not failed' });
     expect((await listConversations(writer.store, { now: new Date('2026-03-01T10:00:14.000Z') }))[0]!.live).toBe(false);
     await expect(beginTurn(writer.context, 's', { turnId: 't2', ttlMs: 10_000 })).resolves.toMatchObject({ turnId: 't2' });
     await expect(endTurn(writer.context, 's', 'unknown')).rejects.toMatchObject({ type: 'session_active', details: { turnId: 't2' } });

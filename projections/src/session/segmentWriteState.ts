@@ -10,7 +10,11 @@ export interface SegmentWriteState {
   started: SessionStarted | null;
   continued: SessionContinued | null;
   ended: boolean;
+  /** The reason the segment's `session.ended` gave (null: none given, or not ended): a retried end must give the same. */
+  endReason: string | null;
   turn: LatestTurn | null;
+  /** The outcome the latest turn ended with (null while it is open): a retried end of it must give the same. */
+  turnOutcome: string | null;
   /** Every turn id begun in the segment (a turn id is never reused). */
   turnIds: Set<string>;
   /** Message id -> the event id it was appended with (derived from its content: see the sessions writer). */
@@ -25,7 +29,9 @@ export const initialSegmentWriteState = (): SegmentWriteState => ({
   started: null,
   continued: null,
   ended: false,
+  endReason: null,
   turn: null,
+  turnOutcome: null,
   turnIds: new Set(),
   messages: new Map(),
   children: new Map(),
@@ -54,9 +60,13 @@ export const evolveSegment = (state: SegmentWriteState, event: { id: string; typ
     case 'turn.started':
       state.turnIds.add(String(data.turnId));
       state.turn = turnAfter(state.turn, event.type, data);
+      state.turnOutcome = null;
       break;
     case 'turn.lease_renewed':
+      state.turn = turnAfter(state.turn, event.type, data);
+      break;
     case 'turn.ended':
+      if (state.turn && state.turn.turnId === data.turnId && !state.turn.ended) state.turnOutcome = data.outcome === undefined ? null : String(data.outcome);
       state.turn = turnAfter(state.turn, event.type, data);
       break;
     case 'message.appended':
@@ -72,6 +82,7 @@ export const evolveSegment = (state: SegmentWriteState, event: { id: string; typ
       state.continued = data as unknown as SessionContinued;
       break;
     case 'session.ended':
+      if (!state.ended) state.endReason = typeof data.reason === 'string' ? data.reason : null;
       state.ended = true;
       break;
     default:

@@ -42,10 +42,10 @@ export const registerTurns = (program: Command): void => {
   );
 
   action(
-    turns.command('end <session> <turn>').description('end the turn').option('--outcome <outcome>', 'completed|interrupted|failed', 'completed'),
-    async (context, session: string, turn: string, options: { outcome: string }) => {
+    turns.command('end <session> <turn>').description('end the turn (ending an ended turn again is a no-op; with another --outcome, a duplicate)').option('--outcome <outcome>', 'completed|interrupted|failed (default: completed)'),
+    async (context, session: string, turn: string, options: { outcome?: string }) => {
       const S = await load();
-      const outcome = (await input()).parseOutcome('--outcome', options.outcome);
+      const outcome = options.outcome === undefined ? undefined : (await input()).parseOutcome('--outcome', options.outcome);
       const result = await withLedger(context, { write: true }, async (ledger, store) => S.endTurn({ ledger, now: context.now }, await resolveId(store, session), turn, { outcome }));
       emit(context.io, context.json, result, () => '');
       note(context.io, context.json, `ended ${turn}`);

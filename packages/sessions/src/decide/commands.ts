@@ -44,7 +44,7 @@ export type SegmentCommand =
   | { kind: 'link_child'; sessionId: string; eventId: string; childId: string; link: ChildLink; at: string }
   | { kind: 'begin_turn'; sessionId: string; eventId: string; turnId: string; owner: string; leaseExpiresAt: string; now: Date }
   | { kind: 'renew_lease'; sessionId: string; eventId: string; turnId: string; leaseExpiresAt: string; now: Date }
-  | { kind: 'end_turn'; sessionId: string; eventId: string; turnId: string; outcome: TurnOutcome; now: Date }
+  | { kind: 'end_turn'; sessionId: string; eventId: string; turnId: string; /** absent: `completed`, and any ended turn's retry */ outcome?: TurnOutcome; now: Date }
   /** `now` is read only to fence the turns named (none named: no clock reading). */
   /**
    * `lineage`: the batch's messages the segment's compression ancestors hold (read by the writer when

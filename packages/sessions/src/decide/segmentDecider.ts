@@ -72,8 +72,12 @@ const renewLease = (command: CommandOf<'renew_lease'>, state: SegmentWriteState)
 const endTurn = (command: CommandOf<'end_turn'>, state: SegmentWriteState): Decided => {
   const { sessionId, turnId, now } = command;
   assertOpen(sessionId, state);
-  if (ownTurn(sessionId, turnId, state.turn, now).ended) return noop({ turnId });
-  const data = { turnId, outcome: command.outcome, endedAt: now.toISOString() };
+  if (ownTurn(sessionId, turnId, state.turn, now).ended) {
+    // A retry ends it the same way; another outcome would be acknowledged and never stored.
+    if (command.outcome === undefined || state.turnOutcome === null || state.turnOutcome === command.outcome) return noop({ turnId });
+    throw duplicate(`turn ${turnId}`, `has ended already as ${state.turnOutcome}, not ${command.outcome}`);
+  }
+  const data = { turnId, outcome: command.outcome ?? 'completed', endedAt: now.toISOString() };
   return write([encoded(command.eventId, { type: 'turn.ended', data })], { turnId });
 };
 
@@ -135,6 +139,8 @@ const continueSegment = (command: CommandOf<'continue'>, state: SegmentWriteStat
     // Not stuck: the usual sealed segment. Stuck and asked again for the taken child: refused below, as a taken child.
     if (!takenChild(pending)) {
       const same = command.childGiven ? stored.childId === continued.childId : stored.summary === continued.summary;
+      // The same child with another summary: a retry whose summary would be acknowledged and never stored.
+      if (same && stored.summary !== continued.summary) throw duplicate(`session ${stored.childId}`, `is already the compression of ${sessionId}, with another summary`);
       if (same) return noop({ continued: stored });
       throw sessionSealed(sessionId, stored.childId);
     }
@@ -146,7 +152,11 @@ const continueSegment = (command: CommandOf<'continue'>, state: SegmentWriteStat
 };
 
 const end = (command: CommandOf<'end'>, state: SegmentWriteState): Decided => {
-  if (state.started && state.ended) return noop();
+  if (state.started && state.ended) {
+    // A retry ends it for the same reason, or gives none; another reason would be acknowledged and never stored.
+    if (command.data.reason === undefined || command.data.reason === state.endReason) return noop();
+    throw duplicate(`session ${command.sessionId}`, `has ended already${state.endReason === null ? ' with no reason' : ` for the reason ${JSON.stringify(state.endReason)}`}`);
+  }
   assertOpen(command.sessionId, state);
   return write([encoded(command.eventId, { type: 'session.ended', data: command.data })]);
 };
