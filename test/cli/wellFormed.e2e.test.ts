@@ -109,6 +109,11 @@ describe('CLI: well-formed input only', () => {
     expect(nested.stderr).toContain('nests JSON deeper than 100 levels');
     const option = runCli(['events', 'append', 'chat', '--type', 'said', '--data', `${'['.repeat(101)}${']'.repeat(101)}`], { env });
     expect(option.code).toBe(2);
+    // A repeated key kept only the last value (outside test, session 21).
+    const repeated = runCli(['events', 'append', 'chat', '--type', 'said', '--data', '{"k":1,"k":2}'], { env });
+    expect(repeated.code).toBe(2);
+    oneLine(repeated.stderr);
+    expect(repeated.stderr).toContain('--data repeats a key in an object');
     expect(everything(env)).toBe(before);
   });
 

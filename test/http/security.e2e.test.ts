@@ -159,6 +159,9 @@ describe('HTTP service: safe by default', () => {
       // A body of JSON null was taken as {}: a session was started (outside test, session 21).
       ['POST', '/sessions', 'null', 400],
       ['POST', '/sessions/nobody/end', 'null', 400],
+      // A repeated key: the last one was stored and the first dropped, under a 201 (outside test, session 21).
+      ['POST', '/sessions', '{"title":"a","title":"b"}', 400],
+      ['POST', '/streams/dupk', '{"type":"t","data":{"k":1,"k":2}}', 400],
     ];
     for (const [method, path, body, status] of cases) {
       const response = await rawRequest(service.url, { method, path, headers: body === undefined ? {} : { ...json }, body });

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { illFormedMessage, illFormedPath, inexactIntegerMessage, invalidInput, MAX_JSON_DEPTH, scanJsonText, parseExpected, type ExpectedRevision, type JsonValue } from '@session-ledger/core';
+import { illFormedMessage, illFormedPath, inexactIntegerMessage, invalidInput, MAX_JSON_DEPTH, repeatedKeyMessage, repeatsKeys, scanJsonText, parseExpected, type ExpectedRevision, type JsonValue } from '@session-ledger/core';
 
 /** JSON text whose strings must all be well-formed: a "\ud800" escape would be stored as U+FFFD. */
 export const parseWellFormedJson = (what: string, text: string, field?: string): JsonValue => {
@@ -12,6 +12,7 @@ export const parseWellFormedJson = (what: string, text: string, field?: string):
   } catch (error) {
     throw invalidInput(`${what} is not valid JSON: ${(error as Error).message}`, field);
   }
+  if (repeatsKeys(scan, value)) throw invalidInput(repeatedKeyMessage(what), field);
   const illFormed = illFormedPath(value, '$');
   if (illFormed !== null) throw invalidInput(illFormedMessage(`${what} (at ${illFormed})`, illFormed), field);
   return value;

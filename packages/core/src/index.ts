@@ -33,3 +33,4 @@ export * from './traced.js';
 export * from './log/index.js';
 export { recordedFromText } from './storedEvent.js';
 export { builtWorker } from './builtWorker.js';
+export { repeatsKeys, repeatedKeyMessage } from './jsonKeys.js';

@@ -11,6 +11,8 @@ export interface JsonTextScan {
   deeper: boolean;
   /** The first whole number JSON.parse would change (jsonNumbers.ts), when numbers were asked for. */
   inexact: string | undefined;
+  /** Object members written (colons outside strings): more than the parsed value holds means a key was repeated (jsonKeys.ts). */
+  members: number;
 }
 
 /** Digits, sign, point and exponent: the characters of a JSON number after its first. */
@@ -25,15 +27,17 @@ export const scanJsonText = (text: string, max: number = MAX_JSON_DEPTH, numbers
   let depth = 0;
   let inString = false;
   let inexact: string | undefined;
+  let members = 0;
   for (let i = 0; i < text.length; i += 1) {
     const code = text.charCodeAt(i);
     if (inString) {
       if (code === 92) i += 1;
       else if (code === 34) inString = false;
     } else if (code === 34) inString = true;
+    else if (code === 58) members += 1;
     else if (code === 91 || code === 123) {
       depth += 1;
-      if (depth > max) return { deeper: true, inexact };
+      if (depth > max) return { deeper: true, inexact, members };
     } else if (code === 93 || code === 125) depth -= 1;
     else if (numbers && inexact === undefined && (code === 45 || (code >= 48 && code <= 57))) {
       let end = i + 1;
@@ -43,7 +47,7 @@ export const scanJsonText = (text: string, max: number = MAX_JSON_DEPTH, numbers
       if (literal.length > 15 && /^-?\d+$/.test(literal) && String(Number(literal)) !== literal) inexact = literal;
     }
   }
-  return { deeper: false, inexact };
+  return { deeper: false, inexact, members };
 };
 
 /** Whether JSON text nests arrays and objects deeper than `max`, counted outside strings, without parsing it. */

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { illFormedMessage, illFormedPath, inexactIntegerMessage, invalidInput, MAX_JSON_DEPTH, scanJsonText } from '@session-ledger/core';
+import { illFormedMessage, illFormedPath, inexactIntegerMessage, invalidInput, MAX_JSON_DEPTH, repeatedKeyMessage, repeatsKeys, scanJsonText } from '@session-ledger/core';
 import { httpProblem } from './problem.js';
 
 export const BODY_LIMIT = 16 * 1024 * 1024;
@@ -77,6 +77,7 @@ export const readJsonBody = async (req: IncomingMessage): Promise<unknown> => {
   } catch (error) {
     throw invalidInput(`The request body is not valid JSON: ${(error as Error).message}`);
   }
+  if (repeatsKeys(scan, body)) throw invalidInput(repeatedKeyMessage('The request body'));
   // Valid UTF-8 can still escape a lone surrogate ("\ud800"): refused for every route, before any handler runs.
   const illFormed = illFormedPath(body, '$');
   if (illFormed !== null) throw invalidInput(illFormedMessage(`the request body (at ${illFormed})`, illFormed), illFormed);
