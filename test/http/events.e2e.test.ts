@@ -63,6 +63,13 @@ describe('HTTP service: raw streams, errors, SSE', () => {
     expect(result.stderr).toContain('without --token');
   });
 
+  it("refuses --allowed-host '*' and --cors-origin '*' without a token: any web page could drive it (outside test, session 21)", () => {
+    for (const flag of ['--allowed-host', '--cors-origin']) {
+      const result = runCli(['serve', '--port', '0', flag, '*'], { env });
+      expect({ flag, code: result.code, stderr: result.stderr }).toEqual({ flag, code: 2, stderr: `session-ledger: Refusing ${flag} '*' without --token: it lets any web page read and write the ledger\n` });
+    }
+  });
+
   it('requires the bearer token when one is set', async () => {
     const secured = await startServer(env, ['--token', 's3cret']);
     try {

@@ -75,6 +75,12 @@ describe('HTTP service: safe by default', () => {
       expect(await status('other.internal')).toBe(403);
       // The loopback names keep their port (bare only on port 80).
       expect(await status('localhost')).toBe(403);
+      // A page the proxy serves over HTTPS writes as same-origin; another origin does not (outside test, session 21).
+      const write = async (origin: string) =>
+        (await rawRequest(extra.url, { method: 'POST', path: '/sessions', headers: { host: 'ledger.internal', origin, ...json }, body: '{}' })).status;
+      expect(await write('https://ledger.internal')).toBe(201);
+      expect(await write('https://other.internal')).toBe(403);
+      expect(await write('ftp://ledger.internal')).toBe(403);
     } finally {
       await extra.stop();
     }

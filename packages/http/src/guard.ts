@@ -57,7 +57,8 @@ export const createGuard = (options: GuardOptions) => {
   const sameOrigin = (origin: string, req: IncomingMessage): boolean => {
     try {
       const url = new URL(origin);
-      return url.protocol === 'http:' && url.host === req.headers.host?.toLowerCase();
+      // https: the page came through a TLS-terminating proxy that passed its Host on (--allowed-host).
+      return (url.protocol === 'http:' || url.protocol === 'https:') && url.host === req.headers.host?.toLowerCase();
     } catch {
       return false;
     }

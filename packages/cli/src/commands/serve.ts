@@ -66,6 +66,10 @@ export const registerServe = (program: Command): void => {
       if (!isLoopback(options.host) && !token) {
         throw invalidInput(`Refusing to bind ${options.host} without --token: only loopback may be served without a bearer token`);
       }
+      // Any Host (DNS rebinding) or any origin lets every web page drive the server: only with a token (outside test, session 21).
+      for (const [flag, values] of [['--allowed-host', options.allowedHost], ['--cors-origin', options.corsOrigin]] as const) {
+        if (values.includes('*') && !token) throw invalidInput(`Refusing ${flag} '*' without --token: it lets any web page read and write the ledger`);
+      }
       const settings: Record<string, string | undefined> = { ...process.env };
       if (options.mirror) settings[MEMORY_SETTINGS.mirror] = options.mirror;
       const config: ServeConfig = {
