@@ -52,7 +52,7 @@ describe('HTTP service: memory', { timeout: 60_000 }, () => {
     expect(providers).toEqual([expect.objectContaining({ name: 'markdown-mirror', state: 'active' })]);
     expect(await get('/memory/providers/markdown-mirror')).toMatchObject({ state: 'active', skipped: 0 });
     expect(await (await post('/memory/providers/resume', {})).json()).toEqual({ resumed: [] });
-    const rebuilt = await (await post('/memory/mirror/rebuild', null)).json();
+    const rebuilt = await (await post('/memory/mirror/rebuild', {})).json();
     expect(rebuilt).toMatchObject({ dir: mirror, profile: 'default', entries: 1 });
   });
 

@@ -38,6 +38,15 @@ describe('memory ledger writes', () => {
     expect(await memory.list()).toEqual([]);
   });
 
+  it('refuses causation ids with control characters (they would be stored in every event and shown by readers), writing nothing', async () => {
+    const store = createMemoryStore();
+    const memory = createMemoryLedger(store);
+    for (const causation of [{ sessionId: '\u0000\u001b[31mred' }, { turnId: 't\r\nid: 5' }]) {
+      await expect(memory.apply([blueGreen[0]], { causation })).rejects.toMatchObject({ type: 'invalid_input' });
+    }
+    await expect(store.readStream(memoryStream('default'))).rejects.toMatchObject({ type: 'stream_not_found' });
+  });
+
   it('keeps entry ids stable across later writes and separates profiles', async () => {
     const memory = createMemoryLedger(createMemoryStore());
     const added = await memory.add('user', 'Name is Ada', { profile: 'work' });

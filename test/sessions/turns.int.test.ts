@@ -22,6 +22,13 @@ describe.each(STORES)('turns and leases (%s)', (_name, open) => {
     await expect(renewLease(writer.context, 's', 't1', { ttlMs: 30_000 })).rejects.toMatchObject({ type: 'session_active' });
   });
 
+  it('refuses a turn owner with a control character (it is shown in every session_active refusal), writing nothing', async () => {
+    const writer = writerOn(open());
+    await startSession(writer.context, { id: 's' });
+    await expect(beginTurn(writer.context, 's', { owner: 'o\nx', ttlMs: 30_000 })).rejects.toMatchObject({ type: 'invalid_input', details: { field: 'owner' } });
+    await expect(beginTurn(writer.context, 's', { owner: 'harness one', ttlMs: 30_000 })).resolves.toMatchObject({ written: true });
+  });
+
   it('renewing keeps the turn live past its first expiry; ending it frees the session at once', async () => {
     const writer = writerOn(open());
     await startSession(writer.context, { id: 's' });

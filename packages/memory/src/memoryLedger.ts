@@ -1,5 +1,5 @@
 import { createLedger, defaultConflictRetry, newId, type EventStore } from '@session-ledger/core';
-import { memoryStream } from '@session-ledger/events';
+import { checkName, memoryStream } from '@session-ledger/events';
 import { DEFAULT_BUDGETS, type Budgets } from './budgets.js';
 import { memoryDecider, type ApplyBatch } from './decide/memoryDecider.js';
 import type { Causation, MemoryTarget } from '@session-ledger/events';
@@ -58,6 +58,8 @@ export const createMemoryLedger = (store: EventStore, options: MemoryLedgerOptio
   const apply: MemoryLedger['apply'] = async (operations, write = {}) => {
     const profile = checkProfile(write.profile ?? DEFAULT_PROFILE);
     const stream = memoryStream(profile);
+    // Stored in every event's metadata and shown by readers: no control character (outside test, session 21).
+    for (const [key, value] of Object.entries(write.causation ?? {})) if (typeof value === 'string') checkName(`causation.${key}`, value);
     const command: ApplyBatch = { stream, batchId: newId(), operations, budgets, ...(write.causation ? { causation: write.causation } : {}) };
     const handled = await ledger.handle(memoryDecider, stream, command);
     return { profile, stream, revision: handled.revision, position: handled.position ?? -1n, receipts: handled.reply };

@@ -1,5 +1,5 @@
 import { deterministicId, newId } from '@session-ledger/core';
-import { checkNewId, checkSafeId } from '@session-ledger/events';
+import { checkName, checkNewId, checkSafeId } from '@session-ledger/events';
 import { leaseUntil, nowOf, type Conditional, type WriteResult, type WriterContext } from '../context.js';
 import { runSegment, writeResultOf } from './runSegment.js';
 
@@ -23,6 +23,8 @@ export const beginTurn = async (context: WriterContext, sessionId: string, input
   const now = nowOf(context);
   const leaseExpiresAt = leaseUntil(now, input.ttlMs);
   const turnId = checkNewId(input.turnId ?? newId(), 'turnId');
+  // Shown in every session_active refusal and listing: no control character (outside test, session 21).
+  if (input.owner !== undefined) checkName('owner', input.owner);
   const eventId = deterministicId(checkSafeId(sessionId, 'sessionId'), 'turn.started', turnId);
   const handled = await runSegment(
     context.ledger,
