@@ -67,10 +67,15 @@ describe('GET /audit/digest, /audit/proof/:stream/:revision, /audit/verify?diges
     expect((await get('/audit/leaves/x/proof')).status).toBe(400);
     const missing = await get('/audit/leaves/99/proof');
     expect([missing.status, (await errorOf(missing)).type]).toEqual([404, 'not_found']);
-    // Any whole number is an index, however large: the log has no such leaf (404), never "not a whole number".
-    for (const index of ['1000000000000000', '9007199254740993', '1'.repeat(40)]) {
+    // A whole number below 2^63 is an index, however large: the log has no such leaf (404) ...
+    for (const index of ['1000000000000000', '9007199254740993', '9223372036854775807']) {
       const huge = await get(`/audit/leaves/${index}/proof`);
       expect([index, huge.status, (await errorOf(huge)).type]).toEqual([index, 404, 'not_found']);
+    }
+    // ... and from 2^63 on it is 400, the number rule of every route (outside test, session 21).
+    for (const index of ['9223372036854775808', '1'.repeat(40)]) {
+      const huge = await get(`/audit/leaves/${index}/proof`);
+      expect([index, huge.status, (await errorOf(huge)).type]).toEqual([index, 400, 'invalid_input']);
     }
   });
 

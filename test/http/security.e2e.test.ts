@@ -165,6 +165,11 @@ describe('HTTP service: safe by default', () => {
       // A body of JSON null was taken as {}: a session was started (outside test, session 21).
       ['POST', '/sessions', 'null', 400],
       ['POST', '/sessions/nobody/end', 'null', 400],
+      // The number rule of every route, and no control character in a name (outside test, session 21).
+      ['GET', '/audit/leaves/9223372036854775808/proof', undefined, 400],
+      ['GET', '/audit/leaves/00000000000000000001/proof', undefined, 400],
+      ['GET', '/audit/verify?stream=%00', undefined, 400],
+      ['GET', '/audit/verify?stream=%C2%9F', undefined, 400],
       // A repeated key: the last one was stored and the first dropped, under a 201 (outside test, session 21).
       ['POST', '/sessions', '{"title":"a","title":"b"}', 400],
       ['POST', '/streams/dupk', '{"type":"t","data":{"k":1,"k":2}}', 400],

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { invalidInput, logUnsupported, notFound, type EventStore } from '@session-ledger/core';
+import { name } from '../contract/common.js';
 import * as R from '../contract/responses.js';
 import { route, type Route } from '../types.js';
 
@@ -54,15 +55,15 @@ export const auditLogRoutes: Route[] = [
     query: proofQuery,
     responses: {
       200: { description: "the proof; a deletion leaf's input has a deletion key, and revision is the deletion's head", schema: R.inclusionProof },
-      400: { description: 'the index is not a whole number' },
+      400: { description: 'the index is not a whole number below 2^63' },
       404: { description: 'the tree has no leaf at that index' },
       501: { description: 'the store keeps no log commitment (EventStoreDB)' },
     },
     handler: async ({ store, params, query }) => {
       const text = params.index!;
-      if (!/^[0-9]+$/.test(text)) throw invalidInput(`The leaf index must be a whole number: ${text}`, 'index');
-      // Any whole number is an index; past 2^53 no log has that many leaves (and Number would read another).
-      if (text.length > 16 || !Number.isSafeInteger(Number(text))) throw notFound('log leaf', `at index ${text}`);
+      // The number rule of every route (a whole number below 2^63); past 2^53 no log has that many leaves (and Number would read another).
+      if (!/^[0-9]{1,19}$/.test(text) || BigInt(text) >= 2n ** 63n) throw invalidInput(`The leaf index must be a whole number below 2^63: ${text}`, 'index');
+      if (!Number.isSafeInteger(Number(text))) throw notFound('log leaf', `at index ${text}`);
       return { body: await logOf(store).leafProof(Number(text), query.size) };
     },
   }),
@@ -70,7 +71,7 @@ export const auditLogRoutes: Route[] = [
 
 /** GET /audit/verify's query: one stream's chain, or the whole log against an optional saved digest. */
 export const verifyQuery = z.strictObject({
-  stream: z.string().min(1).optional().describe("one stream's hash chain only (default: the whole log)"),
+  stream: name.optional().describe("one stream's hash chain only (default: the whole log)"),
   digest: z.string().min(1).optional().describe('a digest saved from GET /audit/digest, as its JSON text (URL-encoded): the log must extend it'),
   maxBreaks: z
     .string()
