@@ -57,6 +57,11 @@ export const readJsonBody = async (req: IncomingMessage): Promise<unknown> => {
     return undefined;
   }
   checkContentType(req.headers['content-type']);
+  // A coded body (gzip, br) would be read as its compressed bytes: refused by its headers (RFC 9110 §8.4.1).
+  const coding = req.headers['content-encoding'];
+  if (coding !== undefined && coding.trim().toLowerCase() !== 'identity') {
+    throw httpProblem(415, 'unsupported_media_type', `A request body must not be sent with Content-Encoding ${JSON.stringify(coding)}: send it uncompressed`, { 'accept-encoding': 'identity' });
+  }
   if (Number(req.headers['content-length'] ?? 0) > BODY_LIMIT) throw tooLarge();
   const bytes = await readBytes(req);
   if (bytes.length === 0) return undefined;

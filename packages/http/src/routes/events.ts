@@ -77,8 +77,8 @@ export const eventRoutes: Route[] = [
     sse: true,
     headers: SSE_HEADERS,
     query: SSE_QUERY.extend({
-      prefix: z.array(z.string()).optional().describe('only streams whose name starts with one of these (repeatable)'),
-      type: z.array(z.string()).optional().describe('only these event types (repeatable)'),
+      prefix: z.array(name).optional().describe('only streams whose name starts with one of these (repeatable)'),
+      type: z.array(name).optional().describe('only these event types (repeatable)'),
     }),
     responses: SSE_RESPONSE,
     handler: async ({ store, req, res, query }) => {

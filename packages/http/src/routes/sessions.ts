@@ -16,6 +16,7 @@ import {
 import { z } from 'zod';
 import { catalogPage, parseSince, readModelsOf, resolveSession } from '@session-ledger/read-models';
 import { noneMatchHolds } from '../conditional.js';
+import { name } from '../contract/common.js';
 import { catalogPageBody, catalogQuery } from '../contract/catalog.js';
 import * as R from '../contract/responses.js';
 import { SSE_HEADERS, SSE_QUERY, SSE_RESPONSE } from '../sse.js';
@@ -108,7 +109,7 @@ export const sessionRoutes: Route[] = [
     description: `${SSE_QUERY.description} When the conversation is deleted (every segment the feed follows; deleting only the tip leaves it open) the feed sends \`event: error\` with data \`{type: "session_deleted", message}\` and ends; a reconnect is answered 410.`,
     sse: true,
     headers: SSE_HEADERS,
-    query: SSE_QUERY.extend({ type: z.array(z.string()).optional().describe('only these event types (repeatable)') }),
+    query: SSE_QUERY.extend({ type: z.array(name).optional().describe('only these event types (repeatable)') }),
     responses: { ...SSE_RESPONSE, 404: { description: 'unknown id' }, ...GONE },
     handler: async (context) => {
       await sessionFeed(context);
