@@ -34,11 +34,16 @@ describe('HTTP: the ttl of a turn, one limit in one schema', () => {
     }
   });
 
+  it('takes a ttl of null as none given, as every other optional field (outside test, session 21)', async () => {
+    expect((await tryTtl(null)).map((answer) => answer.status)).toEqual([201, 200]);
+  });
+
   it('documents that range in the OpenAPI document', async () => {
     const doc = (await rawRequest(served.url, { path: '/openapi.json' })).json();
     for (const path of ['/sessions/{id}/turns', '/sessions/{id}/turns/{turn}/renew']) {
       const ttl = doc.paths[path].post.requestBody.content['application/json'].schema.properties.ttl;
-      expect({ path, number: ttl.anyOf[0] }).toEqual({ path, number: { type: 'integer', minimum: 1, maximum: 366 * DAY } });
+      // anyOf: the duration (a number or its text), or null (none given)
+      expect({ path, number: ttl.anyOf[0].anyOf[0], none: ttl.anyOf[1] }).toEqual({ path, number: { type: 'integer', minimum: 1, maximum: 366 * DAY }, none: { type: 'null' } });
     }
   });
 });

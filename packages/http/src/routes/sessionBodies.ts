@@ -17,8 +17,8 @@ export const startBody = z.strictObject({
   title: text,
 });
 
-export const beginTurnBody = z.strictObject({ ttl: duration.optional(), owner: text, turnId: id, ...expected });
-export const renewBody = z.strictObject({ ttl: duration.optional(), ...expected });
+export const beginTurnBody = z.strictObject({ ttl: optional(duration), owner: text, turnId: id, ...expected });
+export const renewBody = z.strictObject({ ttl: optional(duration), ...expected });
 export const endTurnBody = z.strictObject({ outcome: optional(outcome), ...expected });
 
 const toolCalls = optional(z.array(jsonObject));
