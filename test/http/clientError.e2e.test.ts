@@ -1,20 +1,7 @@
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/cli.js';
-import { startServer } from '../support/http.js';
-
-/** Sends raw bytes and reads the whole answer until the server closes the connection. */
-const raw = (url: string, request: string): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const { hostname, port } = new URL(url);
-    const socket = connect(Number(port), hostname, () => socket.end(request));
-    let answer = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => (answer += chunk));
-    socket.on('end', () => resolve(answer));
-    socket.on('error', reject);
-  });
+import { rawBytes as raw, startServer } from '../support/http.js';
 
 describe("HTTP: requests Node's parser refuses get a problem+json like every other 4xx", () => {
   let service: Awaited<ReturnType<typeof startServer>>;

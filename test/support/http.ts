@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { z } from 'zod';
@@ -155,4 +156,19 @@ export const readRawSse = (
     }, options.timeoutMs ?? 20_000);
     req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
     req.end();
+  });
+
+/**
+ * Sends raw bytes (any request line, repeated headers) and reads the whole answer until the server
+ * closes the connection: what neither fetch nor node:http lets a test send.
+ */
+export const rawBytes = (url: string, request: string): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const { hostname, port } = new URL(url);
+    const socket = connect(Number(port), hostname, () => socket.end(request));
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
   });

@@ -51,7 +51,8 @@ const hasBody = (req: IncomingMessage): boolean =>
  * Reads a JSON body: absent (no bytes) is undefined, so that a body of JSON `null` is told apart and refused by the route's schema; a body needs Content-Type application/json (415), at most 16 MiB
  * (413), valid UTF-8 and JSON no deeper than MAX_JSON_DEPTH whose strings are well-formed UTF-16 (400).
  */
-export const readJsonBody = async (req: IncomingMessage): Promise<unknown> => {
+// `beforeRead` runs once every check of the headers has passed, right before the bytes are read (100 Continue).
+export const readJsonBody = async (req: IncomingMessage, beforeRead?: () => void): Promise<unknown> => {
   if (!hasBody(req)) {
     if (req.headers['content-type'] !== undefined) checkContentType(req.headers['content-type']);
     return undefined;
@@ -63,6 +64,7 @@ export const readJsonBody = async (req: IncomingMessage): Promise<unknown> => {
     throw httpProblem(415, 'unsupported_media_type', `A request body must not be sent with Content-Encoding ${JSON.stringify(coding)}: send it uncompressed`, { 'accept-encoding': 'identity' });
   }
   if (Number(req.headers['content-length'] ?? 0) > BODY_LIMIT) throw tooLarge();
+  beforeRead?.();
   const bytes = await readBytes(req);
   if (bytes.length === 0) return undefined;
   let text: string;

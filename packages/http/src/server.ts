@@ -8,6 +8,7 @@ import { readJsonBody } from './body.js';
 import { noQuery } from './contract/common.js';
 import { parseBy, queryObject } from './contract/validate.js';
 import { createGuard, type GuardOptions } from './guard.js';
+import { answerConnect, originForm, SERVER_METHODS } from './target.js';
 import { httpProblem, problemOf } from './problem.js';
 import { createRouter } from './router.js';
 import { dropOverriddenQuery } from './sse.js';
@@ -64,6 +65,9 @@ const splitTarget = (target: string): { path: string; search: URLSearchParams | 
 
 const NO_HEADERS: Record<string, string> = {};
 
+/** How much of an unknown path a 404 repeats: enough to see the mistake, not an echo of whatever was sent. */
+const PATH_SHOWN = 120;
+
 /** A handler's answer: JSON with its length (answer.ts), or no body (204, 304). */
 const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void => {
   if (res.headersSent) return void res.end();
@@ -80,9 +84,14 @@ export const createHttpService = (options: HttpServiceOptions): Server => {
   const { ledger, store, now, settings } = options;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const target = originForm(req);
     guard.check(req);
+    if (target === null) {
+      res.writeHead(204, { allow: SERVER_METHODS });
+      return void res.end();
+    }
     const method = req.method ?? 'GET';
-    const { path, search } = splitTarget(req.url ?? '/');
+    const { path, search } = splitTarget(target);
     // The browser's page and assets (no ledger data, so no token), past the Host check.
     if (serveWeb(method, path, res)) return;
     // The page's paths answer OPTIONS like the API's, and 405 to a method they do not take.
@@ -96,7 +105,7 @@ export const createHttpService = (options: HttpServiceOptions): Server => {
     }
     if (!match) {
       if (allowed.length > 0) throw httpProblem(405, 'method_not_allowed', `${method} is not allowed here: use ${allowed.join(', ')}`, { allow: allowed.join(', ') });
-      throw httpProblem(404, 'not_found', `No route for ${method} ${path}`);
+      throw httpProblem(404, 'not_found', `No route for ${method} ${path.length > PATH_SHOWN ? `${path.slice(0, PATH_SHOWN)}…` : path}`);
     }
     const spec = match.route;
     if (spec.sse && search !== null) dropOverriddenQuery(req, search);
@@ -105,7 +114,8 @@ export const createHttpService = (options: HttpServiceOptions): Server => {
     const query = !spec.query && search === null ? {} : parseBy(spec.query ?? noQuery, queryObject(spec.query ?? noQuery, search ?? new URLSearchParams()), 'query');
     // DELETE's body is read too: an option sent there ({"lineage": "tip"}) would otherwise be dropped
     // and the deletion go ahead on the query's defaults (outside test, session 21).
-    const raw = method === 'GET' || method === 'HEAD' ? undefined : await readJsonBody(req);
+    // Expect: 100-continue is answered only now, past every check a client could fail before sending its body.
+    const raw = method === 'GET' || method === 'HEAD' ? undefined : await readJsonBody(req, req.headers.expect === undefined ? undefined : () => res.writeContinue());
     if (!spec.body && raw !== undefined) {
       throw httpProblem(400, 'invalid_input', `${method} ${spec.path} takes no body${spec.query ? ': its options go in the query' : ''}`);
     }
@@ -137,5 +147,9 @@ export const createHttpService = (options: HttpServiceOptions): Server => {
     }
   });
   server.on('clientError', answerClientError);
+  server.on('connect', answerConnect);
+  // Node would send 100 Continue before any route ran: the request goes on as any other, and
+  // readJsonBody sends it when the body is about to be read (a 403, 404, 415 or 413 comes first).
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res));
   return server;
 };
