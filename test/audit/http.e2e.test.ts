@@ -42,6 +42,7 @@ describe('GET /audit/digest, /audit/proof/:stream/:revision, /audit/verify?diges
     expect(await bodyOf(ok, reportBody)).toMatchObject({ ok: true, size: 5, breakCount: 0 });
     expect((await get(`/audit/verify?digest=${encodeURIComponent('{"size":1}')}`)).status).toBe(400);
     expect((await get(`/audit/verify?digest=nope`)).status).toBe(400);
+    expect((await get(`/audit/verify?digest=${encodeURIComponent(JSON.stringify({ ...JSON.parse(digest), at: 'yesterday' }))}`)).status).toBe(400);
     expect((await get(`/audit/verify?stream=chat&digest=${encodeURIComponent(digest)}`)).status).toBe(400);
     const db = new Database(file);
     db.prepare(`UPDATE events SET created = 'yesterday' WHERE stream = 'chat' AND revision = 2`).run();

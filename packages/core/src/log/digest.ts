@@ -1,5 +1,7 @@
 import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
 import { invalidInput } from '../errors.js';
+import { scanJsonText } from '../jsonDepth.js';
+import { repeatedKeyMessage, repeatsKeys } from '../jsonKeys.js';
 import type { LogDigest } from './port.js';
 
 /** A digest an auditor keeps: the log's size and root at a time, optionally signed (Ed25519). */
@@ -41,6 +43,17 @@ export const digestSignedBy = (digest: SignedDigest, publicKeyPem: string): bool
 
 const HEX64 = /^[0-9a-f]{64}$/;
 
+/** An RFC 3339 date-time (`audit digest` writes `2026-12-04T03:00:00.000Z`; an offset is a time too). */
+const TIME = /^(\d{4})-(\d{2})-(\d{2})T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
+
+/** Whether `text` is an RFC 3339 date-time of a day that exists (not 2026-02-31). */
+const isTime = (text: string): boolean => {
+  const parts = TIME.exec(text);
+  if (!parts) return false;
+  const [year, month, day] = [Number(parts[1]), Number(parts[2]), Number(parts[3])];
+  return month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+};
+
 /** A digest read from JSON text (a file, a query parameter): invalid_input naming what is wrong. */
 export const parseDigest = (text: string): SignedDigest => {
   let value: unknown;
@@ -49,12 +62,15 @@ export const parseDigest = (text: string): SignedDigest => {
   } catch (error) {
     throw invalidInput(`The digest is not JSON: ${(error as Error).message}`, 'digest');
   }
+  // Two sizes or two roots in one digest: which one was signed, which one is checked? Refused, as every JSON input.
+  if (repeatsKeys(scanJsonText(text), value)) throw invalidInput(repeatedKeyMessage('The digest'), 'digest');
   const record = value as Record<string, unknown> | null;
   if (!record || typeof record !== 'object' || Array.isArray(record)) throw invalidInput('The digest is not a JSON object', 'digest');
   const { size, root, at, signature } = record;
   if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0) throw invalidInput('The digest has no size (a whole number >= 0)', 'digest');
   if (typeof root !== 'string' || !HEX64.test(root)) throw invalidInput('The digest has no root (64 lowercase hex digits)', 'digest');
-  if (typeof at !== 'string') throw invalidInput('The digest has no at (a time)', 'digest');
+  // A digest is where an auditor keeps when the log had this size: one whose `at` is no time proves nothing of when.
+  if (typeof at !== 'string' || !isTime(at)) throw invalidInput('The digest has no at (an RFC 3339 time, as audit digest writes it)', 'digest');
   if (signature === undefined) return { size, root, at };
   const sig = signature as Record<string, unknown> | null;
   if (!sig || sig.algorithm !== 'ed25519' || typeof sig.value !== 'string') throw invalidInput('The digest signature is not { algorithm: "ed25519", value: base64 }', 'digest');
