@@ -4,6 +4,7 @@ import { FEED_FRAME_NAMES, FEED_FRAMES } from '@session-ledger/events';
 import { z } from 'zod';
 import { position } from './contract/common.js';
 import type { ResponseSpec } from './types.js';
+import { writer } from './drain.js';
 
 /** How long a client waits before reconnecting (sent as `retry:`). */
 export const SSE_RETRY_MS = 2000;
@@ -67,21 +68,6 @@ export const resumeFrom = (req: IncomingMessage, query: { after?: bigint }): big
   const parsed = position.safeParse(text.trim());
   if (!parsed.success) throw invalidInput(`Last-Event-ID must be a commit position (a whole number below 2^63): ${JSON.stringify(text)}`, 'Last-Event-ID');
   return parsed.data;
-};
-
-/** Writes, then waits while the socket's buffer is full: a client that does not read holds the server's loop, never its memory. */
-const writer = (res: ServerResponse) => async (text: string): Promise<void> => {
-  if (res.destroyed) return;
-  if (res.write(text)) return;
-  await new Promise<void>((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
 };
 
 /**

@@ -1,8 +1,9 @@
-import { eventToJson, newId, parseExpected, type JsonValue } from '@session-ledger/core';
+import { newId, parseExpected, type JsonValue } from '@session-ledger/core';
 import { appendRaw } from '@session-ledger/events';
 import { z } from 'zod';
 import { count, jsonObject, jsonValue, name, position, revision } from '../contract/common.js';
 import * as R from '../contract/responses.js';
+import { answerEventPages } from '../eventPages.js';
 import { resumeFrom, SSE_HEADERS, SSE_QUERY, SSE_RESPONSE, streamSse } from '../sse.js';
 import { route, type Route } from '../types.js';
 
@@ -26,9 +27,15 @@ export const eventRoutes: Route[] = [
     summary: "A stream's events",
     query: z.strictObject({ from: position.optional(), max: count.optional(), direction: z.enum(['forwards', 'backwards']).optional() }),
     responses: { 200: { description: 'the events, in revision order (or reversed)', schema: R.events }, 404: { description: 'no such stream' }, 410: { description: 'the stream was deleted for good' } },
-    handler: async ({ store, params, query }) => {
-      const events = await store.readStream(params.stream!, { direction: query.direction ?? 'forwards', fromRevision: query.from, maxCount: query.max ?? 1000 });
-      return { body: events.map(eventToJson) };
+    handler: async ({ store, params, query, req, res }) => {
+      const direction = query.direction ?? 'forwards';
+      const step = direction === 'forwards' ? 1n : -1n;
+      await answerEventPages(res, req.method === 'HEAD', query.max ?? 1000, async (last, maxCount) => {
+        if (last === null) return store.readStream(params.stream!, { direction, fromRevision: query.from, maxCount });
+        // Backwards past revision 0: nothing more.
+        return last.revision + step < 0n ? [] : store.readStream(params.stream!, { direction, fromRevision: last.revision + step, maxCount });
+      });
+      return null;
     },
   }),
   route({
@@ -66,7 +73,12 @@ export const eventRoutes: Route[] = [
     summary: 'Every event in commit order',
     query: z.strictObject({ from: position.optional().describe('the first commit position to include'), max: count.optional() }),
     responses: { 200: { description: 'the events', schema: R.events } },
-    handler: async ({ store, query }) => ({ body: (await store.readAll({ fromPosition: query.from ?? 'start', maxCount: query.max ?? 1000 })).map(eventToJson) }),
+    handler: async ({ store, query, req, res }) => {
+      await answerEventPages(res, req.method === 'HEAD', query.max ?? 1000, (last, maxCount) =>
+        store.readAll({ fromPosition: last === null ? (query.from ?? 'start') : last.position + 1n, maxCount }),
+      );
+      return null;
+    },
   }),
   route({
     method: 'GET',
