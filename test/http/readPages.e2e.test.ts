@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
@@ -89,6 +90,17 @@ describe('HTTP: event reads are written page by page', { timeout: 180_000 }, () 
     expect((await rawRequest(service.url, { path: '/streams/none-such' })).status).toBe(404);
     const head = await rawRequest(service.url, { method: 'HEAD', path: '/all' });
     expect([head.status, head.headers['content-type'], head.text]).toEqual([200, 'application/json; charset=utf-8', '']);
+  });
+
+  it('damage met after the first page cuts the answer off: a broken answer, never a short list', async () => {
+    for (let n = 0; n < 4; n += 1) await store.appendToStream('cut', [{ id: randomUUID(), type: 'noted', data: { n } }], { expectedRevision: 'any' });
+    const db = new Database(file);
+    db.prepare(`UPDATE events SET data = ? WHERE stream = 'cut' AND revision = 2`).run(`{"a":${'['.repeat(5000)}${']'.repeat(5000)}}`);
+    db.close();
+    // The status may be on its way when the connection is dropped: either way the read fails.
+    await expect(fetch(`${service.url}/streams/cut`).then((response) => response.text())).rejects.toThrow();
+    // Met on the first page, the same damage is still the one problem the client can read (503).
+    expect((await fetch(`${service.url}/streams/cut?from=2`)).status).toBe(503);
   });
 
   it('clients that stop reading hold a page each, not the answer; a reading client still gets all of it', async () => {

@@ -16,26 +16,32 @@ export type ReadPage = (last: RecordedEvent | null, count: number) => Promise<Re
  * doubles while pages stay under PAGE_TEXT, so memory holds about a page, not 10,000 events of up to
  * 16 MiB each (outside test, session 21: four 37.5 MB answers took the server to 1.08 GB).
  *
- * The first page is read before the status is sent, so a missing or deleted stream is still 404 or
- * 410. A read that fails later (the stream deleted meanwhile, the store gone) cuts the answer off
- * without its closing bracket: a client sees a broken answer, never a short list it takes for whole.
+ * The first page is read and written out before the status is sent, so a missing or deleted stream
+ * is still 404 or 410, damage 503. A read that fails later (the stream deleted meanwhile, an event
+ * stored too deep to write out) cuts the answer off without its closing bracket: a client sees a
+ * broken answer, never a short list it takes for whole.
  */
 export const answerEventPages = async (res: ServerResponse, head: boolean, max: number, readPage: ReadPage): Promise<void> => {
   let count = 1;
+  let sent = 0;
+  const textOf = (page: RecordedEvent[]): string => {
+    let text = '';
+    for (const event of page) text += (sent++ === 0 ? '' : ',') + toJson(eventToJson(event));
+    return text;
+  };
   let page = await readPage(null, count);
+  // Written out before the status too: an event stored too deep to write out is still a 503.
+  let text = textOf(page);
   res.writeHead(200, { 'content-type': JSON_TYPE });
   if (head) return void res.end();
   const write = writer(res);
-  let sent = 0;
   try {
-    await write('[');
-    for (;;) {
-      let text = '';
-      for (const event of page) text += (sent++ === 0 ? '' : ',') + toJson(eventToJson(event));
-      await write(text);
-      if (res.destroyed || page.length < count || sent >= max) break;
+    await write(`[${text}`);
+    while (!res.destroyed && page.length === count && sent < max) {
       count = Math.min(MOST_A_PAGE, max - sent, text.length < PAGE_TEXT ? count * 2 : Math.max(1, Math.floor((count * PAGE_TEXT) / text.length)));
       page = await readPage(page[page.length - 1]!, count);
+      text = textOf(page);
+      await write(text);
     }
     res.end(']');
   } catch (error) {
