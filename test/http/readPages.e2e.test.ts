@@ -1,44 +1,17 @@
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventToJson, toJson, type EventStore } from '@session-ledger/core';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
 import { tempDir } from '../support/cli.js';
 import { rawRequest, startServer } from '../support/http.js';
+import { MB, settledRss, stalledClient } from '../support/memory.js';
 
-const MB = 1024 * 1024;
 const BIG = 'b'.repeat(4 * MB);
 const BIG_EVENTS = 20;
 const STALLED = 4;
-
-const rss = (pid: number): number => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
-
-/** The server's memory once it stops growing (under 1 MiB over 2 s), at most 30 s. */
-const settledRss = async (pid: number): Promise<number> => {
-  let last = rss(pid);
-  for (let i = 0; i < 15; i += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    const now = rss(pid);
-    if (now - last < MB) return Math.max(now, last);
-    last = now;
-  }
-  return last;
-};
-
-/** Asks for `path` and never reads a byte of the answer. */
-const stalled = (url: string, path: string): Promise<Socket> =>
-  new Promise((resolve, reject) => {
-    const { hostname, port } = new URL(url);
-    const socket = connect({ host: hostname, port: Number(port) }, () => {
-      socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n\r\n`);
-      socket.pause();
-      resolve(socket);
-    });
-    socket.on('error', reject);
-  });
 
 /**
  * GET /all and GET /streams/:stream answer up to 10,000 events, each up to 16 MiB: they are written
@@ -106,7 +79,7 @@ describe('HTTP: event reads are written page by page', { timeout: 180_000 }, () 
   it('clients that stop reading hold a page each, not the answer; a reading client still gets all of it', async () => {
     const pid = service.server.child.pid!;
     const before = await settledRss(pid);
-    for (let i = 0; i < STALLED; i += 1) sockets.push(await stalled(service.url, '/streams/big?max=10000'));
+    for (let i = 0; i < STALLED; i += 1) sockets.push(await stalledClient(service.url, '/streams/big?max=10000'));
     const growth = (await settledRss(pid)) - before;
     const answer = BIG_EVENTS * BIG.length;
     // Built whole, each answer held its text and its events (measured: 1,153 MB for these 4 clients); page by page, 0-41 MB.

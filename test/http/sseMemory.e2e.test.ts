@@ -1,49 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { join } from 'node:path';
-import { workerPids } from '@session-ledger/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLedger } from '@session-ledger/core';
 import { appendMessages, startSession } from '@session-ledger/sessions';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
 import { tempDir } from '../support/cli.js';
 import { startServer } from '../support/http.js';
+import { MB, settledRss, stalledClient } from '../support/memory.js';
 
-const MB = 1024 * 1024;
 const EVENTS = 5_000;
 const PAYLOAD = 'x'.repeat(4_000);
 const STALLED = 8;
 
-/** A process's resident memory, from /proc (Linux, where CI runs). */
-const rssOfOne = (pid: number): number => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
-
-/** The server's resident memory: its process and its workers (`serve --workers N`, SESSION_LEDGER_WORKERS). */
-const rssOf = (pid: number): number => [pid, ...workerPids(pid)].reduce((sum, each) => sum + rssOfOne(each), 0);
-
-/** Waits until the server's memory stops growing (no growth of 1 MiB over 2 s), at most 30 s. */
-const settledRss = async (pid: number): Promise<number> => {
-  let last = rssOf(pid);
-  for (let i = 0; i < 15; i += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    const now = rssOf(pid);
-    if (now - last < MB) return Math.max(now, last);
-    last = now;
-  }
-  return last;
-};
-
-/** A client that asks for every event (of `path`) and then never reads a byte. */
-const stalledClient = (url: string, path = '/subscribe'): Promise<Socket> =>
-  new Promise((resolve, reject) => {
-    const { hostname, port } = new URL(url);
-    const socket = connect({ host: hostname, port: Number(port) }, () => {
-      socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: text/event-stream\r\n\r\n`);
-      socket.pause();
-      resolve(socket);
-    });
-    socket.on('error', reject);
-  });
+/** A client that asks for every event (of `path`) as Server-Sent Events and then never reads a byte. */
+const stalledSse = (url: string, path = '/subscribe') => stalledClient(url, path, 'text/event-stream');
 
 /** Reads a stream as it comes, counting events (of `type`), until caught-up; keeps only a line's worth of text. */
 const countUntilCaughtUp = async (url: string, type = 'bulk'): Promise<number> => {
@@ -87,7 +58,7 @@ describe('HTTP service: SSE memory with stalled readers', { timeout: 120_000 }, 
   it('stays bounded: stalled readers hold a page each, not the history, and a reading client still gets everything', async () => {
     const pid = service.server.child.pid!;
     const before = await settledRss(pid);
-    for (let i = 0; i < STALLED; i += 1) sockets.push(await stalledClient(service.url));
+    for (let i = 0; i < STALLED; i += 1) sockets.push(await stalledSse(service.url));
     const after = await settledRss(pid);
     const growth = after - before;
     const history = EVENTS * PAYLOAD.length;
@@ -124,7 +95,7 @@ describe("HTTP service: a conversation's feed with stalled readers", { timeout: 
   it('stays bounded: stalled readers hold a page each, not the conversation, and a reading client still gets everything', async () => {
     const pid = service.server.child.pid!;
     const before = await settledRss(pid);
-    for (let i = 0; i < STALLED; i += 1) sockets.push(await stalledClient(service.url, '/sessions/big/events'));
+    for (let i = 0; i < STALLED; i += 1) sockets.push(await stalledSse(service.url, '/sessions/big/events'));
     const after = await settledRss(pid);
     const growth = after - before;
     const history = EVENTS * PAYLOAD.length;
