@@ -1,10 +1,8 @@
 import type { ServerResponse } from 'node:http';
 
-/** Writes, then waits while the socket's buffer is full: a client that does not read holds the server's loop, never its memory. */
-export const writer = (res: ServerResponse) => async (text: string): Promise<void> => {
-  if (res.destroyed) return;
-  if (res.write(text)) return;
-  await new Promise<void>((resolve) => {
+/** Resolves once the socket's buffer has drained, or the response is closed. */
+const drained = (res: ServerResponse): Promise<void> =>
+  new Promise<void>((resolve) => {
     const done = () => {
       res.off('drain', done);
       res.off('close', done);
@@ -13,4 +11,13 @@ export const writer = (res: ServerResponse) => async (text: string): Promise<voi
     res.on('drain', done);
     res.on('close', done);
   });
-};
+
+/**
+ * Writes, then (when the socket's buffer is full) gives the promise to wait on: a client that does
+ * not read holds the server's loop, never its memory. Not async itself, so that the text written is
+ * not held while the caller waits (only the socket's copy is).
+ */
+export const writer =
+  (res: ServerResponse) =>
+  (text: string): Promise<void> | undefined =>
+    res.destroyed || res.write(text) ? undefined : drained(res);

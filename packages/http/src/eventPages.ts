@@ -7,8 +7,14 @@ import { writer } from './drain.js';
 export const PAGE_TEXT = 1024 * 1024;
 const MOST_A_PAGE = 500;
 
+/** Where the last event sent was: the page after it is read next. */
+export interface PageEnd {
+  position: bigint;
+  revision: bigint;
+}
+
 /** Reads the page after `last` (null: the first), at most `count` events. */
-export type ReadPage = (last: RecordedEvent | null, count: number) => Promise<RecordedEvent[]>;
+export type ReadPage = (last: PageEnd | null, count: number) => Promise<RecordedEvent[]>;
 
 /**
  * Answers a read of up to `max` events (GET /all, GET /streams/:stream) as one JSON array written
@@ -22,29 +28,38 @@ export type ReadPage = (last: RecordedEvent | null, count: number) => Promise<Re
  * broken answer, never a short list it takes for whole.
  */
 export const answerEventPages = async (res: ServerResponse, head: boolean, max: number, readPage: ReadPage): Promise<void> => {
-  let count = 1;
   let sent = 0;
-  const textOf = (page: RecordedEvent[]): string => {
+  /** A page as the next read needs it: its last event, how many it held, the length of its JSON. */
+  const pageOf = (events: RecordedEvent[], asked: number) => {
     let text = '';
-    for (const event of page) text += (sent++ === 0 ? '' : ',') + toJson(eventToJson(event));
-    return text;
+    for (const event of events) text += (sent++ === 0 ? '' : ',') + toJson(eventToJson(event));
+    const end = events[events.length - 1];
+    // Not the event itself: kept while the client is slow to read, it would be a second copy of it.
+    const last: PageEnd | null = end ? { position: end.position, revision: end.revision } : null;
+    return { text, last, full: events.length === asked, length: text.length };
   };
-  let page = await readPage(null, count);
+  let count = 1;
   // Written out before the status too: an event stored too deep to write out is still a 503.
-  let text = textOf(page);
+  let page = pageOf(await readPage(null, count), count);
   res.writeHead(200, { 'content-type': JSON_TYPE });
   if (head) return void res.end();
   const write = writer(res);
   try {
-    await write(`[${text}`);
-    while (!res.destroyed && page.length === count && sent < max) {
-      count = Math.min(MOST_A_PAGE, max - sent, text.length < PAGE_TEXT ? count * 2 : Math.max(1, Math.floor((count * PAGE_TEXT) / text.length)));
-      page = await readPage(page[page.length - 1]!, count);
-      text = textOf(page);
-      await write(text);
+    await write(`[${take(page)}`);
+    while (!res.destroyed && page.full && sent < max) {
+      count = Math.min(MOST_A_PAGE, max - sent, page.length < PAGE_TEXT ? count * 2 : Math.max(1, Math.floor((count * PAGE_TEXT) / page.length)));
+      page = pageOf(await readPage(page.last!, count), count);
+      await write(take(page));
     }
     res.end(']');
   } catch (error) {
     res.destroy(error as Error);
   }
+};
+
+/** The page's text, let go of by the page: while the client is slow to take it, only the socket's copy is held. */
+const take = (page: { text: string }): string => {
+  const { text } = page;
+  page.text = '';
+  return text;
 };
