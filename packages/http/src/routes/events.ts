@@ -18,6 +18,9 @@ const appendBody = z.strictObject({
     .describe('any (default), no_stream, stream_exists, or the revision of the last event the writer saw'),
 });
 
+const PAGED =
+  'Written page by page as the client reads, so a slow client holds about one event of the server. A read that fails after its first page (the stream deleted meanwhile, a damaged event) ends without the closing `]`: a broken answer, never a short list.';
+
 /** Raw streams: read, append (through the hash-chained ledger), $all, and the SSE feed. */
 export const eventRoutes: Route[] = [
   route({
@@ -25,6 +28,7 @@ export const eventRoutes: Route[] = [
     path: '/streams/:stream',
     tag: 'streams',
     summary: "A stream's events",
+    description: PAGED,
     query: z.strictObject({ from: position.optional(), max: count.optional(), direction: z.enum(['forwards', 'backwards']).optional() }),
     responses: { 200: { description: 'the events, in revision order (or reversed)', schema: R.events }, 404: { description: 'no such stream' }, 410: { description: 'the stream was deleted for good' } },
     handler: async ({ store, params, query, req, res }) => {
@@ -71,6 +75,7 @@ export const eventRoutes: Route[] = [
     path: '/all',
     tag: 'streams',
     summary: 'Every event in commit order',
+    description: PAGED,
     query: z.strictObject({ from: position.optional().describe('the first commit position to include'), max: count.optional() }),
     responses: { 200: { description: 'the events', schema: R.events } },
     handler: async ({ store, query, req, res }) => {
