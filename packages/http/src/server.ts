@@ -8,7 +8,7 @@ import { readJsonBody } from './body.js';
 import { noQuery } from './contract/common.js';
 import { parseBy, queryObject } from './contract/validate.js';
 import { createGuard, type GuardOptions } from './guard.js';
-import { answerConnect, originForm, SERVER_METHODS } from './target.js';
+import { answerConnect, methodsServed, originForm } from './target.js';
 import { httpProblem, problemOf } from './problem.js';
 import { createRouter } from './router.js';
 import { dropOverriddenQuery } from './sse.js';
@@ -79,6 +79,7 @@ const send = (res: ServerResponse, status: number, body: unknown, headers: Recor
 /** The HTTP service: the guard, one router, one schema per query and body, one error mapping (RFC 9457 problems). */
 export const createHttpService = (options: HttpServiceOptions): Server => {
   const route = createRouter(ROUTES);
+  const served = methodsServed(ROUTES);
   const guard = createGuard(options);
   const slots = options.subscriberSlots ?? localSlots(options.maxSubscribers ?? DEFAULT_MAX_SUBSCRIBERS);
   const { ledger, store, now, settings } = options;
@@ -87,7 +88,7 @@ export const createHttpService = (options: HttpServiceOptions): Server => {
     const target = originForm(req);
     guard.check(req);
     if (target === null) {
-      res.writeHead(204, { allow: SERVER_METHODS });
+      res.writeHead(204, { allow: served });
       return void res.end();
     }
     const method = req.method ?? 'GET';
@@ -147,7 +148,7 @@ export const createHttpService = (options: HttpServiceOptions): Server => {
     }
   });
   server.on('clientError', answerClientError);
-  server.on('connect', answerConnect);
+  server.on('connect', answerConnect(served));
   // Node would send 100 Continue before any route ran: the request goes on as any other, and
   // readJsonBody sends it when the body is about to be read (a 403, 404, 415 or 413 comes first).
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res));

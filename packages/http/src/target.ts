@@ -8,8 +8,9 @@ const ABSOLUTE = /^https?:\/\/([^/?#]*)([^#]*)$/i;
 /** Header fields a request may carry once only: a second Host or Content-Type would be read by some peers and not by others. */
 const SINGLE = new Set(['host', 'content-type']);
 
-/** Methods the server answers somewhere: the answer to `OPTIONS *` (RFC 9110 §9.3.7). */
-export const SERVER_METHODS = 'GET, HEAD, POST, PUT, DELETE, OPTIONS';
+/** The methods some route answers (GET with HEAD), and OPTIONS: the answer to `OPTIONS *` (RFC 9110 §9.3.7). */
+export const methodsServed = (routes: ReadonlyArray<{ method: string }>): string =>
+  [...new Set([...routes.flatMap((route) => (route.method === 'GET' ? ['GET', 'HEAD'] : [route.method])), 'OPTIONS'])].join(', ');
 
 /**
  * The request target in origin form (`/path?query`), whatever form the client sent (RFC 9112 §3.2):
@@ -46,10 +47,10 @@ export const originForm = (req: IncomingMessage): string | null => {
  * CONNECT (a tunnel through a proxy, RFC 9110 §9.3.6): this server is no proxy. Without an answer,
  * Node leaves the connection open with nothing sent; this answers 405 and closes it.
  */
-export const answerConnect = (_req: IncomingMessage, socket: Socket): void => {
+export const answerConnect = (allow: string) => (_req: IncomingMessage, socket: Socket): void => {
   const { body } = problemOf(httpProblem(405, 'method_not_allowed', 'CONNECT is not served here: this server is not a proxy'));
   const text = JSON.stringify(body);
   socket.end(
-    `HTTP/1.1 405 Method Not Allowed\r\nAllow: ${SERVER_METHODS}\r\nContent-Type: application/problem+json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+    `HTTP/1.1 405 Method Not Allowed\r\nAllow: ${allow}\r\nContent-Type: application/problem+json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
   );
 };
