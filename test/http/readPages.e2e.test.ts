@@ -85,8 +85,9 @@ describe('HTTP: event reads are written page by page', { timeout: 180_000 }, () 
     for (let i = 0; i < STALLED; i += 1) sockets.push(await stalledClient(service.url, '/streams/big?max=10000'));
     const growth = (await settledRss(pid)) - before;
     const answer = BIG_EVENTS * BIG.length;
-    // Built whole, each answer held its text and its events (measured: 1,153 MB for these 4 clients); page by page, 0-41 MB.
-    expect({ growthMb: Math.round(growth / MB), withinCeiling: growth < (STALLED * answer) / 4 }).toEqual({ growthMb: Math.round(growth / MB), withinCeiling: true });
+    // Built whole, each answer held its text and its events (measured: 1,153 MB for these 4 clients); page by page,
+    // 0-41 MB. The ceiling, half an answer a client, leaves room for the heap growing in steps (the heap test below is exact).
+    expect({ growthMb: Math.round(growth / MB), withinCeiling: growth < (STALLED * answer) / 2 }).toEqual({ growthMb: Math.round(growth / MB), withinCeiling: true });
     const all = JSON.parse(await text('/streams/big?max=10000')) as Array<{ data: { n: number; payload: string } }>;
     expect(all.map((event) => [event.data.n, event.data.payload.length])).toEqual(Array.from({ length: BIG_EVENTS }, (_, n) => [n, BIG.length]));
   });
