@@ -1,4 +1,4 @@
-import { isLedgerError, type Handled, type Ledger } from '@session-ledger/core';
+import { invalidInput, isLedgerError, type Handled, type Ledger } from '@session-ledger/core';
 import { sessionStream } from '@session-ledger/events';
 import type { SegmentWriteState } from '@session-ledger/projections';
 import type { WriteResult } from '../context.js';
@@ -23,14 +23,24 @@ const explain = async (ledger: Ledger, sessionId: string, error: unknown): Promi
  * Every write to a segment goes here: the ledger's one command handler with the segment decider
  * (packages/sessions/src/decide), conditional on `expectedRevision` when the caller knows it.
  */
-export const runSegment = (ledger: Ledger, command: SegmentCommand, expectedRevision?: bigint): Promise<SegmentHandled> =>
-  ledger
-    .handle(segmentDecider, sessionStream(command.sessionId), command, expectedRevision === undefined ? NO_REVISION : { expectedRevision })
-    .catch(async (error: unknown) => {
-      throw await explain(ledger, command.sessionId, error);
-    });
+export const runSegment = async (ledger: Ledger, command: SegmentCommand, expectedRevision?: bigint): Promise<SegmentHandled> => {
+  // A JavaScript caller can pass what the types refuse: 'any' or 3 was decided as a revision no
+  // segment has, and refused as wrong_expected_version ("expected any, actual 0") on every retry.
+  if (expectedRevision !== undefined && (typeof expectedRevision !== 'bigint' || expectedRevision < 0n)) throw badRevision(expectedRevision);
+  try {
+    return await ledger.handle(segmentDecider, sessionStream(command.sessionId), command, expectedRevision === undefined ? NO_REVISION : { expectedRevision });
+  } catch (error) {
+    throw await explain(ledger, command.sessionId, error);
+  }
+};
 
 const NO_REVISION = {};
+
+const badRevision = (given: unknown) =>
+  invalidInput(
+    `expectedRevision must be the segment's revision as a bigint >= 0 (e.g. 3n), or left out to write at whatever revision it is: not ${typeof given === 'string' ? JSON.stringify(given) : String(given)}`,
+    'expectedRevision',
+  );
 
 /** The WriteResult every writer returns. */
 export const writeResultOf = (sessionId: string, handled: SegmentHandled): WriteResult => ({
