@@ -15,7 +15,13 @@ const REFUSALS: Record<string, [number, string, string]> = {
 export const answerClientError = (error: Error & { code?: string }, socket: Socket): void => {
   if (!socket.writable) return void socket.destroy();
   const [status, code, detail] = REFUSALS[error.code ?? ''] ?? [400, 'malformed_request', `The request is not valid HTTP/1.1 (${error.code ?? 'unparsable'})`];
+  endWithProblem(socket, status, code, detail);
+};
+
+/** A problem written on the bare socket (no ServerResponse to write it through), then the connection closed. */
+export const endWithProblem = (socket: Socket, status: number, code: string, detail: string, headers: Record<string, string> = {}): void => {
   const { body } = problemOf(httpProblem(status, code, detail));
   const text = JSON.stringify(body);
-  socket.end(`HTTP/1.1 ${status} ${body.title}\r\nContent-Type: application/problem+json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  socket.end(`HTTP/1.1 ${status} ${body.title}\r\n${extra}Content-Type: application/problem+json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
 };

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import { httpProblem, problemOf } from './problem.js';
+import { endWithProblem } from './clientError.js';
+import { httpProblem } from './problem.js';
 
 /** `http://authority/path?query` (RFC 9112 §3.2.2): what a client that speaks to a proxy sends. */
 const ABSOLUTE = /^https?:\/\/([^/?#]*)([^#]*)$/i;
@@ -21,12 +22,13 @@ export const methodsServed = (routes: ReadonlyArray<{ method: string }>): string
  * A Host or Content-Type sent twice is 400 (RFC 9112 §3.2: more than one Host is 400).
  */
 export const originForm = (req: IncomingMessage): string | null => {
-  const raw = req.rawHeaders;
-  for (let at = 0, seen = 0; at < raw.length; at += 2) {
-    const name = raw[at]!.toLowerCase();
-    if (!SINGLE.has(name)) continue;
-    if (seen & (name === 'host' ? 1 : 2)) throw httpProblem(400, 'malformed_request', `The request sends ${name === 'host' ? 'Host' : 'Content-Type'} more than once`);
-    seen |= name === 'host' ? 1 : 2;
+  const seen = new Set<string>();
+  for (let at = 0; at < req.rawHeaders.length; at += 2) {
+    const name = req.rawHeaders[at]!;
+    const lower = name.toLowerCase();
+    if (!SINGLE.has(lower)) continue;
+    if (seen.has(lower)) throw httpProblem(400, 'malformed_request', `The request sends ${name} more than once`);
+    seen.add(lower);
   }
   const target = req.url ?? '/';
   if (target.startsWith('/')) return target;
@@ -47,10 +49,5 @@ export const originForm = (req: IncomingMessage): string | null => {
  * CONNECT (a tunnel through a proxy, RFC 9110 §9.3.6): this server is no proxy. Without an answer,
  * Node leaves the connection open with nothing sent; this answers 405 and closes it.
  */
-export const answerConnect = (allow: string) => (_req: IncomingMessage, socket: Socket): void => {
-  const { body } = problemOf(httpProblem(405, 'method_not_allowed', 'CONNECT is not served here: this server is not a proxy'));
-  const text = JSON.stringify(body);
-  socket.end(
-    `HTTP/1.1 405 Method Not Allowed\r\nAllow: ${allow}\r\nContent-Type: application/problem+json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
-  );
-};
+export const answerConnect = (allow: string) => (_req: IncomingMessage, socket: Socket): void =>
+  endWithProblem(socket, 405, 'method_not_allowed', 'CONNECT is not served here: this server is not a proxy', { Allow: allow });
