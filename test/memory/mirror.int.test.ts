@@ -102,7 +102,7 @@ describe('Markdown mirror provider', () => {
     await mirror.apply(mutation({ entryId: 'tea', content: 'Likes green tea', position: 1n }));
     expect(read(dir, 'MEMORY.md')).toBe('Likes coffee');
     // An entry the mirror never saw is refused, not guessed.
-    expect(() => mirror.apply(mutation({ op: 'replace', entryId: 'unknown', previousContent: 'x', content: 'y', position: 5n }))).toThrow(
+    await expect(mirror.apply(mutation({ op: 'replace', entryId: 'unknown', previousContent: 'x', content: 'y', position: 5n }))).rejects.toThrow(
       /mirrored memory entry/,
     );
     // Other profiles are not this mirror's business.
@@ -114,7 +114,10 @@ describe('Markdown mirror provider', () => {
     const store = createMemoryStore();
     const dir = temp.make();
     const mirror = createMarkdownMirror({ dir });
-    running.push(startMemoryFanOut(store, [mirror], quiet));
+    const fanOut = startMemoryFanOut(store, [mirror], quiet);
+    running.push(fanOut);
+    // Filled (the empty profile) before the writes, so the legacy replace is delivered, not read by the fill.
+    await fanOut.caughtUp;
     const memory = createMemoryLedger(store);
     const added = await memory.add('memory', 'Imported note');
     await createLedger(store).append(memoryStream('default'), [
