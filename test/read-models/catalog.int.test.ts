@@ -194,6 +194,15 @@ describe('the session catalog (Given/When/Then)', () => {
     expect(() => resolveSession(db, 'twice')).toThrow(expect.objectContaining({ type: 'ambiguous', details: { selector: 'twice', candidates: ['zz-1', 'zz-2'] } }));
   });
 
+  it('an empty or blank selector is invalid input, never the title of a conversation titled "" or " "', async () => {
+    const g = given();
+    await startSession(g.context, { id: 'untitled', title: '' });
+    await startSession(g.context, { id: 'spaced', title: ' ' });
+    const db = await g.catalog();
+
+    for (const selector of ['', ' ', '\t']) expect(() => resolveSession(db, selector)).toThrow(expect.objectContaining({ type: 'invalid_input', details: { field: 'id' } }));
+  });
+
   it('stats: conversations and messages, by source and by model', async () => {
     const g = given();
     await startSession(g.context, { id: 'a', source: 'cli', model: 'm1' });

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { ledgerError } from '@session-ledger/core';
+import { invalidInput, ledgerError } from '@session-ledger/core';
 
 export const MIN_PREFIX = 4;
 const SHOWN = 10;
@@ -8,9 +8,12 @@ const SHOWN = 10;
  * A session id as a person types it: a segment's full id (returned as is, stored or not: the
  * reader then says what it is), else a unique id prefix of at least 4 characters (the segment it
  * names), else an exact title (the conversation's tip, which resumes all of it and takes writes).
- * Several matches are `ambiguous`, with the candidates; none is `not_found`.
+ * Several matches are `ambiguous`, with the candidates; none is `not_found`. An empty or blank
+ * selector is invalid_input, never the title of a conversation titled "": `sessions delete "$ID"
+ * --yes` with an unset variable deleted it (outside test, session 23).
  */
 export const resolveSession = (db: Database.Database, selector: string): string => {
+  if (selector.trim() === '') throw invalidInput(`A session selector is ${selector === '' ? 'empty' : 'blank'}: give an id, a unique id prefix (${MIN_PREFIX}+ characters) or a title`, 'id');
   if (db.prepare('SELECT 1 FROM catalog_segments WHERE id = ?').get(selector) !== undefined) return selector;
   const found = new Set<string>();
   if (selector.length >= MIN_PREFIX) {
