@@ -27,4 +27,10 @@ describe('parseDigest: a digest an auditor kept is read as it was signed, or ref
     expect(refusal(JSON.stringify({ size: 5, root: ROOT, at: 1 }))).toMatch(/no at/);
     expect(refusal(`{"size":1,"root":"${ROOT}","at":"2026-12-04T03:00:00.000Z","size":5}`)).toMatch(/repeats a key/);
   });
+
+  // Outside test, session 23: `audit verify --digest deep.json` said the ledger held a value nested too deep (exit 4, LEDGER_DAMAGED).
+  it('refuses JSON nested 10,000 deep as the digest\'s fault, an object or an array', () => {
+    expect(refusal('['.repeat(10_000) + ']'.repeat(10_000))).toMatch(/digest nests JSON deeper than 100 levels/);
+    expect(refusal(`{"size":1,"root":"${ROOT}","at":"2026-12-04T03:00:00.000Z","x":${'{"a":'.repeat(200)}1${'}'.repeat(200)}}`)).toMatch(/deeper than 100/);
+  });
 });

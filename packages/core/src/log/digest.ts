@@ -1,6 +1,6 @@
 import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
 import { invalidInput } from '../errors.js';
-import { scanJsonText } from '../jsonDepth.js';
+import { MAX_JSON_DEPTH, scanJsonText } from '../jsonDepth.js';
 import { repeatedKeyMessage, repeatsKeys } from '../jsonKeys.js';
 import type { LogDigest } from './port.js';
 
@@ -56,6 +56,9 @@ const isTime = (text: string): boolean => {
 
 /** A digest read from JSON text (a file, a query parameter): invalid_input naming what is wrong. */
 export const parseDigest = (text: string): SignedDigest => {
+  // Before the parse: a value nested this deep is refused as the digest's fault, never read as the ledger's.
+  const scan = scanJsonText(text);
+  if (scan.deeper) throw invalidInput(`The digest nests JSON deeper than ${MAX_JSON_DEPTH} levels`, 'digest');
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -63,7 +66,7 @@ export const parseDigest = (text: string): SignedDigest => {
     throw invalidInput(`The digest is not JSON: ${(error as Error).message}`, 'digest');
   }
   // Two sizes or two roots in one digest: which one was signed, which one is checked? Refused, as every JSON input.
-  if (repeatsKeys(scanJsonText(text), value)) throw invalidInput(repeatedKeyMessage('The digest'), 'digest');
+  if (repeatsKeys(scan, value)) throw invalidInput(repeatedKeyMessage('The digest'), 'digest');
   const record = value as Record<string, unknown> | null;
   if (!record || typeof record !== 'object' || Array.isArray(record)) throw invalidInput('The digest is not a JSON object', 'digest');
   const { size, root, at, signature } = record;
