@@ -80,4 +80,19 @@ describe('events append on the reserved stream families (CLI)', () => {
     }
     expect(runCli(['events', 'read', 'orders'], { env }).code).toBe(3);
   });
+
+  // Outside test, session 23: `events append ""` stored a stream EventStoreDB refuses, and `audit verify --stream ""` then checked every stream.
+  it("an empty stream name is refused (exit 2), and audit verify --stream names only the stream it is given", () => {
+    const dir = tempDir();
+    const env = storeIn(dir);
+    const refused = runCli(['events', 'append', '', '--type', 't', '--data', '{}'], { env });
+    expect(refused.code).toBe(2);
+    oneLine(refused.stderr);
+    expect(refused.stderr).toMatch(/stream name is empty/);
+    expect(runCli(['events', 'append', 'x', '--type', 't', '--data', '{}'], { env }).code).toBe(0);
+    expect(runCli(['events', 'append', 'y', '--type', 't', '--data', '{}'], { env }).code).toBe(0);
+    expect(runCli(['--json', 'audit', 'verify', '--stream', 'x'], { env }).json()).toMatchObject({ ok: true, streams: 1 });
+    // Not stored, so not found: never the whole ledger's report.
+    expect(runCli(['audit', 'verify', '--stream', ''], { env }).code).toBe(3);
+  });
 });

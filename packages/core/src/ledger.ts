@@ -273,13 +273,13 @@ export const createLedger = (store: EventStore, options: { retry?: ConflictRetry
     handle: handler.handle,
     load: handler.load,
     async verify(options = {}) {
-      const { names, deletedEvents } = options.stream ? { names: [options.stream], deletedEvents: 0 } : await liveStreamNames(store);
+      const { names, deletedEvents } = options.stream !== undefined ? { names: [options.stream], deletedEvents: 0 } : await liveStreamNames(store);
       const deleted = deletedEvents > 0 ? { deletedInAll: deletedEvents } : {};
       let count = 0;
       for (const name of names) {
         // A listed stream deleted since the listing has nothing left to check; one named by the caller must exist.
         const events = await readWholeStream(store, name).catch((error: unknown) => {
-          if (!options.stream && (isLedgerError(error, 'stream_not_found') || isLedgerError(error, 'stream_deleted'))) return [];
+          if (options.stream === undefined && (isLedgerError(error, 'stream_not_found') || isLedgerError(error, 'stream_deleted'))) return [];
           throw error;
         });
         const broken = verifyStreamChain(events);

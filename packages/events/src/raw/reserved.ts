@@ -83,6 +83,8 @@ const checkMemory = (append: RawAppend): void => {
 
 /** What every surface that appends events as given refuses: bad names and strings, EventStoreDB's own names, feed frames, and any ledger- stream. */
 const checkCommon = (append: RawAppend): void => {
+  // EventStoreDB refuses an empty stream name: a ledger holding one would not move to it whole.
+  if (append.stream === '') throw invalidInput('Refused raw append: the stream name is empty', 'stream');
   checkName('stream', append.stream);
   checkName('type', append.type);
   checkName('event id', append.id);
