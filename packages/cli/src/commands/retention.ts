@@ -67,6 +67,9 @@ const runExport = async (context: CommandContext, id: string, flags: ExportFlags
   else emit(context.io, context.json, report, () => exportText(report));
 };
 
+/** Selectors that name one session (its id, a prefix, its title) are one deletion, reported once. */
+const distinct = (ids: string[]): string[] => [...new Set(ids)];
+
 /** Plain output of delete and prune: stdout, the ids deleted (or that would be), one a line; stderr, the tally. */
 const reportBulk = (context: CommandContext, result: Retention.BulkDeleteResult, verb: string): void => {
   emit(context.io, context.json, result, () => result.deleted.join('\n'));
@@ -117,7 +120,7 @@ export const registerRetention = (program: Command): void => {
         const what = lineage === 'tip' ? 'the tip segment of' : 'every segment and delegated child of';
         if (!(await askYes(context, `Delete ${what} ${ids.length} session(s) (${idList(ids)})? Nothing is exported first.`))) return cancelled(context);
       }
-      const result = await withLedger(context, { write: true }, async (ledger, store) => R.deleteSessions(ledger, await Promise.all(ids.map((id) => resolveId(store, id))), { lineage, now: context.now() }));
+      const result = await withLedger(context, { write: true }, async (ledger, store) => R.deleteSessions(ledger, distinct(await Promise.all(ids.map((id) => resolveId(store, id)))), { lineage, now: context.now() }));
       reportBulk(context, result, 'deleted');
       reportRefusals(context, result);
       return result.skipped_active.length + result.failed.length === 0 ? 0 : 1; // any id live or refused (one already deleted is done)
