@@ -95,4 +95,13 @@ describe('events append on the reserved stream families (CLI)', () => {
     // Not stored, so not found: never the whole ledger's report.
     expect(runCli(['audit', 'verify', '--stream', ''], { env }).code).toBe(3);
   });
+
+  it('metadata that is JSON but no object is refused in words that say so', () => {
+    const env = storeIn(tempDir());
+    for (const [metadata, what] of [['null', 'null'], ['[1]', 'an array'], ['3', 'a number']] as const) {
+      const result = runCli(['events', 'append', 'x', '--type', 't', '--data', '{}', '--metadata', metadata], { env });
+      expect(result.code).toBe(2);
+      expect(result.stderr.trim()).toBe(`session-ledger: --metadata must be a JSON object, not ${what}`);
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { eventToJson, newId, toJson, type JsonObject, type RecordedEvent } from '@session-ledger/core';
+import { eventToJson, invalidInput, newId, toJson, type JsonObject, type RecordedEvent } from '@session-ledger/core';
 import { appendRaw, checkRawAppend } from '@session-ledger/events';
 import { action } from '../action.js';
 import { withLedger } from '../context.js';
@@ -27,7 +27,7 @@ export const registerEvents = (program: Command): void => {
       const data = parseJsonOption('data', options.data);
       const metadata = options.metadata === undefined ? undefined : parseJsonOption('metadata', options.metadata);
       if (metadata !== undefined && (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata))) {
-        parseJsonOption('metadata', 'not an object');
+        throw invalidInput(`--metadata must be a JSON object, not ${metadata === null ? 'null' : Array.isArray(metadata) ? 'an array' : `a ${typeof metadata}`}`, 'metadata');
       }
       const append = { stream, id: options.id ?? newId(), type: options.type, data, metadata: metadata as JsonObject | undefined };
       const expectedRevision = parseExpectedOption(options.expectedRevision);
