@@ -17,10 +17,26 @@ export interface OpenOptions {
 
 type Opener = (rest: string, url: URL | null, options: OpenOptions) => Promise<EventStore>;
 
+/** A sqlite: URL's parameters; `synchronous` is an alias of `durability`. */
+const SQLITE_PARAMS = new Set(['durability', 'synchronous']);
+
+/**
+ * An unknown or repeated parameter is bad input: `?durabilty=full` (a typo) wrote at the weaker
+ * default without a word, and `?durability=full&durability=normal` left which one counted unsaid.
+ */
+const checkSqliteParams = (params: URLSearchParams): void => {
+  const keys = [...params.keys()];
+  for (const key of keys) {
+    if (!SQLITE_PARAMS.has(key)) throw invalidInput(`Unknown sqlite: store parameter ${JSON.stringify(key)} (the one parameter is durability=normal|full)`, 'store');
+  }
+  if (keys.length > 1) throw invalidInput(`The sqlite: store URL gives durability ${keys.length} times`, 'store');
+};
+
 const sqliteOpener: Opener = async (rest, _url, options) => {
   const [path, query = ''] = rest.split('?', 2) as [string, string?];
   if (!path) throw invalidInput('sqlite: needs a file path, as in sqlite:./ledger.sqlite');
   const params = new URLSearchParams(query);
+  checkSqliteParams(params);
   const durability = params.get('durability') ?? params.get('synchronous') ?? 'normal';
   if (durability !== 'normal' && durability !== 'full') throw invalidInput(`Unknown durability: ${durability} (normal or full)`);
   const file = resolve(path);
