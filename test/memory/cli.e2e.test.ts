@@ -96,6 +96,10 @@ describe('session-ledger memory (CLI)', { timeout: 180_000 }, () => {
       [['memory', 'add', '--target', 'memory'], 2],
       [['memory', 'add', '--target', 'memory', '--content', 'ok', '--profile', '../etc'], 2],
       [['memory', 'providers', 'status', 'nobody'], 3],
+      // Outside test, session 23: '' was taken as unset (the default budget), 2^64 as a budget, and -1's error named the environment variable.
+      [['memory', 'add', '--target', 'memory', '--content', 'ok', '--memory-budget', ''], 2],
+      [['memory', 'add', '--target', 'user', '--content', 'ok', '--user-budget', '18446744073709551616'], 2],
+      [['memory', 'add', '--target', 'memory', '--content', 'ok', '--memory-budget', '-1'], 2],
     ];
     for (const [args, code] of cases) {
       const result = runCli(args, { env });

@@ -18,7 +18,7 @@ type Settings = Record<string, string | undefined>;
 
 const budgetSetting = (name: string, text: string | undefined): number | undefined => {
   if (text === undefined || text === '') return undefined;
-  if (!/^\d+$/.test(text)) throw invalidInput(`${name} must be a whole number of characters: ${text}`, name);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) throw invalidInput(`${name} must be a whole number of characters below 2^53: ${text}`, name);
   return Number(text);
 };
 

@@ -46,12 +46,12 @@ const required = (name: string, value: string | undefined): string => {
   return value;
 };
 
-const budgetsOf = (flags: WriteFlags) =>
-  budgetsFromSettings({
-    ...process.env,
-    ...(flags.memoryBudget === undefined ? {} : { [MEMORY_SETTINGS.memoryBudget]: flags.memoryBudget }),
-    ...(flags.userBudget === undefined ? {} : { [MEMORY_SETTINGS.userBudget]: flags.userBudget }),
-  });
+/** The environment's budgets, overridden by the flags given (each read as a count: `--memory-budget ''` is bad input, never unset). */
+const budgetsOf = (flags: WriteFlags) => ({
+  ...budgetsFromSettings(process.env),
+  ...(flags.memoryBudget === undefined ? {} : { memory: parseCountOption('memory-budget', flags.memoryBudget) }),
+  ...(flags.userBudget === undefined ? {} : { user: parseCountOption('user-budget', flags.userBudget) }),
+});
 
 const causationOf = (flags: WriteFlags): Causation => ({
   ...(flags.session ? { sessionId: flags.session } : {}),
