@@ -70,6 +70,22 @@ describe('HTTP service: raw streams, errors, SSE', () => {
     }
   });
 
+  // Outside test, session 23: each was served, and no request could ever pass it (every request 401, or the setting never matched).
+  it.each([
+    [['--token', ''], 'The token is empty'],
+    [['--token', ' '], 'The token must be visible ASCII'],
+    [['--host', '0.0.0.0', '--token', 'a\u001b'], 'The token must be visible ASCII'],
+    [['--allowed-host', ''], 'Not a host to allow: ""'],
+    [['--allowed-host', '\u001b]0;x\u0007'], 'Not a host to allow: "\\u001b]0;x\\u0007"'],
+    [['--cors-origin', 'not a url'], 'Not an origin: "not a url"'],
+    [['--cors-origin', 'https://a.example/path'], 'Not an origin: "https://a.example/path"'],
+  ])('refuses a setting no request can satisfy: %j (exit 2, one line)', (args, message) => {
+    const result = runCli(['serve', '--port', '0', ...args], { env });
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain(message);
+  });
+
   it('requires the bearer token when one is set', async () => {
     const secured = await startServer(env, ['--token', 's3cret']);
     try {

@@ -14,6 +14,7 @@ import { createRouter } from './router.js';
 import { dropOverriddenQuery } from './sse.js';
 import { ROUTES } from './routes/index.js';
 import { localSlots, type SubscriberSlots } from './subscriberSlots.js';
+import { checkServiceOptions } from './serviceOptions.js';
 import type { ServiceContext } from './types.js';
 
 export { isLoopback } from './loopback.js';
@@ -78,6 +79,7 @@ const send = (res: ServerResponse, status: number, body: unknown, headers: Recor
 
 /** The HTTP service: the guard, one router, one schema per query and body, one error mapping (RFC 9457 problems). */
 export const createHttpService = (options: HttpServiceOptions): Server => {
+  checkServiceOptions(options);
   const route = createRouter(ROUTES);
   const served = methodsServed(ROUTES);
   const guard = createGuard(options);

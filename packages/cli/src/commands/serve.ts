@@ -58,11 +58,13 @@ export const registerServe = (program: Command): void => {
       context,
       options: { host: string; port: string; token?: string; mirror?: string; allowedHost: string[]; corsOrigin: string[]; maxSubscribers: string; workers?: string },
     ) => {
-      const { isLoopback } = await import('@session-ledger/http');
+      const { checkServiceOptions, isLoopback } = await import('@session-ledger/http');
       const port = parseCountOption('port', options.port);
       const maxSubscribers = parseCountOption('max-subscribers', options.maxSubscribers);
       const workers = workerCount(options.workers ?? process.env.SESSION_LEDGER_WORKERS ?? DEFAULT_WORKERS, context.storeUrl);
-      const token = options.token ?? process.env.SESSION_LEDGER_TOKEN;
+      // An empty variable is unset, as for every setting; an empty --token is refused (checkServiceOptions).
+      const token = options.token ?? (process.env.SESSION_LEDGER_TOKEN || undefined);
+      checkServiceOptions({ token, allowedHosts: options.allowedHost, corsOrigins: options.corsOrigin });
       if (!isLoopback(options.host) && !token) {
         throw invalidInput(`Refusing to bind ${options.host} without --token: only loopback may be served without a bearer token`);
       }
