@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildImportPlan, childKind, createHermesReader, hermesViews, historySteps, parseEntries, stepId, type HermesMessage, type HermesSession, type HermesSnapshot, type PlanStep } from '@session-ledger/import-hermes';
+import { buildImportPlan, childKind, createHermesReader, hermesViews, historySteps, parseEntries, stepEvent, stepId, type HermesMessage, type HermesSession, type HermesSnapshot, type PlanStep } from '@session-ledger/import-hermes';
 
 let nextId = 0;
 const row = (over: Partial<HermesMessage>): HermesMessage => {
@@ -152,6 +152,27 @@ describe('import plan lineage', () => {
     ]);
     expect(plan.skipped).toEqual([expect.objectContaining({ session: 'bad id/with slash' })]);
     expect(plan.sessions[0]!.steps.at(-1)).toMatchObject({ kind: 'continued', childId: 'c2' });
+  });
+
+  // Outside test, session 23: -1e12 s (year -29719) was taken as a time the schema then refused (the
+  // session skipped), while 1e300 fell back to the epoch (imported): one rule for both now.
+  it.each([-1e12, 1e300, 253402300800, -62167219201])('a start time no four-digit year can say (%d s) is the epoch, its raw value kept', (startedAt) => {
+    const plan = buildImportPlan(snapshot([session({ id: 'odd', startedAt })]));
+    const start = plan.sessions[0]!;
+    const event = stepEvent('session-odd', start.steps[0]!, start.session)!;
+    expect(event.data).toMatchObject({ startedAt: '1970-01-01T00:00:00.000Z', extra: { hermes: { startedAt } } });
+  });
+
+  it('a start time at the edges of year 0 and 9999 is kept', () => {
+    const plan = buildImportPlan(snapshot([session({ id: 'a', startedAt: -62167219200 }), session({ id: 'b', startedAt: 253402300799 })]));
+    expect(plan.sessions.map((s) => (stepEvent(`session-${s.session.id}`, s.steps[0]!, s.session)!.data as { startedAt: string }).startedAt)).toEqual(['0000-01-01T00:00:00.000Z', '9999-12-31T23:59:59.000Z']);
+  });
+
+  // Outside test, session 23: ".." was imported, an id `sessions start` refuses and no URL can name.
+  it('skips the sessions "." and "..", naming why, as every writer refuses them', () => {
+    const plan = buildImportPlan(snapshot([session({ id: '.' }), session({ id: '..' }), session({ id: '...' })]));
+    expect(plan.sessions.map((s) => s.session.id)).toEqual(['...']);
+    expect(plan.skipped).toEqual(['.', '..'].map((id) => expect.objectContaining({ session: id, reason: expect.stringMatching(/cannot be addressed/) })));
   });
 });
 

@@ -16,6 +16,9 @@ export const checkSafeId = (text: unknown, field: string): string => {
 /** "." and "..": every URL parser resolves these path segments away (RFC 3986 §5.2.4). */
 const DOT_SEGMENT = /^\.\.?$/;
 
+/** Whether `text` may name something new: a safe id that is not "." or ".." (checkNewId's rule, as a test). */
+export const isNewId = (text: unknown): text is string => isSafeId(text) && !DOT_SEGMENT.test(text);
+
 /**
  * checkSafeId for an id being given to something new (a session, compression child, message or
  * turn): "." and ".." are refused too, since no URL can name them (`/sessions/..` is `/`), so a

@@ -1,5 +1,5 @@
 
-import { isSafeId, sessionStream } from '@session-ledger/events';
+import { isNewId, sessionStream } from '@session-ledger/events';
 import type { HermesMessage, HermesSession, HermesSnapshot } from '../model.js';
 import { historySteps } from './historySteps.js';
 import { compressionSummaryId, messageIdOf } from './ids.js';
@@ -74,13 +74,17 @@ const withTimed = (steps: PlanStep[], timed: Timed[]): PlanStep[] => {
   return out;
 };
 
+const isDotSegment = (id: string): boolean => id === '.' || id === '..';
+
 /** Decides every session's link, root and steps; pure. */
 export const buildImportPlan = (snapshot: HermesSnapshot): ImportPlan => {
   const skipped: Skipped[] = [];
   const byId = new Map(snapshot.sessions.map((s) => [s.id, s]));
   const kept = snapshot.sessions.filter((s) => {
-    if (isSafeId(s.id)) return true;
-    skipped.push({ session: s.id, rows: snapshot.messages.get(s.id)?.length ?? 0, reason: 'session id is not a valid ledger id (letters, digits, _ - . :)' });
+    if (isNewId(s.id)) return true;
+    // "." and "..": no URL can name them (checkNewId), so no page or client could open, export or delete the session.
+    const reason = isDotSegment(s.id) ? 'session id "." or ".." cannot be addressed (URLs resolve it away)' : 'session id is not a valid ledger id (letters, digits, _ - . :)';
+    skipped.push({ session: s.id, rows: snapshot.messages.get(s.id)?.length ?? 0, reason });
     return false;
   });
   const keptIds = new Set(kept.map((s) => s.id));
