@@ -1,8 +1,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { mkdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { createMemoryStore, invalidInput, traced, type EventStore } from '@session-ledger/core';
+import { createMemoryStore, invalidInput, makeFolder, traced, type EventStore } from '@session-ledger/core';
 import { attachReadModels, DEFAULT_READ_MODELS, inlineReadModels, readModelsOf, withSubscribedReadModels, type Progress } from '@session-ledger/read-models';
 import { openSqliteStore, type MigrationProgress } from '@session-ledger/store-sqlite';
 
@@ -40,7 +39,7 @@ const sqliteOpener: Opener = async (rest, _url, options) => {
   const durability = params.get('durability') ?? params.get('synchronous') ?? 'normal';
   if (durability !== 'normal' && durability !== 'full') throw invalidInput(`Unknown durability: ${durability} (normal or full)`);
   const file = resolve(path);
-  if (options.write) mkdirSync(join(file, '..'), { recursive: true });
+  if (options.write) makeFolder(join(file, '..'));
   // The read models (the session catalog) are kept inline: in the append's own transaction.
   const { hook, readModels } = inlineReadModels(DEFAULT_READ_MODELS, { onProgress: options.onProgress });
   const store = openSqliteStore(file, { durability: durability.toLowerCase() as 'normal' | 'full', create: options.write, onCommit: hook, onMigration: options.onMigration });

@@ -5,6 +5,7 @@ export * from './envelope.js';
 export * from './errors.js';
 export * from './canonical.js';
 export * from './ids.js';
+export * from './folders.js';
 export * from './port.js';
 export * from './subscription.js';
 export * from './catchUp.js';

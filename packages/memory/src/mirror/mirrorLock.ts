@@ -1,6 +1,5 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ledgerError } from '@session-ledger/core';
+import { ledgerError, makeFolder } from '@session-ledger/core';
 import lockfile from 'proper-lockfile';
 
 /** The mirror's lock, beside its mapping: a directory while some process writes the mirror. */
@@ -20,7 +19,7 @@ const RETRIES = { retries: 600, factor: 1.2, minTimeout: 2, maxTimeout: 50 };
  * holder killed with -9 leaves a lock the next writer takes over once stale, never one held forever.
  */
 export const withMirrorLock = async <T>(dir: string, work: () => T | Promise<T>): Promise<T> => {
-  mkdirSync(dir, { recursive: true });
+  makeFolder(dir);
   const path = join(dir, LOCK_FILE);
   let compromised: Error | undefined;
   const release = await lockfile

@@ -1,7 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { liveEventFilter, readAllPages, type EventStore, type RecordedEvent } from '@session-ledger/core';
+import { liveEventFilter, makeFolder, readAllPages, type EventStore, type RecordedEvent } from '@session-ledger/core';
 import type { ReadModel } from '../readModel.js';
 import { readModelFaulted } from '../errors.js';
 import { prepared, type Progress } from './catchUp.js';
@@ -17,7 +16,7 @@ import { metaTable } from './meta.js';
  * process reach the models through `erase` (see `erasingStore`).
  */
 export const subscribedReadModels = (store: EventStore, file: string, models: readonly ReadModel[]) => {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') makeFolder(dirname(file));
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('secure_delete = ON');
