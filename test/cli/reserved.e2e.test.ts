@@ -104,4 +104,15 @@ describe('events append on the reserved stream families (CLI)', () => {
       expect(result.stderr.trim()).toBe(`session-ledger: --metadata must be a JSON object, not ${what}`);
     }
   });
+
+  // Outside test, session 23: the same id in upper and lower case was stored twice (revisions 0 and 1).
+  it('an event id is one event however its case is spelled: the retry in the other case stores nothing', () => {
+    const env = storeIn(tempDir());
+    const upper = 'AAAAAAAA-1111-4111-8111-111111111111';
+    expect(runCli(['events', 'append', 'uc', '--type', 't', '--data', '{"a":1}', '--id', upper], { env }).code).toBe(0);
+    const retry = runCli(['--json', 'events', 'append', 'uc', '--type', 't', '--data', '{"a":1}', '--id', upper.toLowerCase()], { env });
+    expect(retry.json()).toMatchObject({ written: false });
+    const stored = runCli(['--json', 'events', 'read', 'uc'], { env }).json() as Array<{ id: string }>;
+    expect(stored.map((event) => event.id)).toEqual([upper.toLowerCase()]);
+  });
 });
