@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import { ledgerError, makeFolder } from '@session-ledger/core';
-import lockfile from 'proper-lockfile';
 
 /** The mirror's lock, beside its mapping: a directory while some process writes the mirror. */
 export const LOCK_FILE = '.session-ledger-mirror.lock';
@@ -22,6 +21,10 @@ export const withMirrorLock = async <T>(dir: string, work: () => T | Promise<T>)
   makeFolder(dir);
   const path = join(dir, LOCK_FILE);
   let compromised: Error | undefined;
+  // Loaded when a mirror first writes, never with the package: proper-lockfile installs signal-exit's
+  // SIGINT/SIGTERM/SIGHUP listeners when loaded, and a process holding them does not die of those
+  // signals when it has listeners of its own (an export's temp-file cleanup: every CLI command).
+  const { default: lockfile } = await import('proper-lockfile');
   const release = await lockfile
     .lock(dir, { lockfilePath: path, realpath: false, stale: STALE_MS, retries: RETRIES, onCompromised: (error) => void (compromised = error) })
     .catch((error: { code?: string; message?: string }) => {
