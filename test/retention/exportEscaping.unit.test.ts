@@ -158,14 +158,14 @@ describe('markdown and qmd exports escape every interpolated field', () => {
   for (const format of ['markdown', 'qmd'] as const) {
     it.each(DISPLAY_CASES)(`${format}: %s`, (_name, content, extra = {}) => {
       const declared = { ...manifest(format, 'display', extra), digest: extra.digest ?? contentDigest(content) };
-      const out = renderExport(content, declared);
+      const out = renderExport(content, declared).toString();
       expectInert(out);
       expect(manifestOf(format, out)).toEqual(declared);
       if (format === 'qmd') expect(out.replace(/\{\{\{</g, '')).not.toContain('{{<');
     });
 
     it.each(RAW_CASES)(`${format} raw view: %s`, (_name, content) => {
-      const out = renderExport(content, manifest(format, 'raw', { digest: contentDigest(content) }));
+      const out = renderExport(content, manifest(format, 'raw', { digest: contentDigest(content) })).toString();
       expectInert(out);
     });
   }
@@ -186,7 +186,7 @@ describe('markdown and qmd exports escape every interpolated field', () => {
       }),
       conversation({ rootId: 'www.evil.example', segments: ['www.evil.example'], link: 'delegation', parentId: ':rocket:', depth: 1 }),
     ]);
-    const out = renderExport(content, { ...manifest(format, 'display'), digest: contentDigest(content) });
+    const out = renderExport(content, { ...manifest(format, 'display'), digest: contentDigest(content) }).toString();
     const left = interpreted(out);
     for (const id of ids) expect(left, id).not.toContain(id);
     expect(out).toContain('## Delegated conversation `www.evil.example` (started from `:rocket:`, depth 1)');
@@ -197,7 +197,7 @@ describe('markdown and qmd exports escape every interpolated field', () => {
     ...RAW_CASES.map(([name, content]): [string, RawContent, Partial<Manifest>] => [name, content, {}]),
   ];
   it.each(htmlCases)('html: %s', (_name, content, extra) => {
-    const out = renderExport(content, manifest('html', content.view, extra));
+    const out = renderExport(content, manifest('html', content.view, extra)).toString();
     // the only elements are the template's own: no field opens one
     expect(out).not.toContain('<img');
     expect(out).not.toContain('<script>');

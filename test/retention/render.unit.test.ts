@@ -121,7 +121,7 @@ describe('rendering', () => {
         for (const format of ['markdown', 'qmd', 'html'] as const) {
           const body = content([message('m1', text)]);
           const declared = manifest(format, contentDigest(body));
-          const out = renderExport(body, declared);
+          const out = renderExport(body, declared).toString();
           expect(manifestOf(format, out)).toEqual(declared);
           if (format === 'html') {
             expect(out.match(/<script/g)).toHaveLength(1);
@@ -141,7 +141,7 @@ describe('rendering', () => {
   it('an html manifest cannot be closed by content: < > & are escaped inside the script element', () => {
     const body = content([message('m1', '</script><script>alert(1)</script>')]);
     const declared = { ...manifest('html', contentDigest(body)), requestedId: '</script><b>' };
-    const out = renderExport(body, declared);
+    const out = renderExport(body, declared).toString();
     expect(out.match(/<\/script>/g)).toHaveLength(1);
     expect(manifestOf('html', out)).toEqual(declared);
   });

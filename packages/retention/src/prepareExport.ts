@@ -23,6 +23,6 @@ export const contentOf = (coverage: Coverage, options: Pick<ResolvedExport, 'vie
 export const prepareExport = (coverage: Coverage, options: ResolvedExport): PreparedExport => {
   const content = contentOf(coverage, options);
   const manifest = buildManifest(coverage, content, options);
-  const bytes = Buffer.from(renderExport(content, manifest), 'utf8');
+  const bytes = renderExport(content, manifest);
   return { coverage, content, manifest, bytes, sha256: sha256Hex(bytes) };
 };

@@ -53,13 +53,13 @@ const appendRest = async (ledger: Ledger, stream: string, events: RecordedEvent[
  * written. A file whose streams are all whole and whose import is audited is `duplicate`.
  */
 const importJsonlUntraced = async (ledger: Ledger, path: string, options: ImportOptions = {}): Promise<ImportResult> => {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(path, 'utf8');
+    bytes = await readFile(path);
   } catch (error) {
     throw ledgerError('import_source_invalid', `Cannot read ${path}: ${(error as Error).message}`, { path, reason: 'not_found' });
   }
-  const parsed = parseJsonlExport(path, text);
+  const parsed = parseJsonlExport(path, bytes);
   const store = ledger.store;
   const done = new Map<string, number>();
   for (const [stream, events] of parsed.streams) done.set(stream, await storedPrefix(store, stream, events));

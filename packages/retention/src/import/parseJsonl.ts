@@ -71,8 +71,30 @@ const checkLikeAnAppend = (path: string, line: number, event: z.infer<typeof eve
  * or holding an event no append surface would store (checkLikeAnAppend, a repeated id, JSON deeper
  * than MAX_JSON_DEPTH).
  */
-export const parseJsonlExport = (path: string, text: string): ParsedExport => {
-  const lines = text.split('\n').filter((line) => line.trim() !== '');
+/** ignoreBOM: a byte-order mark stays in its line (and fails its parse), as the export never writes one. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * The file's lines, each decoded on its own: an export may be larger than any string V8 makes
+ * (render/jsonl.ts), so the file is never one. Invalid UTF-8 is corrupt, never read as U+FFFD.
+ */
+const linesOf = (path: string, bytes: Uint8Array): string[] => {
+  const lines: string[] = [];
+  for (let start = 0; start < bytes.length; ) {
+    const newline = bytes.indexOf(0x0a, start);
+    const end = newline < 0 ? bytes.length : newline;
+    try {
+      lines.push(UTF8.decode(bytes.subarray(start, end)));
+    } catch {
+      throw corrupt(path, `line ${lines.length + 1} is not UTF-8`);
+    }
+    start = end + 1;
+  }
+  return lines;
+};
+
+export const parseJsonlExport = (path: string, file: string | Uint8Array): ParsedExport => {
+  const lines = (typeof file === 'string' ? file.split('\n') : linesOf(path, file)).filter((line) => line.trim() !== '');
   if (lines.length === 0) throw corrupt(path, 'the file is empty');
   const manifest = parseLine(path, lines[0]!, 1) as Manifest;
   if (manifest?.kind !== 'manifest' || manifest.format !== 'jsonl' || manifest.view !== 'raw' || !Array.isArray(manifest.streams)) {

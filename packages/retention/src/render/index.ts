@@ -7,15 +7,27 @@ import { renderJsonl } from './jsonl.js';
 import { renderMarkdown } from './markdown.js';
 import { renderQmd } from './qmd.js';
 
-/** The export as text, in the manifest's format. */
-export const renderExport = (content: ExportContent, manifest: Manifest): string => {
+/** A text format's document, refused in words (not an internal error) past the longest string V8 makes. */
+const asBytes = (manifest: Manifest, render: () => string): Buffer => {
+  let text: string;
+  try {
+    text = render();
+  } catch (error) {
+    if (!(error instanceof RangeError) || !/string length/i.test(error.message)) throw error;
+    throw invalidInput(`The conversation is too large to render as one ${manifest.format} document (over 512 MiB of text); export it as jsonl, which has no such limit`, 'format');
+  }
+  return Buffer.from(text, 'utf8');
+};
+
+/** The export's bytes, in the manifest's format. */
+export const renderExport = (content: ExportContent, manifest: Manifest): Buffer => {
   switch (manifest.format) {
     case 'markdown':
-      return renderMarkdown(content, manifest);
+      return asBytes(manifest, () => renderMarkdown(content, manifest));
     case 'qmd':
-      return renderQmd(content, manifest);
+      return asBytes(manifest, () => renderQmd(content, manifest));
     case 'html':
-      return renderHtml(content, manifest);
+      return asBytes(manifest, () => renderHtml(content, manifest));
     case 'jsonl':
       if (content.view !== 'raw') throw invalidInput('jsonl carries the raw view', 'view');
       return renderJsonl(content, manifest);
