@@ -174,6 +174,8 @@ describe('the session catalog (Given/When/Then)', () => {
     expect(catalogPage(db, { since: parseSince('since', T0, g.now()), now: g.now() }).sessions.map((row) => row.rootId)).toEqual(['b', 'a']);
     expect(() => parseSince('since', 'yesterday', g.now())).toThrow(expect.objectContaining({ type: 'invalid_input' }));
     expect(() => catalogPage(db, { cursor: 'not-a-cursor', now: g.now() })).toThrow(expect.objectContaining({ type: 'invalid_input' }));
+    // Outside test, session 23: an empty cursor was taken for none (the first page again, in a loop).
+    expect(() => catalogPage(db, { cursor: '', now: g.now() })).toThrow(expect.objectContaining({ type: 'invalid_input' }));
     expect(() => catalogPage(db, { limit: 201, now: g.now() })).toThrow(expect.objectContaining({ type: 'invalid_input' }));
   });
 

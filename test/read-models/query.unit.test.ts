@@ -47,6 +47,15 @@ describe('parseSince', () => {
     expect(parseSince('since', '36500d', now).getUTCFullYear()).toBe(1926);
   });
 
+  // Outside test, session 23: 2026-11-31 was taken as 2026-12-01, and 2026-02-30 as 2026-03-02.
+  it('refuses a day the calendar does not have, never rolling it over; takes 29 February of a leap year', () => {
+    for (const text of ['2026-11-31T00:00:00Z', '2026-02-30', '2026-02-29', '2100-02-29', '2026-04-31T10:00']) {
+      expect(() => parseSince('--since', text, now)).toThrow(expect.objectContaining({ type: 'invalid_input' }));
+    }
+    expect(parseSince('since', '2028-02-29', now).toISOString()).toBe('2028-02-29T00:00:00.000Z');
+    expect(parseSince('since', '2000-02-29', now).toISOString()).toBe('2000-02-29T00:00:00.000Z');
+  });
+
   it('refuses anything else as invalid_input naming the field', () => {
     for (const text of ['yesterday', '7', '7 days', '', '2026-13-45', 'March 1']) {
       expect(() => parseSince('--since', text, now)).toThrow(expect.objectContaining({ type: 'invalid_input' }));

@@ -6,6 +6,7 @@ export * from './errors.js';
 export * from './canonical.js';
 export * from './ids.js';
 export * from './folders.js';
+export * from './calendar.js';
 export * from './port.js';
 export * from './subscription.js';
 export * from './catchUp.js';

@@ -1,5 +1,6 @@
 import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
 import { invalidInput } from '../errors.js';
+import { isRealDay } from '../calendar.js';
 import { MAX_JSON_DEPTH, scanJsonText } from '../jsonDepth.js';
 import { repeatedKeyMessage, repeatsKeys } from '../jsonKeys.js';
 import type { LogDigest } from './port.js';
@@ -50,8 +51,7 @@ const TIME = /^(\d{4})-(\d{2})-(\d{2})T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+
 const isTime = (text: string): boolean => {
   const parts = TIME.exec(text);
   if (!parts) return false;
-  const [year, month, day] = [Number(parts[1]), Number(parts[2]), Number(parts[3])];
-  return month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return isRealDay(Number(parts[1]), Number(parts[2]), Number(parts[3]));
 };
 
 /** A digest read from JSON text (a file, a query parameter): invalid_input naming what is wrong. */

@@ -42,7 +42,7 @@ export const catalogPage = (db: Database.Database, query: PageQuery): CatalogPag
   if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw invalidInput(`limit must be an integer from 1 to 200: ${limit}`, 'limit');
   const where: string[] = [];
   const params: Array<string | number> = [];
-  if (query.cursor) {
+  if (query.cursor !== null && query.cursor !== undefined) {
     const [lastMs, rootId] = decodeCursor(query.cursor);
     where.push('(last_ms < ? OR (last_ms = ? AND root_id > ?))');
     params.push(lastMs, lastMs, rootId);
