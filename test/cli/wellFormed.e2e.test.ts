@@ -117,6 +117,21 @@ describe('CLI: well-formed input only', () => {
     expect(everything(env)).toBe(before);
   });
 
+  // Outside test, session 23: the mark was stripped, so the stored content was not the file's text.
+  it('a content file beginning with a byte-order mark is stored with it; a JSON batch file may carry one', () => {
+    const dir = tempDir();
+    const env = storeIn(dir);
+    expect(runCli(['sessions', 'start', '--id', 's'], { env }).code).toBe(0);
+    const marked = join(dir, 'bom.txt');
+    writeFileSync(marked, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('hi')]));
+    expect(runCli(['messages', 'append', 's', '--role', 'user', '--content-file', marked], { env }).code).toBe(0);
+    const shown = runCli(['--json', 'sessions', 'show', 's'], { env }).json() as { messages: Array<{ content: string }> };
+    expect(shown.messages.map((message) => message.content)).toEqual(['\ufeffhi']);
+    const batch = join(dir, 'bom.json');
+    writeFileSync(batch, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('[{"op":"add","target":"user","content":"tea"}]')]));
+    expect(runCli(['memory', 'apply', '--file', batch], { env }).code).toBe(0);
+  });
+
   it("a stream name or event type beginning with $ (EventStoreDB's own): exit 2, one line, nothing stored", () => {
     const env = storeIn(tempDir());
     expect(runCli(['events', 'append', 'chat', '--type', 'said', '--data', '{}'], { env }).code).toBe(0);

@@ -23,9 +23,11 @@ export const parseJsonOption = (name: string, text: string): JsonValue => parseW
 
 /**
  * A file (or `-`, standard input) that must be UTF-8: invalid bytes are refused, not decoded to U+FFFD,
- * so what is stored is what the file says.
+ * so what is stored is what the file says. `keepBom`: a leading byte-order mark is part of the text (a
+ * message's content: stripping it stored other bytes than the file's; outside test, session 23); without
+ * it, a JSON file's mark is dropped, as RFC 8259 lets a parser do.
  */
-export const readUtf8File = (what: string, path: string, field?: string): string => {
+export const readUtf8File = (what: string, path: string, field?: string, keepBom = false): string => {
   let bytes: Buffer;
   try {
     bytes = readFileSync(path === '-' ? 0 : path);
@@ -33,7 +35,7 @@ export const readUtf8File = (what: string, path: string, field?: string): string
     throw invalidInput(`Cannot read ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, field);
   }
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: keepBom }).decode(bytes);
   } catch {
     throw invalidInput(`Refused: ${what} ${path} is not valid UTF-8; nothing was stored`, field);
   }

@@ -7,7 +7,7 @@ export const contentOf = (options: { content?: string; contentFile?: string }): 
     throw invalidInput('Give exactly one of --content TEXT and --content-file PATH|-');
   }
   if (options.content !== undefined) return options.content;
-  return readUtf8File('--content-file', options.contentFile!);
+  return readUtf8File('--content-file', options.contentFile!, 'content-file', true);
 };
 
 /** --tool-calls JSON: an array of objects. */
