@@ -8,6 +8,12 @@ import { emit, field, note } from '../output.js';
 import { oneOf } from './sessionInput.js';
 import { listPage, resolveId, stats, type ListFlags } from './catalog.js';
 
+/**
+ * An id as a command line takes it: one beginning with `-` after `--`, or the parser reads it as an
+ * option (`sessions resume -dash` failed with "unknown option"; outside test, session 23).
+ */
+const asArgument = (id: string): string => (id.startsWith('-') ? `-- ${id}` : id);
+
 /** Loaded on demand, so that other commands start fast. */
 const load = (): Promise<typeof Sessions> => import('@session-ledger/sessions');
 
@@ -76,7 +82,7 @@ export const registerSessions = (program: Command): void => {
         });
       });
       emit(context.io, context.json, { sessionId: result.sessionId, rootId: result.rootId, revision: result.revision, created: result.created }, () => result.sessionId);
-      note(context.io, context.json, `resume with: session-ledger sessions resume ${result.rootId}`);
+      note(context.io, context.json, `resume with: session-ledger sessions resume ${asArgument(result.rootId)}`);
     },
   );
 
@@ -150,7 +156,7 @@ export const registerSessions = (program: Command): void => {
       const S = await load();
       const result = await withLedger(context, { write: true }, async (ledger, store) => S.compressSession(writer(ledger, context.now), await resolveId(store, session), { summary: options.summary }));
       emit(context.io, context.json, { sessionId: result.sessionId, rootId: result.rootId, parentId: result.parentId, revision: result.revision }, () => result.sessionId);
-      note(context.io, context.json, `write to ${result.sessionId}; resume the whole conversation with: session-ledger sessions resume ${result.rootId}`);
+      note(context.io, context.json, `write to ${result.sessionId}; resume the whole conversation with: session-ledger sessions resume ${asArgument(result.rootId)}`);
     },
   );
 
