@@ -26,6 +26,8 @@ describe('an empty session selector', () => {
         expect(result.stderr).toMatch(/session selector is (empty|blank)/);
       }
     }
+    const emptyOut = runCli(['sessions', 'export', id, '--format', 'jsonl', '--out', ''], { env });
+    expect({ code: emptyOut.code, stderr: emptyOut.stderr }).toEqual({ code: 2, stderr: 'session-ledger: --out is empty: name the export file\n' });
     const shown = runCli(['--json', 'sessions', 'show', id], { env });
     expect(shown.code).toBe(0);
     expect(JSON.stringify(shown.json())).toContain('important');

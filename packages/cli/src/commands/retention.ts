@@ -48,6 +48,8 @@ const runExport = async (context: CommandContext, id: string, flags: ExportFlags
   if (flags.deleteAfterVerified && options.only !== undefined) throw R.filteredCannotDelete();
   if (flags.recheck !== 'heads' && flags.recheck !== 'full') throw invalidInput(`--recheck must be heads or full: ${flags.recheck}`, 'recheck');
   const recheck: Retention.Recheck = flags.recheck;
+  // An empty --out named the current directory, refused as "Export file exists" (exit 1).
+  if (flags.out !== undefined && flags.out.trim() === '') throw invalidInput('--out is empty: name the export file', 'out');
   if (flags.out === undefined && (flags.deleteAfterVerified || context.json)) {
     throw invalidInput(`--out FILE is required with ${flags.deleteAfterVerified ? '--delete-after-verified' : '--json'}`, 'out');
   }
