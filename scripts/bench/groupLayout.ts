@@ -41,7 +41,20 @@ const storeFile = async (file: string): Promise<void> => {
   await store.close();
 };
 
-const layoutTrial = (file: () => string, statements: boolean): Trial<Prepared> => ({
+/** How a layout trial writes: the store's statements beside its rows; the stream key deferred. */
+interface Layout {
+  statements: boolean;
+  deferred: boolean;
+}
+
+/** The events table as the store has it (schema.ts, version 5), without its (stream, revision) key, and that key apart. */
+const DEFERRED_TABLES = `CREATE TABLE events_unkeyed (
+    position INTEGER PRIMARY KEY, stream TEXT NOT NULL, revision INTEGER NOT NULL,
+    id TEXT NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL, metadata TEXT NOT NULL, created TEXT NOT NULL);
+  CREATE TABLE stream_keys (stream TEXT NOT NULL, revision INTEGER NOT NULL, position INTEGER NOT NULL,
+    PRIMARY KEY (stream, revision)) WITHOUT ROWID;`;
+
+const layoutTrial = (file: () => string, { statements, deferred }: Layout): Trial<Prepared> => ({
   prepare: async () => {
     const path = file();
     await storeFile(path);
@@ -51,14 +64,17 @@ const layoutTrial = (file: () => string, statements: boolean): Trial<Prepared> =
     db.pragma('secure_delete = ON');
     db.pragma('cache_size = -65536');
     db.pragma('foreign_keys = ON');
+    if (deferred) db.exec(DEFERRED_TABLES);
     return { db, ids: Array.from({ length: COUNT }, () => newId()), hashes: Array.from({ length: COUNT + 64 }, () => randomBytes(32)) };
   },
   work: ({ db, ids, hashes }) => {
-    const insert = db.prepare('INSERT INTO events (position, stream, revision, id, type, data, metadata, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    const events = deferred ? 'events_unkeyed' : 'events';
+    const insert = db.prepare(`INSERT INTO ${events} (position, stream, revision, id, type, data, metadata, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
     const highest = db.prepare('SELECT coalesce(max(position), 0) FROM events').pluck();
     const leaf = db.prepare('INSERT INTO log_leaves (leaf_index, position, stream, revision, hash, deletion) VALUES (?, ?, ?, ?, ?, NULL)');
     const node = db.prepare('INSERT INTO log_nodes (level, idx, hash) VALUES (?, ?, ?)');
-    const indexIds = db.prepare('INSERT OR IGNORE INTO indexed_ids (stream, id, revision) SELECT stream, id, revision FROM events WHERE position > ? ORDER BY stream, id, revision');
+    const indexIds = db.prepare(`INSERT OR IGNORE INTO indexed_ids (stream, id, revision) SELECT stream, id, revision FROM ${events} WHERE position > ? ORDER BY stream, id, revision`);
+    const indexKeys = deferred ? db.prepare(`INSERT INTO stream_keys (stream, revision, position) SELECT stream, revision, position FROM ${events} WHERE position > ? ORDER BY stream, revision`) : null;
     const state = db.prepare(STREAM_STATE).safeIntegers(true);
     const size = db.prepare('SELECT coalesce(max(leaf_index) + 1, 0) FROM log_leaves').pluck();
     const [begin, commit, savepoint, release] = ['BEGIN IMMEDIATE', 'COMMIT', 'SAVEPOINT append', 'RELEASE append'].map((text) => db.prepare(text));
@@ -85,6 +101,7 @@ const layoutTrial = (file: () => string, statements: boolean): Trial<Prepared> =
       }
       if (position - 1 - indexedThrough >= ID_BATCH) {
         indexIds.run(indexedThrough);
+        indexKeys?.run(indexedThrough);
         indexedThrough = position - 1;
       }
       commit!.run();
@@ -93,19 +110,23 @@ const layoutTrial = (file: () => string, statements: boolean): Trial<Prepared> =
   cleanup: ({ db }) => void db.close(),
 });
 
-const layoutRow = async (statements: boolean): Promise<BenchRow> => {
+const NAMES = {
+  plain: `ceiling: the store's layout for ${STREAMS} writers, plain better-sqlite3, one event (row, leaf) to each of ${STREAMS} streams a transaction`,
+  statements: `ceiling: the store's SQL for ${STREAMS} writers, plain better-sqlite3, one event to each of ${STREAMS} streams a transaction, each under a savepoint with the store's two SELECTs`,
+  deferred: `ceiling: the same layout with the (stream, revision) key written every ${ID_BATCH} events, as the ids are (a stream index after commit; the store has none)`,
+} as const;
+
+const layoutRow = async (name: keyof typeof NAMES): Promise<BenchRow> => {
   const dir = scratch('group-layout');
   const rates = await compareRates(
     COUNT,
-    layoutTrial(() => dir.file(`${newId()}.sqlite`), statements),
+    layoutTrial(() => dir.file(`${newId()}.sqlite`), { statements: name === 'statements', deferred: name === 'deferred' }),
     batchedInserts(dir, COUNT),
     5,
   );
   dir.remove();
   return compared(
-    statements
-      ? `ceiling: the store's SQL for ${STREAMS} writers, plain better-sqlite3, one event to each of ${STREAMS} streams a transaction, each under a savepoint with the store's two SELECTs`
-      : `ceiling: the store's layout for ${STREAMS} writers, plain better-sqlite3, one event (row, leaf) to each of ${STREAMS} streams a transaction`,
+    NAMES[name],
     'messages/s',
     rates.subject,
     'plain better-sqlite3 inserts, 1,000 a transaction, synchronous=NORMAL (the in-process row\'s baseline)',
@@ -113,4 +134,4 @@ const layoutRow = async (statements: boolean): Promise<BenchRow> => {
   );
 };
 
-export const layoutRows = async (): Promise<BenchRow[]> => [await layoutRow(false), await layoutRow(true)];
+export const layoutRows = async (): Promise<BenchRow[]> => [await layoutRow('plain'), await layoutRow('statements'), await layoutRow('deferred')];
