@@ -115,4 +115,10 @@ describe('events append on the reserved stream families (CLI)', () => {
     const stored = runCli(['--json', 'events', 'read', 'uc'], { env }).json() as Array<{ id: string }>;
     expect(stored.map((event) => event.id)).toEqual([upper.toLowerCase()]);
   });
+
+  // Outside test, session 23: "Not a JSON number: Infinity", naming neither the option nor the place.
+  it('a number past a double (1e400) is refused naming the option and the place', () => {
+    const result = runCli(['events', 'append', 'x', '--type', 't', '--data', '{"a":[1,-1e400]}'], { env: storeIn(tempDir()) });
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 2, stderr: 'session-ledger: --data (at $.a[1]) holds a number too large for JSON to read as a number (it reads as Infinity)\n' });
+  });
 });
