@@ -52,9 +52,10 @@ describe('Markdown mirror provider', () => {
       { op: 'add', target: 'user', content: 'Name is Ada' },
     ]);
     const last = await memory.replace('memory', 'pnpm', 'Project uses npm workspaces');
+    // Done when the mapping (written last) records the last mutation and the directory's lock is released.
     await until(() => {
       try {
-        return read(dir, 'MEMORY.md').startsWith('Project uses npm');
+        return JSON.parse(read(dir, MAPPING_FILE)).position === last.position.toString() && !existsSync(join(dir, '.session-ledger-mirror.lock'));
       } catch {
         return false;
       }
