@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { illFormedMessage, illFormedPath, inexactIntegerMessage, invalidInput, MAX_JSON_DEPTH, repeatedKeyMessage, repeatsKeys, scanJsonText, parseExpected, type ExpectedRevision, type JsonValue } from '@session-ledger/core';
 
-/** JSON text whose strings must all be well-formed: a "\ud800" escape would be stored as U+FFFD. */
 /** Where a parsed value holds a number JSON.parse read as ±Infinity (`1e400`), depth-bounded by the scan; null when none. */
 const infinitePath = (value: JsonValue, path: string): string | null => {
   if (typeof value === 'number') return Number.isFinite(value) ? null : path;
@@ -13,6 +12,7 @@ const infinitePath = (value: JsonValue, path: string): string | null => {
   return null;
 };
 
+/** JSON text whose strings must all be well-formed: a "\ud800" escape would be stored as U+FFFD. */
 export const parseWellFormedJson = (what: string, text: string, field?: string): JsonValue => {
   const scan = scanJsonText(text);
   if (scan.deeper) throw invalidInput(`${what} nests JSON deeper than ${MAX_JSON_DEPTH} levels`, field);
