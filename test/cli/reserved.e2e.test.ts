@@ -119,6 +119,6 @@ describe('events append on the reserved stream families (CLI)', () => {
   // Outside test, session 23: "Not a JSON number: Infinity", naming neither the option nor the place.
   it('a number past a double (1e400) is refused naming the option and the place', () => {
     const result = runCli(['events', 'append', 'x', '--type', 't', '--data', '{"a":[1,-1e400]}'], { env: storeIn(tempDir()) });
-    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 2, stderr: 'session-ledger: --data (at $.a[1]) holds a number too large for JSON to read as a number (it reads as Infinity)\n' });
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 2, stderr: 'session-ledger: Refused: --data (at $.a[1] (a number)) holds a number too large for JSON to read as one (it reads as Infinity); nothing was stored\n' });
   });
 });

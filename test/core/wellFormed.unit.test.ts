@@ -44,4 +44,14 @@ describe('well-formed UTF-16 only', () => {
     const refused = () => validateEvents([{ id: ID, type: 't', data: JSON.parse('{"__proto__":{"x":1},"keep":2}') as never }]);
     expect(refused).toThrow('Refused: the data.__proto__ of a "t" event (00000000-0000-4000-8000-000000000001) holds a key named "__proto__", which JavaScript readers drop; nothing was stored');
   });
+
+  // Outside test, session 23: "Not a JSON number: Infinity" on every surface, saying neither where nor why.
+  it('a number that is not finite (1e400 as JSON reads it, NaN from a library caller) is refused naming where', () => {
+    expect(illFormedPath(JSON.parse('{"a":[1,-1e400]}'), 'data')).toBe('data.a[1] (a number)');
+    expect(illFormedPath({ n: Number.NaN }, 'metadata')).toBe('metadata.n (a number)');
+    expect(illFormedPath({ n: 1e308, m: -0 }, 'data')).toBeNull();
+    expect(() => validateEvents([{ id: ID, type: 't', data: JSON.parse('{"big":1e400}') as never }])).toThrow(
+      'Refused: the data.big (a number) of a "t" event (00000000-0000-4000-8000-000000000001) holds a number too large for JSON to read as one (it reads as Infinity); nothing was stored',
+    );
+  });
 });

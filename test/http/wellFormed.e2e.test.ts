@@ -28,6 +28,20 @@ describe('HTTP: bodies with a lone surrogate are 400 on every route, before anyt
     expect(error.message).toContain(`the request body (at ${at}) holds a string that is not well-formed UTF-16 (a lone surrogate)`);
   };
 
+  // Outside test, session 23: "Not a JSON number: Infinity", naming no place.
+  it('a number past a double (1e400) is 400 naming where, on a raw append and a message, and nothing is stored', async () => {
+    const before = await everything();
+    for (const [path, body, at] of [
+      ['/streams/big', '{"type":"t","data":{"a":1e400}}', '$.data.a'],
+      ['/sessions/big/messages', '{"role":"user","content":"x","extra":{"n":-1e999}}', '$.extra.n'],
+    ] as const) {
+      const response = await send('POST', path, body);
+      expect(response.status).toBe(400);
+      expect((await errorOf(response)).message).toContain(`the request body (at ${at} (a number)) holds a number too large for JSON to read as one`);
+    }
+    expect(await everything()).toBe(before);
+  });
+
   it('POST /streams/poison {"type":"x\\ud800"} is 400 and the store is unchanged', async () => {
     const before = await everything();
     await refused(await send('POST', '/streams/poison', '{"type":"x\\ud800","data":{}}'), '$.type');

@@ -1,17 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { illFormedMessage, illFormedPath, inexactIntegerMessage, invalidInput, MAX_JSON_DEPTH, repeatedKeyMessage, repeatsKeys, scanJsonText, parseExpected, type ExpectedRevision, type JsonValue } from '@session-ledger/core';
 
-/** Where a parsed value holds a number JSON.parse read as ±Infinity (`1e400`), depth-bounded by the scan; null when none. */
-const infinitePath = (value: JsonValue, path: string): string | null => {
-  if (typeof value === 'number') return Number.isFinite(value) ? null : path;
-  if (value === null || typeof value !== 'object') return null;
-  for (const [key, inner] of Object.entries(value)) {
-    const found = infinitePath(inner as JsonValue, Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`);
-    if (found !== null) return found;
-  }
-  return null;
-};
-
 /** JSON text whose strings must all be well-formed: a "\ud800" escape would be stored as U+FFFD. */
 export const parseWellFormedJson = (what: string, text: string, field?: string): JsonValue => {
   const scan = scanJsonText(text);
@@ -24,8 +13,6 @@ export const parseWellFormedJson = (what: string, text: string, field?: string):
     throw invalidInput(`${what} is not valid JSON: ${(error as Error).message}`, field);
   }
   if (repeatsKeys(scan, value)) throw invalidInput(repeatedKeyMessage(what), field);
-  const infinite = infinitePath(value, '$');
-  if (infinite !== null) throw invalidInput(`${what} (at ${infinite}) holds a number too large for JSON to read as a number (it reads as Infinity)`, field);
   const illFormed = illFormedPath(value, '$');
   if (illFormed !== null) throw invalidInput(illFormedMessage(`${what} (at ${illFormed})`, illFormed), field);
   return value;

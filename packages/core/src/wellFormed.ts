@@ -14,9 +14,13 @@ export const hasLoneSurrogate = nativeWellFormed
  */
 const PROTO_KEY = '__proto__';
 
-/** Whether any string of a JSON value (key or value) holds a lone surrogate, or a key is __proto__; no paths built. */
+/** Where the path of a number JSON read as ±Infinity (`1e400`), or NaN given by a library caller, ends. */
+const NOT_FINITE = ' (a number)';
+
+/** Whether any string of a JSON value (key or value) holds a lone surrogate, a key is __proto__, or a number is not finite; no paths built. */
 const anyIllFormed = (item: unknown): boolean => {
   if (typeof item === 'string') return hasLoneSurrogate(item);
+  if (typeof item === 'number') return !Number.isFinite(item);
   if (item === null || typeof item !== 'object') return false;
   if (Array.isArray(item)) {
     for (const inner of item) if (anyIllFormed(inner)) return true;
@@ -32,8 +36,10 @@ const anyIllFormed = (item: unknown): boolean => {
 const keyPath = (path: string, key: string) => (/^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`);
 
 /**
- * Where a JSON value first holds a string (a key or a value) that is not well-formed UTF-16, or a
- * key named __proto__ (the path then ends in `.__proto__`): its path from `root` (e.g.
+ * Where a JSON value first holds a string (a key or a value) that is not well-formed UTF-16, a
+ * key named __proto__ (the path then ends in `.__proto__`), or a number that is not finite (JSON
+ * reads `1e400` as Infinity, which no store can keep; the path then ends in ` (a number)`, and every
+ * surface said "Not a JSON number: Infinity" without saying where: outside test, session 23): its path from `root` (e.g.
  * `data.parts[1].text`), or null when there is none. Stores keep
  * UTF-8, where a lone surrogate becomes U+FFFD: what was acknowledged (and hashed) would not be what
  * is stored, so such a value is refused wherever it enters, never repaired.
@@ -42,6 +48,7 @@ export const illFormedPath = (value: unknown, root: string): string | null => {
   if (!anyIllFormed(value)) return null;
   const walk = (item: unknown, path: string): string | null => {
     if (typeof item === 'string') return hasLoneSurrogate(item) ? path : null;
+    if (typeof item === 'number') return Number.isFinite(item) ? null : `${path}${NOT_FINITE}`;
     if (Array.isArray(item)) {
       for (let index = 0; index < item.length; index += 1) {
         const found = walk(item[index], `${path}[${index}]`);
@@ -66,4 +73,6 @@ export const illFormedPath = (value: unknown, root: string): string | null => {
 export const illFormedMessage = (where: string, path = ''): string =>
   path.endsWith(`.${PROTO_KEY}`)
     ? `Refused: ${where} holds a key named "${PROTO_KEY}", which JavaScript readers drop; nothing was stored`
-    : `Refused: ${where} holds a string that is not well-formed UTF-16 (a lone surrogate); nothing was stored`;
+    : path.endsWith(NOT_FINITE)
+      ? `Refused: ${where} holds a number too large for JSON to read as one (it reads as Infinity); nothing was stored`
+      : `Refused: ${where} holds a string that is not well-formed UTF-16 (a lone surrogate); nothing was stored`;
