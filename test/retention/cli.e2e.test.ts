@@ -190,6 +190,9 @@ describe('sessions export | delete | prune | import (CLI)', { timeout: 180_000 }
       [['sessions', 'export', 'nobody', '--format', 'markdown', '--out', join(dir, 'd')], 3],
       [['sessions', 'export', 'root', '--format', 'markdown', '--out', existing, '--delete-after-verified'], 1],
       [['sessions', 'export', 'root', '--format', 'markdown', '--out', join(dir, 'no', 'such', 'dir.md')], 2],
+      // A directory is not an export file: bad input, not a conflict ("Export file exists", exit 1, before).
+      [['sessions', 'export', 'root', '--format', 'markdown', '--out', dir, '--delete-after-verified'], 2],
+      [['sessions', 'export', 'root', '--format', 'markdown', '--out', `${dir}/`], 2],
       [['sessions', 'prune', '--older-than', 'soon'], 2],
       [['sessions', 'import', join(dir, 'missing.jsonl')], 2],
     ];

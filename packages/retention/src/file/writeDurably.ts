@@ -9,6 +9,11 @@ const codeOf = (error: unknown) => (error as NodeJS.ErrnoException).code;
 export const exportExists = (path: string) =>
   ledgerError('duplicate', `Export file exists: ${path} (an export is never overwritten; choose another --out)`, { what: `export file ${path}` });
 
+const namesDirectory = (path: string) =>
+  invalidInput(`--out names a directory: ${path} (name the export file inside it)`, 'out');
+
+const isDirectory = (path: string) => stat(path).then((found) => found.isDirectory(), () => false);
+
 const cannotWrite = (path: string, error: unknown) =>
   invalidInput(`Cannot write the export to ${path}: ${(error as Error).message.split('\n')[0]}`, 'out');
 
@@ -26,7 +31,7 @@ const publish = async (temp: string, path: string) => {
   try {
     await link(temp, path);
   } catch (error) {
-    if (codeOf(error) === 'EEXIST') throw exportExists(path);
+    if (codeOf(error) === 'EEXIST') throw (await isDirectory(path)) ? namesDirectory(path) : exportExists(path);
     if (codeOf(error) !== 'EPERM' && codeOf(error) !== 'ENOTSUP' && codeOf(error) !== 'ENOSYS') throw error;
     // A filesystem without hard links: check, then rename (the check and the rename are not one step).
     if (await stat(path).then(() => true, () => false)) throw exportExists(path);
@@ -42,6 +47,7 @@ const publish = async (temp: string, path: string) => {
  */
 export const writeDurably = async (path: string, bytes: Buffer): Promise<string> => {
   const target = resolve(path);
+  if (await isDirectory(target)) throw namesDirectory(path);
   const dir = dirname(target);
   await removeStaleTempFiles(dir, basename(target));
   const temp = join(dir, tempNameFor(basename(target), randomUUID()));
