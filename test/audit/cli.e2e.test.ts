@@ -73,7 +73,7 @@ describe('audit digest | verify | prove (CLI)', { timeout: 120_000 }, () => {
     expect(runCli(['audit', 'prove', 'notes', '9'], { env }).code).toBe(3);
     expect(runCli(['audit', 'prove', 'notes', 'x'], { env }).code).toBe(2);
     const huge = runCli(['audit', 'prove', 'notes', '99999999999999999999999'], { env });
-    expect([huge.code, huge.stderr]).toEqual([2, 'session-ledger: --revision must be a whole number below 2^63: 99999999999999999999999\n']);
+    expect([huge.code, huge.stderr]).toEqual([2, 'session-ledger: the revision argument must be a whole number below 2^63: 99999999999999999999999\n']);
     const size = runCli(['audit', 'prove', 'notes', '1', '--size', '9223372036854775808'], { env });
     expect([size.code, size.stderr]).toEqual([2, 'session-ledger: --size must be below 2^53: 9223372036854775808\n']);
   });

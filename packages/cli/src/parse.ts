@@ -53,10 +53,15 @@ export const parseExpectedOption = (text: string): ExpectedRevision => {
 };
 
 /** A revision or commit position: a whole number below 2^63 (what the store can hold; more was an internal error). */
-export const parseBigIntOption = (name: string, text: string): bigint => {
-  if (!/^\d+$/.test(text) || BigInt(text) >= POSITION_LIMIT) throw invalidInput(`--${name} must be a whole number below 2^63: ${text}`, name);
+const parseBigInt = (label: string, name: string, text: string): bigint => {
+  if (!/^\d+$/.test(text) || BigInt(text) >= POSITION_LIMIT) throw invalidInput(`${label} must be a whole number below 2^63: ${text}`, name);
   return BigInt(text);
 };
+
+export const parseBigIntOption = (name: string, text: string): bigint => parseBigInt(`--${name}`, name, text);
+
+/** A positional argument, named as the usage line names it (`audit prove STREAM REVISION`). */
+export const parseBigIntArgument = (name: string, text: string): bigint => parseBigInt(`the ${name} argument`, name, text);
 
 export const parseCountOption = (name: string, text: string): number => {
   if (!/^\d+$/.test(text)) throw invalidInput(`--${name} must be a whole number: ${text}`, name);

@@ -5,7 +5,7 @@ import { action } from '../action.js';
 import { withLedger, type CommandContext } from '../context.js';
 import { EXIT_REFUSED } from '../exitCodes.js';
 import { emit, field } from '../output.js';
-import { parseBigIntOption, parseCountOption } from '../parse.js';
+import { parseBigIntArgument, parseCountOption } from '../parse.js';
 
 const readText = (name: string, path: string): string => {
   try {
@@ -48,7 +48,7 @@ export const registerProve = (audit: Command): void => {
       if ((options.leaf === undefined) === (stream === undefined) || (stream === undefined) !== (revisionText === undefined)) {
         throw invalidInput('audit prove takes STREAM REVISION, or --leaf INDEX', 'leaf');
       }
-      const revision = revisionText === undefined ? undefined : parseBigIntOption('revision', revisionText);
+      const revision = revisionText === undefined ? undefined : parseBigIntArgument('revision', revisionText);
       const leaf = options.leaf === undefined ? undefined : parseCountOption('leaf', options.leaf);
       const size = options.size === undefined ? undefined : parseCountOption('size', options.size);
       const proof = await withLedger(context, { write: false }, async (_ledger, store) =>
