@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
-import type { EventStore } from '@session-ledger/core';
 import {
   appendMessage,
   appendMessages,
@@ -29,6 +28,7 @@ export const scratchDir = (): string => {
 };
 
 export { STORES, T0, writerOn } from '../support/stores.js';
+export { killedAfter, wrapStore } from '../support/killedStore.js';
 
 export const SCRIPT = '<script>alert("pwned")</script> & friends';
 
@@ -65,16 +65,6 @@ export const buildConversation = async (context: WriterContext) => {
 };
 
 export const COVERED = ['session-root', 'session-root-2', 'session-sub', 'session-subsub'];
-
-/** The store with some methods replaced (a failing read, a write slipped in before a tombstone). */
-export const wrapStore = (store: EventStore, overrides: Partial<Pick<EventStore, 'readStream' | 'tombstoneStream' | 'readAll' | 'appendToStream'>>): EventStore => {
-  const wrapped = Object.create(null) as EventStore;
-  for (const key of Object.keys(store) as Array<keyof EventStore>) {
-    const value = store[key];
-    (wrapped as unknown as Record<string, unknown>)[key] = typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(store) : value;
-  }
-  return Object.assign(wrapped, overrides);
-};
 
 /** A promise and its release: a step of an interleaving a test drives by hand. */
 export const gate = () => {

@@ -1,34 +1,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createLedger, readWholeStream, storeUnavailable, type EventStore, type RecordedEvent } from '@session-ledger/core';
+import { createLedger, readWholeStream, type EventStore, type RecordedEvent } from '@session-ledger/core';
 import { AUDIT_STREAM } from '@session-ledger/retention';
 import { appendMessage } from '@session-ledger/sessions';
 import { deleteSession, exportAndDelete, pendingIntents, pruneSessions } from '@session-ledger/retention';
-import { buildConversation, COVERED, scratchDir, STORES, wrapStore, writerOn } from './helpers.js';
+import { buildConversation, COVERED, killedAfter, scratchDir, STORES, writerOn } from './helpers.js';
 
 const ONCE = { attempts: 1, baseDelayMs: 1 };
-
-/** The store as a process killed after `tombstones` tombstones sees it: nothing it writes afterwards lands. */
-const killedAfter = (store: EventStore, tombstones: number) => {
-  let done = 0;
-  let dead = false;
-  const killed = () => storeUnavailable('the process was killed');
-  return wrapStore(store, {
-    tombstoneStream: async (stream, options) => {
-      if (dead || done >= tombstones) {
-        dead = true;
-        throw killed();
-      }
-      done += 1;
-      return store.tombstoneStream(stream, options);
-    },
-    appendToStream: async (stream, events, options) => {
-      if (dead) throw killed();
-      return store.appendToStream(stream, events, options);
-    },
-  });
-};
 
 const tombstonedOf = async (store: EventStore, streams: string[]) => {
   const out: string[] = [];
@@ -114,17 +93,21 @@ describe.each(STORES)('a verified deletion records its intent before the first t
     expect(await pendingIntents(store)).toHaveLength(1);
   });
 
-  it('a stream that moved after the kill refuses the completion (partial_deletion, audited); the intent is closed and a new deletion finishes', async () => {
+  it('a stream that moved after the kill refuses the completion (partial, audited); the intent is closed and the same deletion goes on afresh', async () => {
     const { context, store, now } = writerOn(open());
     await buildConversation(context);
     await expect(deleteSession(createLedger(killedAfter(store, 2)), 'root', { now: now(), retry: ONCE })).rejects.toBeTruthy();
     await appendMessage(context, 'root-2', { role: 'user', content: 'arrived after the kill' });
     const ledger = createLedger(store);
 
-    await expect(deleteSession(ledger, 'root', { now: now() })).rejects.toMatchObject({ type: 'partial_deletion', details: { kept: ['session-root-2', 'session-root'] } });
-    expect(await pendingIntents(store)).toEqual([]);
-    expect((await records(store, 'retention.deleted'))[0]!.data).toMatchObject({ complete: false, deleted: ['session-subsub', 'session-sub'] });
+    // no If-Match ("whatever is current"): one call, not a partial_deletion asking to delete again
     expect((await deleteSession(ledger, 'root', { now: now() })).deleted).toEqual(['session-root-2', 'session-root']);
+    expect(await pendingIntents(store)).toEqual([]);
+    const outcomes = await records(store, 'retention.deleted');
+    expect(outcomes.map((outcome) => outcome.data)).toMatchObject([
+      { complete: false, deleted: ['session-subsub', 'session-sub'] },
+      { complete: true, deleted: ['session-root-2', 'session-root'] },
+    ]);
     expect(await everyTombstoneAudited(store)).toEqual(COVERED);
   });
 

@@ -79,6 +79,8 @@ export const launchBrowser = async (): Promise<Browser> => {
 export interface ServedLedger {
   service: Awaited<ReturnType<typeof startServer>>;
   browser: Browser;
+  /** The ledger file the service serves (a test may open it too, as a second process would). */
+  file: string;
 }
 
 /**
@@ -88,7 +90,8 @@ export interface ServedLedger {
 export const servedLedger = (seed?: (url: string) => Promise<void>, serveArgs: string[] = []): ServedLedger => {
   const served = {} as ServedLedger;
   beforeAll(async () => {
-    served.service = await startServer({ SESSION_LEDGER_STORE: `sqlite:${join(tempDir(), 'ledger.sqlite')}` }, serveArgs);
+    served.file = join(tempDir(), 'ledger.sqlite');
+    served.service = await startServer({ SESSION_LEDGER_STORE: `sqlite:${served.file}` }, serveArgs);
     served.browser = await launchBrowser();
     await seed?.(served.service.url);
   });

@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { createLedger } from '@session-ledger/core';
+import { deleteSession } from '@session-ledger/retention';
+import { openSqliteStore } from '@session-ledger/store-sqlite';
+import { killedAfter } from '../support/killedStore.js';
 import { servedLedger } from './browser.js';
 import { apiOf, seedConversation } from './seed.js';
 
@@ -53,6 +57,30 @@ describe('the browser: verified delete', () => {
     await page.locator('.actions .status.error').waitFor();
     expect(await page.locator('.actions .status').textContent()).toContain('changed since it was shown');
     expect([await status('/sessions/kids-root'), await status('/sessions/kids-child')]).toEqual([200, 200]);
+  });
+
+  it('a deletion killed part way: the review says so and lists every stream it names; confirming finishes it (outside test, session 24)', async () => {
+    const api = apiOf(served.service.url);
+    await seedConversation(api, 'half-root', 'half-tip');
+    await api('POST', '/sessions', { id: 'half-child', parentId: 'half-root', link: 'delegation' });
+    const store = openSqliteStore(served.file);
+    try {
+      // another process deleting the conversation, killed after its first tombstone (the delegated child)
+      await expect(deleteSession(createLedger(killedAfter(store, 1)), 'half-root', { retry: { attempts: 1, baseDelayMs: 1 } })).rejects.toMatchObject({ type: 'store_unavailable' });
+    } finally {
+      await store.close();
+    }
+    const page = await served.browser.open(`${served.service.url}/s/half-tip`);
+    await page.locator('#message-m6').waitFor();
+    await page.click('button:has-text("Delete…")');
+    const review = page.locator('section.review');
+    await review.waitFor();
+    expect(await review.locator('p.unfinished').textContent()).toContain('stopped part way');
+    const rows = await review.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => tr.querySelector('td')!.textContent));
+    expect(rows.sort()).toEqual(['half-child', 'half-root', 'half-tip']);
+    await review.locator('button.danger').click();
+    await page.locator('.actions .status.done').waitFor();
+    expect([await status('/sessions/half-root'), await status('/sessions/half-tip')]).toEqual([410, 410]);
   });
 
   it('deletes nothing when the conversation changed after the review, and says so', async () => {

@@ -6,6 +6,7 @@ import { assertIdleBefore } from './delete/idleBefore.js';
 import { checkIfMatch } from './delete/ifMatch.js';
 import { intentsCovering, pendingIntents, type PendingIntent } from './delete/intents.js';
 import { resumeDeletion } from './resumeDeletion.js';
+import { checkUnfinishedIfMatch } from './delete/unfinished.js';
 import type { DeletionReason, Lineage } from './types.js';
 
 export interface DeleteOptions {
@@ -39,19 +40,24 @@ export interface DeleteResult {
  * conditional on the revisions read (so a turn or message that lands in between makes it fail).
  * The read decodes only segments and turns: an event this version cannot decode does not block it.
  * A deletion of this session whose intent was recorded but not completed (a run killed between
- * tombstones) is completed instead, at the revisions its intent names; if nothing of it can go (the
- * session moved since, before any tombstone), that intent is closed and the session deleted afresh.
+ * tombstones) is completed instead, at the revisions its intent names (an If-Match must then name
+ * that unfinished deletion, as the review shows it: delete/unfinished.ts); if it cannot be completed
+ * (the session moved since), that intent is closed and the session deleted afresh.
  */
 const deleteSessionUntraced = async (ledger: Ledger, anyId: string, options: DeleteOptions = {}): Promise<DeleteResult> => {
   const now = options.now ?? new Date();
   const pending = intentsCovering(options.pending ?? (await withRetry(() => pendingIntents(ledger.store), options.retry)), anyId);
   if (pending.length > 0) {
+    if (options.ifMatch !== undefined) checkUnfinishedIfMatch(pending, anyId, options.ifMatch);
     try {
       return { requestedId: anyId, ...(await resumeDeletion(ledger, pending, { now, retry: options.retry })) };
     } catch (error) {
       // drift: the intent's first stream moved, nothing went (its run was killed before any tombstone,
-      // and the session was written since); the intent is closed as abandoned, so delete it afresh
-      if (!isLedgerError(error, 'drift')) throw error;
+      // and the session was written since); the intent is closed as abandoned. partial_deletion: some
+      // of it had gone and a stream it names moved since; the intent is closed with what went. Either
+      // way this request goes on as a fresh deletion, fenced by its own If-Match: a 409 "delete again"
+      // described the killed run, not this request (outside test, session 24).
+      if (!isLedgerError(error, 'drift') && !isLedgerError(error, 'partial_deletion')) throw error;
     }
   }
   const coverage = await readCoverage(ledger.store, anyId, { lineage: options.lineage, retry: options.retry, read: 'structure' });

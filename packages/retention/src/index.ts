@@ -31,6 +31,7 @@ export * from './exportSession.js';
 export * from './exportAndDelete.js';
 export * from './deleteSession.js';
 export * from './delete/review.js';
+export { unfinishedEtag, type UnfinishedDeletion } from './delete/unfinished.js';
 export { etagOf } from './delete/ifMatch.js';
 export * from './deleteSessions.js';
 export * from './pruneSessions.js';

@@ -72,6 +72,11 @@ export const deletionReview = z
       }),
     ),
     etag: z.string().describe('also the ETag header: DELETE with it in If-Match tombstones exactly these streams at these revisions, or nothing'),
+    unfinished: z
+      .array(z.object({ intent: z.string(), at: z.string(), reason: z.string(), requestedId: z.string() }))
+      .describe(
+        'deletions of this conversation started and stopped part way (a process killed between tombstones), oldest first: while any is listed, streams are the ones they name at the revisions their intents fix (some may be tombstoned already), and DELETE with this ETag finishes them',
+      ),
   })
   .describe('What DELETE /sessions/:id would tombstone now: every segment stream, delegated children included');
 

@@ -2,6 +2,7 @@ import { ledgerError, type Ledger } from '@session-ledger/core';
 import { conversationEtag, loadConversation, viewEtag } from '@session-ledger/sessions';
 import type { Coverage } from '../coverage/coverage.js';
 import { deletionEtag } from './review.js';
+import { strongTags } from './unfinished.js';
 
 /** The ETag of the conversation asked for, as `GET /sessions/:id` gives it. */
 export const etagOf = (coverage: Coverage): string =>
@@ -30,7 +31,7 @@ const refused = (ifMatch: string, current: string, message: string) => ledgerErr
  */
 export const checkIfMatch = async (ledger: Ledger, coverage: Coverage, anyId: string, ifMatch: string): Promise<void> => {
   if (ifMatch.trim() === '*') return;
-  const given = ifMatch.split(',').map((tag) => tag.trim()).filter((tag) => !tag.startsWith('W/'));
+  const given = strongTags(ifMatch);
   const current = deletionEtag(coverage);
   if (given.length === 0) {
     throw refused(ifMatch, current, `If-Match ${ifMatch} names only weak tags, which never match (RFC 9110 compares If-Match strongly): send the ETag as GET /sessions/${anyId}/deletion gave it`);

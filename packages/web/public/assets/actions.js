@@ -49,6 +49,13 @@ const review = (plan, etag, onConfirm, onCancel) => {
     'section',
     { class: 'review', 'aria-label': 'Deletion review' },
     h('h2', {}, 'Delete this conversation?'),
+    (plan.unfinished ?? []).length > 0
+      ? h(
+          'p',
+          { class: 'unfinished' },
+          `A deletion of this conversation started ${plan.unfinished[0].at} stopped part way (its process was killed). Deleting finishes it: it tombstones the streams it named, listed below; some may be gone already.`,
+        )
+      : null,
     h(
       'p',
       {},
