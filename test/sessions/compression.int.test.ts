@@ -43,6 +43,26 @@ describe.each(STORES)('compression (%s)', (_name, open) => {
     expect(after.segments.map((segment) => segment.sessionId)).toEqual(['root', retried.sessionId]);
   });
 
+  it('a writer refused by a segment whose compression was killed between its writes finishes it: the tip it is told of takes the write (outside test, session 24)', async () => {
+    const writer = writerOn(open());
+    await startSession(writer.context, { id: 'root', model: 'some-model' });
+    await appendMessage(writer.context, 'root', { id: 'm1', role: 'user', content: 'keep me' });
+    const crashing = writerOn(crashingAfterFirstWrite(writer.store, sessionStream('root')));
+    await expect(compressSession(crashing.context, 'root', { summary: 'S', childId: 'tip' })).rejects.toThrow('process killed');
+
+    // before, the refusal named 'tip' "not started yet" and a write there was not_found until compress ran again
+    const refusal = await appendMessage(writer.context, 'root', { role: 'user', content: 'x' }).then(() => null, (error: unknown) => error);
+    expect(refusal).toMatchObject({ type: 'session_sealed', details: { sessionId: 'root', tipId: 'tip' }, message: 'Session root was compressed; write to its tip tip' });
+    await appendMessage(writer.context, 'tip', { id: 'm2', role: 'user', content: 'after the compression' });
+
+    const after = await loadConversation(writer.store, 'root', { view: 'active' });
+    expect(after).toMatchObject({ rootId: 'root', tipId: 'tip' });
+    expect(after.messages.map((message) => message.content)).toEqual(['S', 'after the compression']);
+    expect(after.segments.map((segment) => segment.sessionId)).toEqual(['root', 'tip']);
+    // the start it wrote is the compression's own: running that compression again is a no-op
+    expect(await compressSession(writer.context, 'root', { summary: 'S', childId: 'tip' })).toMatchObject({ sessionId: 'tip', written: false });
+  });
+
   it('a compress on a segment left half-compressed completes the stored compression, and refuses (not merges) another summary', async () => {
     const writer = writerOn(open());
     await startSession(writer.context, { id: 'root' });

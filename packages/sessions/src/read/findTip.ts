@@ -13,6 +13,8 @@ export interface FoundTip {
    * or deleted), so it can never be started: compress `tipId` again into a fresh child.
    */
   takenChildId?: string;
+  /** With pending and no takenChildId: the sealed segment whose compression names `tipId`. */
+  parentId?: string;
 }
 
 /**
@@ -28,7 +30,7 @@ export const findTip = async (store: EventStore, sessionId: string): Promise<Fou
     const record = decodeSessionEvent(head);
     const child = record.type === 'session.continued' ? record.data.childId : id;
     const stream = seen.has(child) ? 'taken' : await childStreamOf(store, id, child);
-    if (stream === 'free') return { tipId: child, pending: true };
+    if (stream === 'free') return { tipId: child, pending: true, parentId: id };
     if (stream !== 'ours') return { tipId: id, pending: true, takenChildId: child };
     id = child;
   }

@@ -1,12 +1,10 @@
 import { deterministicId, isLedgerError, newId } from '@session-ledger/core';
-import { checkNewId, checkSafeId, type OpenTurn, type SessionContinued, type SessionEventDataMap } from '@session-ledger/events';
-import type { LatestTurn } from '@session-ledger/projections';
+import { checkNewId, checkSafeId, type SessionContinued } from '@session-ledger/events';
 import { nowOf, type Conditional, type WriterContext } from '../context.js';
 import { sessionSealed } from '../errors.js';
 import { childStreamOf } from '../read/childStream.js';
-import { readStart } from '../read/segmentEvents.js';
 import { loadSegment, runSegment } from './runSegment.js';
-import { writeStart } from './startSession.js';
+import { handedOver, startChild } from './startChild.js';
 import { dropOrphanedChild, unlessParentDeleted } from './parentDeleted.js';
 
 export interface CompressInput extends Conditional {
@@ -29,29 +27,6 @@ export interface CompressResult {
   /** false: the compression was stored already (a retry); nothing was stored. */
   written: boolean;
 }
-
-/** A turn still open when the segment is sealed carries over into the child. */
-const handedOver = (turn: LatestTurn | null): OpenTurn | null =>
-  turn && !turn.ended ? { turnId: turn.turnId, owner: turn.owner, leaseExpiresAt: turn.leaseExpiresAt } : null;
-
-/** The child's start, entirely determined by the parent's start, its `continued` and its open turn: a retry writes the same. */
-const startChild = async (context: WriterContext, parentId: string, continued: SessionContinued, openTurn: OpenTurn | null) => {
-  const parent = await readStart(context.ledger.store, parentId);
-  const data: SessionEventDataMap['session.started'] = {
-    sessionId: continued.childId,
-    rootId: parent.data.rootId,
-    parentId,
-    link: 'compression',
-    startedAt: nowOf(context).toISOString(),
-    summary: continued.summary,
-    summaryId: continued.summaryId,
-    openTurn,
-  };
-  if (parent.data.model !== undefined) data.model = parent.data.model;
-  if (parent.data.source !== undefined) data.source = parent.data.source;
-  const { revision, created } = await writeStart(context, data);
-  return { rootId: parent.data.rootId, revision, created };
-};
 
 /**
  * Compression: first `session.continued { childId, summary }` in the parent (a decided write: it
@@ -79,7 +54,7 @@ export const compressSession = async (context: WriterContext, sessionId: string,
   const stored = before.state.continued;
   const pending = stored ? { childId: stored.childId, stream: await childStreamOf(store, sessionId, stored.childId) } : undefined;
   if (stored && pending?.stream === 'free') {
-    const child = await startChild(context, sessionId, stored, handedOver(before.state.turn));
+    const child = await startChild(context.ledger, sessionId, stored, handedOver(before.state.turn), nowOf(context).toISOString());
     await unlessParentDeleted(store, sessionId, stored.childId);
     // Repaired either way; another compression than the stored one is refused, never silently merged into it.
     const same = input.childId !== undefined ? input.childId === stored.childId : input.summary === stored.summary;
@@ -98,7 +73,7 @@ export const compressSession = async (context: WriterContext, sessionId: string,
   const command = { kind: 'continue', sessionId, eventId, continued, childGiven: input.childId !== undefined, child, pending } as const;
   const parent = await runSegment(context.ledger, command, input.expectedRevision);
   const next = parent.reply.continued!;
-  const started = await startChild(context, sessionId, next, handedOver(parent.state.turn)).catch(async (error: unknown) => {
+  const started = await startChild(context.ledger, sessionId, next, handedOver(parent.state.turn), nowOf(context).toISOString()).catch(async (error: unknown) => {
     // A deletion of the parent between the two writes fences the child (retention's startedSince.ts): the conversation is deleted.
     if (isLedgerError(error, 'session_deleted')) await unlessParentDeleted(store, sessionId, next.childId);
     throw error;

@@ -6,6 +6,7 @@ import type { SegmentCommand } from '../decide/commands.js';
 import { segmentDecider, type SegmentReply } from '../decide/segmentDecider.js';
 import { sessionDeleted, sessionSealed } from '../errors.js';
 import { findTip } from '../read/findTip.js';
+import { finishCompression } from './finishCompression.js';
 
 export type SegmentHandled = Handled<SegmentWriteState, SegmentReply>;
 
@@ -13,8 +14,17 @@ export type SegmentHandled = Handled<SegmentWriteState, SegmentReply>;
 const explain = async (ledger: Ledger, sessionId: string, error: unknown): Promise<unknown> => {
   if (isLedgerError(error, 'stream_deleted')) return sessionDeleted(sessionId);
   if (isLedgerError(error, 'session_sealed')) {
-    const { tipId, pending, takenChildId } = await findTip(ledger.store, sessionId);
-    return sessionSealed(sessionId, tipId, pending, takenChildId);
+    let tip = await findTip(ledger.store, sessionId);
+    if (tip.parentId !== undefined) {
+      // a compression between (or killed between) its two writes: finish it, so the tip named takes writes now
+      const finished = await finishCompression(ledger, tip.parentId).then(
+        () => null,
+        (failure: unknown) => failure,
+      );
+      if (isLedgerError(finished, 'session_deleted')) return finished;
+      tip = await findTip(ledger.store, sessionId);
+    }
+    return sessionSealed(sessionId, tip.tipId, tip.pending, tip.takenChildId);
   }
   return error;
 };
