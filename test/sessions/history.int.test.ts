@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { EventStore } from '@session-ledger/core';
 import { appendMessages, compactHistory, loadConversation, rewindMessages, rewriteMessage, startSession } from '@session-ledger/sessions';
 import { STORES, writerOn } from './stores.js';
 
@@ -41,6 +42,53 @@ describe.each(STORES)('compaction, rewrites and rewinds (%s)', (_name, open) => 
     expect(active.messages.map((item) => item.id)).toEqual(['sys', 'sum-1', 'u2']);
     await expect(compactHistory(context, sessionId, { messageIds: ['a1'], summary: 'again' })).rejects.toMatchObject({ type: 'invalid_input' });
     await expect(compactHistory(context, sessionId, { throughMessageId: 'nope', summary: 'x' })).rejects.toMatchObject({ type: 'not_found' });
+  });
+
+  it('a compaction through an earlier message than a summary stands for is refused: the later messages keep their summary (outside test, session 24)', async () => {
+    const { context, store, sessionId } = await conversation();
+    await compactHistory(context, sessionId, { throughMessageId: 'u2', summary: 'S through u2', summaryId: 'wide' });
+
+    // before, it was stored and retired 'wide': a1 and u2 were then in no summary the model saw
+    await expect(compactHistory(context, sessionId, { throughMessageId: 'u1', summary: 'S through u1' })).rejects.toMatchObject({
+      type: 'invalid_input',
+      message: expect.stringContaining('would retire summary wide, which also stands for later messages (through u2)'),
+    });
+    const active = await loadConversation(store, sessionId, { view: 'active' });
+    expect(active.messages.map((item) => [item.id, item.content])).toEqual([['wide', 'S through u2']]);
+    // through the same message or a later one still replaces it
+    await compactHistory(context, sessionId, { throughMessageId: 'u2', summary: 'again', summaryId: 'again' });
+    expect((await loadConversation(store, sessionId, { view: 'active' })).messages.map((item) => item.id)).toEqual(['again']);
+  });
+
+  it('two compactions that read before either wrote: the second is checked again against the first, not stored blind (outside test, session 24)', async () => {
+    const { store, sessionId } = await conversation();
+    // the first two appends wait for each other, then land through u2 first, through u1 second
+    const waiting: Array<{ through: unknown; go: () => void }> = [];
+    const held = {
+      ...store,
+      async appendToStream(stream: string, events: Parameters<EventStore['appendToStream']>[1], options?: Parameters<EventStore['appendToStream']>[2]) {
+        if (waiting.length < 2) {
+          const through = (events[0]?.data as { throughMessageId?: unknown }).throughMessageId;
+          await new Promise<void>((go) => {
+            waiting.push({ through, go });
+            if (waiting.length === 2) for (const id of ['u2', 'u1']) waiting.find((entry) => entry.through === id)!.go();
+          });
+        }
+        return store.appendToStream(stream, events, options);
+      },
+    } as EventStore;
+    // two writers with a ledger each, as two processes (one ledger runs one stream's commands in turn)
+    const [first, second] = [writerOn(held), writerOn(held)];
+
+    const [wide, narrow] = await Promise.allSettled([
+      compactHistory(first.context, sessionId, { throughMessageId: 'u2', summary: 'through u2', summaryId: 'wide' }),
+      compactHistory(second.context, sessionId, { throughMessageId: 'u1', summary: 'through u1', summaryId: 'narrow' }),
+    ]);
+
+    expect(wide.status).toBe('fulfilled');
+    // before, it was stored too and retired 'wide': a1 and u2 were left in no summary the model saw
+    expect(narrow).toMatchObject({ status: 'rejected', reason: { type: 'invalid_input' } });
+    expect((await loadConversation(store, sessionId, { view: 'active' })).messages.map((item) => item.id)).toEqual(['wide']);
   });
 
   it('a rewrite keeps the message count and id, changes display and keeps the earlier version', async () => {

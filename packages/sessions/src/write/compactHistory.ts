@@ -1,4 +1,4 @@
-import { deterministicId, invalidInput, newId } from '@session-ledger/core';
+import { deterministicId, invalidInput, isLedgerError, newId } from '@session-ledger/core';
 import { checkSafeId } from '@session-ledger/events';
 import type { ConversationState } from '@session-ledger/projections';
 import type { LoadedConversation } from '../read/loadConversation.js';
@@ -23,6 +23,22 @@ const inActiveContext = (state: ConversationState, index: number, id: string): v
   if (message.compacted) throw invalidInput(`Message ${id} is compacted already (by ${message.compactedBy})`, 'messageIds');
 };
 
+/**
+ * A compaction through `index` retires every active summary standing at or before it; one of them may
+ * stand for messages after `index` too (compacted through m5, then through m2), and retiring it left
+ * those messages in no summary at all (outside test, session 24). Returns such a summary and the last
+ * message it stands for.
+ */
+const widerSummary = (state: ConversationState, index: number): { summaryId: string; lastId: string } | null => {
+  const last = new Map<string, number>();
+  state.messages.forEach((message, at) => message.compactedBy !== undefined && last.set(message.compactedBy, at));
+  for (const summary of state.summaries) {
+    const end = last.get(summary.summaryId);
+    if (summary.supersededBy === null && summary.anchor <= index && end !== undefined && end > index) return { summaryId: summary.summaryId, lastId: state.messages[end]!.id };
+  }
+  return null;
+};
+
 /** Checks the request against the current active view, so a compaction never silently does nothing. */
 const checkTarget = (loaded: LoadedConversation, input: CompactInput): void => {
   const { state } = loaded;
@@ -37,6 +53,13 @@ const checkTarget = (loaded: LoadedConversation, input: CompactInput): void => {
       state.messages.slice(start, index + 1).some((message) => !message.compacted && message.rewound === undefined) ||
       state.summaries.some((summary) => summary.supersededBy === null && summary.anchor <= index);
     if (!anyActive) throw invalidInput(`Nothing active up to ${input.throughMessageId}`, 'throughMessageId');
+    const wider = widerSummary(state, index);
+    if (wider) {
+      throw invalidInput(
+        `Compacting through ${input.throughMessageId} would retire summary ${wider.summaryId}, which also stands for later messages (through ${wider.lastId}), and leave them out of the active view: compact through ${wider.lastId} or later`,
+        'throughMessageId',
+      );
+    }
     return;
   }
   if (input.messageIds!.length === 0) throw invalidInput('Name at least one message to compact', 'messageIds');
@@ -49,13 +72,23 @@ export const compactHistory = async (
   sessionId: string,
   input: CompactInput,
 ): Promise<WriteResult & { summaryId: string }> => {
-  const { view, loaded } = await loadForWrite(context.ledger, sessionId);
-  const known = input.summaryId === undefined ? undefined : loaded.state.summaryIndex.get(checkSafeId(input.summaryId, 'summaryId'));
-  if (known !== undefined) return { ...unchanged(sessionId, view), summaryId: input.summaryId! };
-  checkTarget(loaded, input);
-  const summaryId = input.summaryId ?? newId();
-  const target = input.throughMessageId !== undefined ? { throughMessageId: input.throughMessageId } : { messageIds: input.messageIds! };
-  const data = { ...target, summary: input.summary, summaryId, compactedAt: nowOf(context).toISOString() };
-  const events = [{ id: deterministicId(sessionId, 'history.compacted', summaryId), type: 'history.compacted' as const, data }];
-  return { ...writeResultOf(sessionId, await runSegment(context.ledger, { kind: 'append', sessionId, events }, input.expectedRevision)), summaryId };
+  for (let attempt = 1; ; attempt += 1) {
+    const { view, loaded } = await loadForWrite(context.ledger, sessionId);
+    const known = input.summaryId === undefined ? undefined : loaded.state.summaryIndex.get(checkSafeId(input.summaryId, 'summaryId'));
+    if (known !== undefined) return { ...unchanged(sessionId, view), summaryId: input.summaryId! };
+    checkTarget(loaded, input);
+    const summaryId = input.summaryId ?? newId();
+    const target = input.throughMessageId !== undefined ? { throughMessageId: input.throughMessageId } : { messageIds: input.messageIds! };
+    const data = { ...target, summary: input.summary, summaryId, compactedAt: nowOf(context).toISOString() };
+    const events = [{ id: deterministicId(sessionId, 'history.compacted', summaryId), type: 'history.compacted' as const, data }];
+    try {
+      // Stored only at the revision checked: a compaction landing in between is checked against (outside test, session 24).
+      return { ...writeResultOf(sessionId, await runSegment(context.ledger, { kind: 'append', sessionId, events }, input.expectedRevision ?? view.revision)), summaryId };
+    } catch (error) {
+      if (input.expectedRevision !== undefined || !isLedgerError(error, 'wrong_expected_version') || attempt >= CHECK_ATTEMPTS) throw error;
+    }
+  }
 };
+
+/** How many times a compaction without expectedRevision reads and checks again when the segment moved under it. */
+const CHECK_ATTEMPTS = 8;
