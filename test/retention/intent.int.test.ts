@@ -125,6 +125,23 @@ describe.each(STORES)('a verified deletion records its intent before the first t
     expect(await everyTombstoneAudited(store)).toEqual(COVERED);
     expect(await pendingIntents(store)).toEqual([]);
   });
+
+  it('a prune killed after its intent, then the conversation written to: the next prune keeps it as active, not failed (outside test, session 24)', async () => {
+    const { context, store, now } = writerOn(open());
+    await buildConversation(context);
+    const later = new Date(now().getTime() + 40 * 86_400_000);
+    await pruneSessions(createLedger(killedAfter(store, 0)), { olderThanMs: 86_400_000, now: later, retry: ONCE });
+    const [killed] = await pendingIntents(store);
+    const target = killed!.plan.rootId;
+    await appendMessage(context, target === 'root' ? 'root-2' : target, { role: 'user', content: 'written after the kill' });
+
+    const result = await pruneSessions(createLedger(store), { olderThanMs: 86_400_000, now: later });
+
+    expect(result).toMatchObject({ failed: [], skipped_active: [target] });
+    expect(result.deleted).not.toContain(target);
+    expect(await tombstonedOf(store, killed!.plan.streams.map(({ stream }) => stream))).toEqual([]);
+    expect(await pendingIntents(store)).toEqual([]);
+  });
 });
 
 describe.each(STORES.filter(([name]) => name !== 'eventstoredb'))('an open intent of which nothing went (%s)', (_name, open) => {

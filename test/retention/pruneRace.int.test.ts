@@ -14,14 +14,14 @@ const DAY = 86_400_000;
  */
 describe.each(STORES)('a prune racing writes (%s)', (_name, open) => {
   /** Three idle conversations, 40 days old; `during` runs between the prune's listing and its deletions. */
-  const pruneWith = async (during: (write: (id: string) => Promise<unknown>) => Promise<unknown>) => {
+  const pruneWith = async (during: (write: (id: string) => Promise<unknown>) => Promise<unknown>, message: { timestamp?: string } = {}) => {
     const writer = writerOn(open());
     for (const id of ['a', 'b', 'c']) {
       await startSession(writer.context, { id });
       await appendMessage(writer.context, id, { role: 'user', content: `old ${id}` });
     }
     writer.advance(40 * DAY);
-    const write = (id: string) => appendMessage(writer.context, id, { role: 'user', content: `written while the prune ran, to ${id}` });
+    const write = (id: string) => appendMessage(writer.context, id, { role: 'user', content: `written while the prune ran, to ${id}`, ...message });
     const result = await pruneSessions(writer.context.ledger, {
       olderThanMs: DAY,
       now: writer.now(),
@@ -44,6 +44,16 @@ describe.each(STORES)('a prune racing writes (%s)', (_name, open) => {
     const kept = await loadConversation(writer.store, 'b');
     expect(kept.messages.map((message) => message.content)).toEqual(['old b', 'written while the prune ran, to b']);
     expect((await readStreamState(writer.store, 'session-a')).state).toBe('tombstoned');
+  });
+
+  it('Given a message acknowledged after the listing that carries its own old timestamp, Then that conversation is kept too (outside test, session 24)', async () => {
+    // a harness replaying a queued message sends the time it was typed: 39 days ago, older than the cutoff
+    const backdated = new Date(Date.parse('2026-03-01T10:00:00.000Z') + DAY).toISOString();
+    const { writer, result } = await pruneWith((write) => write('c'), { timestamp: backdated });
+
+    expect(result.deleted.sort()).toEqual(['a', 'b']);
+    expect(result.skipped_active).toEqual(['c']);
+    expect((await loadConversation(writer.store, 'c')).messages.map((message) => message.timestamp)).toContain(backdated);
   });
 
   it('Given no write after the listing, Then every old conversation is deleted (the check refuses nothing idle)', async () => {

@@ -24,6 +24,8 @@ export interface DeleteOptions {
    * the tombstones are conditional on (prune's cutoff); else session_active, nothing deleted.
    */
   idleBefore?: Date;
+  /** With idleBefore: the $all position the caller's listing read up to; an event stored after it makes the conversation active too. */
+  listedUpTo?: bigint;
 }
 
 export interface DeleteResult {
@@ -63,7 +65,7 @@ const deleteSessionUntraced = async (ledger: Ledger, anyId: string, options: Del
   const coverage = await readCoverage(ledger.store, anyId, { lineage: options.lineage, retry: options.retry, read: 'structure' });
   if (options.ifMatch !== undefined) await checkIfMatch(ledger, coverage, anyId, options.ifMatch);
   assertIdle(coverage, now);
-  if (options.idleBefore !== undefined) assertIdleBefore(coverage, options.idleBefore);
+  if (options.idleBefore !== undefined) assertIdleBefore(coverage, options.idleBefore, options.listedUpTo);
   const deleted = await deleteCovered(ledger, coverage, { reason: options.reason ?? 'delete', now, retry: options.retry });
   return { requestedId: anyId, rootId: coverage.conversations[0]!.rootId, sessionIds: coverage.streams.map((s) => s.sessionId), deleted };
 };

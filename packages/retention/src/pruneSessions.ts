@@ -1,6 +1,6 @@
 import { ATTR, spanned, invalidInput, isLedgerError, withRetry, type Ledger, type RetryPolicy } from '@session-ledger/core';
 import type { SessionListRow } from '@session-ledger/projections';
-import { listConversations } from '@session-ledger/sessions';
+import { listConversationsAt } from '@session-ledger/sessions';
 import { deleteSession } from './deleteSession.js';
 import { pendingIntents, type PendingIntent } from './delete/intents.js';
 import { resumeDeletion } from './resumeDeletion.js';
@@ -58,6 +58,9 @@ const finishKilledPrunes = async (ledger: Ledger, pending: PendingIntent[], resu
     } catch (error) {
       // The intent was not a killed run's but a live one's (a prune in another process), which recorded its outcome first.
       if (isLedgerError(error, 'session_deleted')) result.already_deleted.push(intent.plan.rootId);
+      // Written to after the killed run judged it (the intent is closed): kept, as any conversation
+      // written to since its listing is; it was reported failed, exit 1 (outside test, session 24).
+      else if (isLedgerError(error, 'drift') || isLedgerError(error, 'partial_deletion')) result.skipped_active.push(intent.plan.rootId);
       else failedWith(result, intent.plan.rootId, error);
     }
   }
@@ -77,12 +80,12 @@ const pruneSessionsUntraced = async (ledger: Ledger, options: PruneOptions): Pro
   const all = await withRetry(() => pendingIntents(ledger.store), options.retry);
   await finishKilledPrunes(ledger, all, result, now, options.retry);
   const pending = all.filter((intent) => intent.reason !== 'prune');
-  const rows = await withRetry(() => listConversations(ledger.store, { now }), options.retry);
+  const { rows, position: listedUpTo } = await withRetry(() => listConversationsAt(ledger.store, { now }), options.retry);
   const chosen: string[] = [];
   for (const group of groups(rows)) {
     if (!group.every((row) => olderThan(row, cutoff))) continue;
     const rootId = group[0]!.rootId;
-    if (result.deleted.includes(rootId)) continue; // an open prune intent of it, finished above
+    if (result.deleted.includes(rootId) || result.skipped_active.includes(rootId)) continue; // an open prune intent of it, finished or kept above
     if (group.some((row) => row.live)) result.skipped_active.push(rootId);
     else chosen.push(rootId);
   }
@@ -91,7 +94,7 @@ const pruneSessionsUntraced = async (ledger: Ledger, options: PruneOptions): Pro
   for (const rootId of chosen) {
     try {
       // The age is judged again on the deletion's own read: the listing is older than its tombstones' conditions.
-      const done = await deleteSession(ledger, rootId, { reason: 'prune', now, retry: options.retry, pending, idleBefore: new Date(cutoff) });
+      const done = await deleteSession(ledger, rootId, { reason: 'prune', now, retry: options.retry, pending, idleBefore: new Date(cutoff), listedUpTo });
       result.deleted.push(rootId);
       result.streams.push(...done.deleted);
     } catch (error) {
