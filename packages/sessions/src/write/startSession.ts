@@ -3,6 +3,7 @@ import { CHILD_LINKS, checkNewId, checkSafeId, type ChildLink, type SessionEvent
 import { nowOf, type WriterContext } from '../context.js';
 import { findTip } from '../read/findTip.js';
 import { loadSegment, runSegment } from './runSegment.js';
+import { unlessParentDeleted } from './parentDeleted.js';
 
 export interface StartSessionInput {
   /** Caller-given (a safe id: letters, digits, `_`, `-`, `.`, `:`) or a new UUID. Give one to make a retry idempotent. */
@@ -81,5 +82,9 @@ export const startSession = async (context: WriterContext, input: StartSessionIn
   const data: Started = { sessionId, rootId: sessionId, parentId, link, startedAt: at };
   for (const [key, value] of Object.entries(optional)) if (value !== undefined) Object.assign(data, { [key]: value });
   const { revision, created } = await writeStart(context, data);
+  // A delegated child goes with its parent's deletion: one that read the parent between the link and
+  // this start fences or deletes the child after its tombstones, and here the parent gone takes the
+  // start back (as for a compression child: write/parentDeleted.ts; outside test, session 24).
+  if (link === 'delegation' && parentId !== null) await unlessParentDeleted(context.ledger.store, parentId, sessionId);
   return { sessionId, rootId: sessionId, parentId, revision, created };
 };
