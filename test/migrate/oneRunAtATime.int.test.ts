@@ -165,6 +165,29 @@ describe.each(['sqlite', 'memory', 'esdb'] as const)('one migrate run into a tar
     await third.release();
   });
 
+  it('a run paused past its TTL and taken over stops at its next write, not at its next page (outside test, session 24)', async () => {
+    // one page holds every stream; the other run takes the lease over while this one is between two of its appends
+    let appends = 0;
+    let second: Awaited<ReturnType<typeof acquireLease>> | undefined;
+    const pausing: EventStore = {
+      ...to,
+      appendToStream: async (stream, events, options) => {
+        if (stream !== LEASE_STREAM && ++appends === 3) {
+          clock += 21_000;
+          second = await acquireLease(to, 'sqlite:b', { now, heartbeat: false });
+        }
+        return to.appendToStream(stream, events, options);
+      },
+    };
+
+    const error = await refusal(migrateStores({ from, to: pausing, pageSize: 10_000, lease: { now, heartbeat: false } }));
+
+    expect(error).toMatchObject({ details: { lost: true, runId: second!.runId } });
+    // the append under way when the lease was taken lands; none after it (before: the rest of the page)
+    expect(appends).toBe(3);
+    await second!.release();
+  });
+
   it('never copies a lease stream the source holds (a former target), nor compares it', async () => {
     const left = await acquireLease(from, 'sqlite:elsewhere', { now, heartbeat: false });
     expect(left.runId).toBeTruthy();

@@ -3,6 +3,7 @@ import { copyRun, runsOf } from './copyRun.js';
 import { carryDeletion, isDeleted } from './deletions.js';
 import { mismatchLog } from './mismatches.js';
 import { acquireLease } from './lease.js';
+import { fencedBy } from './fenced.js';
 import { LEASE_STREAM, migrationNames, readMigrationCheckpoint } from './names.js';
 import type { PrefixContext } from './prefix.js';
 import type { MigrationOptions, MigrationSummary } from './types.js';
@@ -24,12 +25,14 @@ const listing = async (store: EventStore): Promise<StreamInfo[] | null> =>
  * One run into a target at a time: the run first takes the target's lease (a conditional append
  * to its lease stream, renewed every third of its TTL while the run lasts, released at the end).
  * A run that finds the lease held and unexpired throws migration_running before writing anything;
- * a lease left by a killed run is taken over once it expired (20 s by default).
+ * a lease left by a killed run is taken over once it expired (20 s by default). Every write into the
+ * target checks the lease first (fenced.ts).
  */
 export const migrateStores = async (options: MigrationOptions): Promise<MigrationSummary> => {
   const lease = await acquireLease(options.to, options.from.name, options.lease);
   try {
-    return await migrateHeld(options, () => lease.ensure());
+    const ensure = () => lease.ensure();
+    return await migrateHeld({ ...options, to: fencedBy(options.to, ensure) }, ensure);
   } finally {
     await lease.release();
   }
