@@ -1,4 +1,6 @@
-import { ATTR, spanned, withRetry, type Ledger, type RetryPolicy } from '@session-ledger/core';
+import { resolve } from 'node:path';
+import { ATTR, isLedgerError, spanned, withRetry, type Ledger, type RetryPolicy } from '@session-ledger/core';
+import { completedExport, sameExportAt } from './file/earlierRun.js';
 import { intentsCovering, pendingIntents } from './delete/intents.js';
 import { resumeExport } from './resumeExport.js';
 import type { Coverage } from './coverage/coverage.js';
@@ -45,7 +47,8 @@ const checkUnchanged = (prepared: PreparedExport, again: Coverage, now: Date): v
  * (4) record the intent in the audit stream, tombstone every covered stream conditionally on the
  * revision in the manifest, then record the outcome. Any drift keeps the session and leaves the
  * export file as written. Run again after it was killed between tombstones, it completes that
- * deletion (resumeExport).
+ * deletion (resumeExport); killed before its intent or after its outcome, it takes its own file or
+ * reports its own recorded deletion (file/earlierRun.ts).
  */
 const exportAndDeleteUntraced = async (
   ledger: Ledger,
@@ -59,11 +62,18 @@ const exportAndDeleteUntraced = async (
     const onDeleted = (done: number, total: number) => options.onProgress?.('delete', done, total);
     return resumeExport(ledger, pending, { id: anyId, out: options.out, now: resolved.now, retry: options.retry, onDeleted });
   }
-  const coverage = await readCoverage(ledger.store, anyId, { lineage: resolved.lineage, retry: options.retry });
+  const coverage = await readCoverage(ledger.store, anyId, { lineage: resolved.lineage, retry: options.retry }).catch(async (error: unknown) => {
+    // deleted: by this same command, run before (earlier run killed after its outcome record, or run twice)?
+    const done = isLedgerError(error, 'session_deleted') ? await completedExport(ledger.store, anyId, options.out) : null;
+    if (done === null) throw error;
+    return done;
+  });
+  if (!('conversations' in coverage)) return coverage;
   assertIdle(coverage, resolved.now);
-  const prepared = prepareExport(coverage, resolved);
+  const earlier = await sameExportAt(options.out, coverage, resolved);
+  const prepared = earlier ?? prepareExport(coverage, resolved);
   options.onProgress?.('render', prepared.manifest.messageCount, prepared.manifest.messageCount);
-  const file = await writeDurably(options.out, prepared.bytes);
+  const file = earlier ? resolve(options.out) : await writeDurably(options.out, prepared.bytes);
   const kept = `the session was kept and the export stays at ${file}`;
   try {
     const sha = await verifyWritten(file, prepared);

@@ -6,6 +6,7 @@ import type { PendingIntent } from './delete/intents.js';
 import type { ExportResult } from './exportSession.js';
 import type { Manifest } from './manifest.js';
 import { manifestOf } from './render/index.js';
+import { resultFromManifest } from './file/earlierRun.js';
 
 const inProgress = (intent: PendingIntent, id: string) =>
   ledgerError(
@@ -42,15 +43,5 @@ export const resumeExport = async (
   const manifest: Manifest = manifestOf(intent.export!.format as Manifest['format'], bytes.toString('utf8'));
   const deleted: string[] = [];
   for (const open of intents) deleted.push(...(await completeIntent(ledger, open, options)));
-  return {
-    file,
-    format: manifest.format,
-    view: manifest.view,
-    digest: manifest.digest,
-    streams: manifest.streams,
-    deleted,
-    fileSha256: sha,
-    messageCount: manifest.messageCount,
-    filtered: manifest.filtered,
-  };
+  return resultFromManifest(file, manifest, sha, deleted);
 };
