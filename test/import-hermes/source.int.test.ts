@@ -2,7 +2,7 @@ import { copyFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { activeHistory, displayHistory, readSnapshot } from '@session-ledger/import-hermes';
+import { activeHistory, displayHistory, openHermesSource, readSnapshot } from '@session-ledger/import-hermes';
 import { isLedgerError } from '@session-ledger/core';
 import { createHermesDb, type HermesFixture } from './fixtures/hermesDb.js';
 import { buildCurrentEra, buildV2Era, tempDir, UNICODE_TEXT } from './fixtures/scenarios.js';
@@ -108,6 +108,32 @@ describe('refusing what is not a readable Hermes state.db', () => {
     const broken = join(dir, 'broken.db');
     writeFileSync(broken, bytes);
     expect(['corrupt', 'not_sqlite']).toContain(reason(() => readSnapshot(broken)));
+  });
+
+  it('a file corrupt deep inside (met while reading its rows) is refused as corrupt, not an internal error (outside test, session 24)', () => {
+    const dir = tempDir();
+    const path = join(dir, 'state.db');
+    const h = buildCurrentEra(path);
+    for (let session = 0; session < 40; session += 1) {
+      h.session({ id: `bulk-${session}`, title: `bulk ${session}` });
+      h.turns(`bulk-${session}`, 30, 'x'.repeat(300));
+    }
+    h.db.pragma('wal_checkpoint(TRUNCATE)');
+    h.close();
+    const bytes = readFileSync(path);
+    const at = Math.floor((bytes.length * 0.9) / 4096) * 4096;
+    bytes.fill(0x5a, at, at + 8192);
+    const broken = join(dir, 'broken.db');
+    writeFileSync(broken, bytes);
+    // before, closing the corrupt file (COMMIT of the read transaction) threw SQLite's own error over the refusal
+    expect(reason(() => {
+      const source = openHermesSource(broken);
+      try {
+        for (const _unit of source.units()) void _unit;
+      } finally {
+        source.close();
+      }
+    })).toBe('corrupt');
   });
 
   it('reports a rollback-journal file locked by a writer as locked', () => {

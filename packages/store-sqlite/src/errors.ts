@@ -13,6 +13,8 @@ export const mapSqliteError = (error: unknown): unknown => {
   if (code === 'SQLITE_ERROR' && /^no such (table|column)/.test((error as Error).message)) {
     return storeUnavailable(`The ledger file is damaged: ${(error as Error).message}`, 'LEDGER_DAMAGED');
   }
+  // A full disk (or quota) refuses the commit: nothing of it is stored; the CLI said "internal error" (outside test, session 24).
+  if (code === 'SQLITE_FULL') return storeUnavailable(`The disk holding the ledger is full: ${(error as Error).message}`, code);
   if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
     return storeUnavailable(`Not a usable SQLite file: ${(error as Error).message}`, code);
   }

@@ -43,8 +43,14 @@ export const openHermesSource = (path: string, options: OpenSourceOptions = {}):
   const db: Database.Database = openSource(path, options);
   const close = () => {
     if (!db.open) return;
-    if (db.inTransaction) db.exec('COMMIT');
-    db.close();
+    try {
+      if (db.inTransaction) db.exec('COMMIT');
+    } catch {
+      // A read transaction holds nothing to keep; on a corrupt file COMMIT reads it and fails, and that
+      // failure replaced the refusal being thrown as an internal error, exit 70 (outside test, session 24).
+    } finally {
+      db.close();
+    }
   };
   try {
     return guarded(path, () => {
