@@ -34,6 +34,27 @@ describe('session-ledger import hermes', () => {
     expect(second.json()).toMatchObject({ sessions: 0, segments: 0, messages: 0, compacted: 0, memoryEntries: 0, skipped: [] });
   });
 
+  it('exits 1 when it left source data out (a session id the ledger cannot take); a session deleted in the ledger is skipped with exit 0 (outside test, session 24)', () => {
+    const { h, env } = setup();
+    h.session({ id: 'not valid', title: 'a space in its id' });
+    h.message('not valid', { role: 'user', content: 'this row cannot be imported' });
+    // before, exit 0: a script running `import hermes && rm -rf ~/.hermes` lost this session
+    const first = runCli(['import', 'hermes', h.path], { env });
+    expect(first.code).toBe(1);
+    expect(first.stdout).toContain('skipped not valid (1 rows)');
+    expect(first.stderr).toBe('session-ledger: 1 session(s) of the source, 1 row(s), were not imported (listed above): the ledger holds less than the source\n');
+    expect(runCli(['sessions', 'show', 'inplace'], { env }).code).toBe(0);
+
+    const clean = setup();
+    expect(runCli(['import', 'hermes', clean.h.path], { env: clean.env }).code).toBe(0);
+    expect(runCli(['sessions', 'delete', 'inplace', '--yes'], { env: clean.env }).code).toBe(0);
+    const again = runCli(['import', 'hermes', clean.h.path, '--json'], { env: clean.env });
+    expect(again.code).toBe(0);
+    const { skipped } = again.json() as { skipped: Array<{ session: string; reason: string }> };
+    expect(skipped.map((skip) => skip.session)).toContain('inplace');
+    expect(new Set(skipped.map((skip) => skip.reason))).toEqual(new Set(['the session was deleted in the ledger']));
+  });
+
   it('--dry-run reports what it would import and creates no ledger', () => {
     const { h, env, ledger } = setup(buildV2Era);
     const result = runCli(['import', 'hermes', h.path, '--dry-run', '--json'], { env });

@@ -59,7 +59,7 @@ const importHermesUntraced = async (store: EventStore, options: ImportOptions): 
   try {
     report.source = { path: options.path, schemaVersion: source.schema.version, sessions: source.sessionCount, messages: source.messageCount };
     for (const orphan of source.orphans()) {
-      report.skipped.push({ session: orphan.sessionId, rows: orphan.rows, reason: 'messages whose session row is missing' });
+      report.skipped.push({ session: orphan.sessionId, rows: orphan.rows, reason: 'messages whose session row is missing', intended: true });
     }
     if (options.appendThread !== undefined && !dryRun) await splitSessions(store, source, report, { ...options, opener: options.appendThread });
     else await importSessions(ledger, source, report, options);

@@ -16,7 +16,7 @@ export { parseEntries } from './memory/parseEntries.js';
 export { readMemoryDir, type MemoryFileEntries, type MemoryTarget } from './memory/readMemoryDir.js';
 export { importHermes, type ImportOptions } from './importHermes.js';
 export type { StoreOpener } from './split/protocol.js';
-export { formatReport, type ImportReport } from './report.js';
+export { formatReport, leftOut, type ImportReport } from './report.js';
 export { verifyHermes, formatVerify, HERMES_RULES_SCHEMA, type VerifyOptions, type VerifyReport, type VerifyDifference } from './verify/verifyHermes.js';
 export { activeAsHermes, displayAsHermes, fromHermes, fromLedger, type HermesShaped } from './compare/hermesShape.js';
 export { compareWithHermes, firstShapedDifference, type HermesComparison, type HermesConversationViews } from './compare/compareWithHermes.js';

@@ -80,7 +80,12 @@ export const registerImport = (program: Command): void => {
       emit(context.io, context.json, verify ? { ...report, verify } : report, () =>
         [H.formatReport(report), ...(verify ? [H.formatVerify(verify)] : [])].join('\n'),
       );
-      return verify && verify.differences.length > 0 ? 1 : 0;
+      const missing = options.dryRun ? [] : H.leftOut(report);
+      if (missing.length > 0) {
+        const rows = missing.reduce((n, skip) => n + (skip.rows ?? 0), 0);
+        context.io.err(`session-ledger: ${missing.length} session(s) of the source, ${rows} row(s), were not imported (listed above): the ledger holds less than the source`);
+      }
+      return (verify && verify.differences.length > 0) || missing.length > 0 ? 1 : 0;
     },
   );
 };

@@ -11,6 +11,8 @@ export interface Skipped {
   session?: string;
   rows?: number;
   reason: string;
+  /** Left out as Hermes itself leaves it out (rows of no session, which Hermes never shows): not data the ledger lacks. */
+  intended?: true;
 }
 
 export interface SessionImport {
@@ -89,7 +91,7 @@ export const buildImportPlan = (snapshot: HermesSnapshot): ImportPlan => {
   });
   const keptIds = new Set(kept.map((s) => s.id));
   for (const [sessionId, rows] of snapshot.messages) {
-    if (!byId.has(sessionId)) skipped.push({ session: sessionId, rows: rows.length, reason: 'messages whose session row is missing' });
+    if (!byId.has(sessionId)) skipped.push({ session: sessionId, rows: rows.length, reason: 'messages whose session row is missing', intended: true });
   }
   // Of several compression children of one parent (two paths compressed it: the gateway race), the one
   // Hermes resumes into continues the conversation; the others start their own.

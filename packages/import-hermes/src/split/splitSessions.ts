@@ -1,3 +1,4 @@
+import { DELETED_IN_LEDGER } from '../ledger/syncStream.js';
 import { createLedger, isLedgerError, type ChainHead, type EventStore, type ExpectedRevision, type LedgerAppendResult, type LedgerError } from '@session-ledger/core';
 import { interrupted, type SessionsOptions } from '../importSessions.js';
 import { readIds } from '../ledger/readIds.js';
@@ -57,7 +58,7 @@ export const splitSessions = async (store: EventStore, source: HermesSource, rep
       }
     }
     const held = await readIds(store, item.stream);
-    if (held.kind === 'deleted') return decided({ kind: 'conflict', existing: 0, written: 0, reason: 'the session was deleted in the ledger' });
+    if (held.kind === 'deleted') return decided({ kind: 'conflict', existing: 0, written: 0, reason: DELETED_IN_LEDGER });
     const ids = held.kind === 'present' ? held.ids : [];
     let expected: ExpectedRevision = held.kind === 'present' ? held.lastRevision : 'no_stream';
     let chainHead: ChainHead | null = held.kind === 'present' ? held.head : null;
