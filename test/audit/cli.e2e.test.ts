@@ -78,6 +78,20 @@ describe('audit digest | verify | prove (CLI)', { timeout: 120_000 }, () => {
     expect([size.code, size.stderr]).toEqual([2, 'session-ledger: --size must be below 2^53: 9223372036854775808\n']);
   });
 
+  it('prove refuses an event edited behind the store, and one whose chain hash was edited (exit 1), and still proves the others (outside test, session 24)', () => {
+    const { env, file } = seeded();
+    edit(file, `UPDATE events SET data = '{"n":7}' WHERE stream = 'chat' AND revision = 1;
+      UPDATE events SET metadata = json_set(metadata, '$.hash', '${'0'.repeat(64)}') WHERE stream = 'notes' AND revision = 1;`);
+    // before, exit 0 with a proof the offline check accepted for the edited content
+    const content = runCli(['audit', 'prove', 'chat', '1'], { env });
+    expect([content.code, content.stderr]).toEqual([1, 'session-ledger: The log is damaged: its leaf 2 holds an event (chat@1) whose content does not hash to the chain hash it carries; audit verify names every break\n']);
+    const hash = runCli(['audit', 'prove', 'notes', '1', '--json'], { env });
+    expect(hash.code).toBe(1);
+    expect(hash.json()).toMatchObject({ error: { type: 'log_damaged', details: { leaf: 3 } } });
+    expect(runCli(['audit', 'prove', 'chat', '2'], { env }).code).toBe(0);
+    expect(runCli(['audit', 'prove', '--leaf', '2'], { env }).code).toBe(1);
+  });
+
   it('a leaf deleted from the log: digest and prove refuse with one line (exit 1), verify names the gap (exit 1)', () => {
     const { env, file } = seeded();
     edit(file, 'DELETE FROM log_leaves WHERE leaf_index = 4');

@@ -13,5 +13,5 @@ declare module '../errors.js' {
 export const logUnsupported = (store: string) =>
   ledgerError('log_unsupported', `${store} keeps no log commitment: digests, proofs and the log verify need the SQLite store`, { store });
 
-export const logDamaged = (leaf: number) =>
-  ledgerError('log_damaged', `The log is damaged: its leaf ${leaf} is gone or holds no hash, so it has no root or proof over it; audit verify names every break`, { leaf });
+export const logDamaged = (leaf: number, why = 'is gone or holds no hash, so it has no root or proof over it') =>
+  ledgerError('log_damaged', `The log is damaged: its leaf ${leaf} ${why}; audit verify names every break`, { leaf });

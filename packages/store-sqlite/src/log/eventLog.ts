@@ -1,10 +1,11 @@
 import type Database from 'better-sqlite3';
 import {
+  chainHash,
   deletionLeafInput,
+  HASH,
   eventLeafMatching,
   inclusionPath,
   invalidInput,
-  leafInput,
   logDamaged,
   nodeSpans,
   notFound,
@@ -12,6 +13,8 @@ import {
   type DeletionRecord,
   type EventLog,
   type InclusionProof,
+  type JsonObject,
+  type JsonValue,
   type LogEntry,
   type StoredEventText,
   type StoredNode,
@@ -44,12 +47,25 @@ const numberOrNull = (value: bigint | null) => (value === null ? null : Number(v
 
 /**
  * A stored event's leaf input, in the form its stored leaf hash has (with its position since schema
- * version 7, or the earlier form: eventLeafMatching); when neither (the event was changed), the
- * current form, which then does not prove.
+ * version 7, or the earlier form: eventLeafMatching). A proof hands an auditor that leaf as evidence: it is refused (log_damaged) when the event
+ * no longer hashes to the chain hash it carries, or its leaf input no longer hashes to its stored
+ * leaf. Before, `audit prove` answered such a proof, exit 0, and the offline check accepted one
+ * whose event's content had been edited (outside test, session 24).
  */
-const storedLeafInput = (index: number, event: StoredEventText, stored: Buffer): string => {
-  const fields = { index, position: event.position, stream: event.stream, revision: event.revision, hash: storedChainHash(event), created: event.created };
-  return eventLeafMatching(fields, stored)?.input ?? leafInput(fields);
+const checkedLeafInput = (index: number, event: StoredEventText, stored: Buffer): string => {
+  const carried = storedChainHash(event);
+  let content: string | null = null;
+  try {
+    const { [HASH]: _hash, ...rest } = JSON.parse(event.metadata) as JsonObject;
+    content = chainHash({ stream: event.stream, revision: event.revision, id: event.id, type: event.type, data: JSON.parse(event.data) as JsonValue, metadata: rest });
+  } catch {
+    content = null;
+  }
+  if (content !== carried) throw logDamaged(index, `holds an event (${event.stream}@${event.revision}) whose content does not hash to the chain hash it carries`);
+  const fields = { index, position: event.position, stream: event.stream, revision: event.revision, hash: carried, created: event.created };
+  const matching = eventLeafMatching(fields, stored);
+  if (!matching) throw logDamaged(index, `does not hash its event (${event.stream}@${event.revision}) as stored`);
+  return matching.input;
 };
 
 /** The SQLite store's log operations; each runs in one read transaction (one snapshot). */
@@ -82,7 +98,7 @@ export const sqliteEventLog = (db: Database.Database, sql: LogStatements): Event
       position: leaf.position,
       index,
       leafHash: hex(bytesOf(leaf.hash)),
-      leafInput: event ? storedLeafInput(index, event, bytesOf(leaf.hash)) : null,
+      leafInput: event ? checkedLeafInput(index, event, bytesOf(leaf.hash)) : null,
       size,
       root: hex(rangeRoot(0, size, lookup)),
       path: inclusionPath(index, size, lookup).map(hex),
@@ -118,7 +134,7 @@ export const sqliteEventLog = (db: Database.Database, sql: LogStatements): Event
     const input = entry.isDeletion
       ? deletion && deletionLeafInput({ ...deletion, index })
       : event && event.stream === entry.stream && event.revision === entry.revision
-        ? storedLeafInput(index, event, entry.leafHash)
+        ? checkedLeafInput(index, event, entry.leafHash)
         : null;
     const lookup = storedLookup(sql);
     const root = hex(rangeRoot(0, size, lookup));
