@@ -204,6 +204,21 @@ describe('HTTP contract: every route as GET /openapi.json documents it', { timeo
     }
   });
 
+  it('publishes the id rule it enforces: an id the document refuses is refused, one it accepts is taken (outside test, session 24)', async () => {
+    const start = operations.get('postSessions')!.op;
+    const idSchema = validator(start.requestBody.content['application/json'].schema);
+    const post = (body: unknown) => rawRequest(service.url, { method: 'POST', path: '/sessions', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    // before, the document allowed any non-control string and the server refused these
+    for (const id of ['café-1', 'a b', 'x'.repeat(201), 'a/b']) {
+      expect({ id, documented: idSchema.safeParse({ id }).success }).toEqual({ id, documented: false });
+      expect({ id, status: (await post({ id })).status }).toEqual({ id, status: 400 });
+    }
+    for (const id of ['ok_id-1.2:3', 'y'.repeat(200)]) {
+      expect({ id, documented: idSchema.safeParse({ id }).success }).toEqual({ id, documented: true });
+      expect({ id, status: (await post({ id })).status }).toEqual({ id, status: 201 });
+    }
+  });
+
   it('documents every error as an RFC 9457 problem and every route with an error response', () => {
     const problem = doc.components.schemas.Problem;
     expect(problem.required).toEqual(expect.arrayContaining(['type', 'title', 'status', 'detail']));

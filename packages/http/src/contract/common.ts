@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DURATION_PATTERN, parseDuration, parseOutcome, parseRole, ROLES, TURN_OUTCOMES } from '@session-ledger/events';
+import { DURATION_PATTERN, parseDuration, parseOutcome, parseRole, ROLES, SAFE_ID, TURN_OUTCOMES } from '@session-ledger/events';
 import { MAX_TTL_MS } from '@session-ledger/sessions';
 
 /** Control characters (C0, DEL, C1) are refused in every name, id and type at the HTTP surface. */
@@ -11,6 +11,13 @@ const LIMIT = 2n ** 63n;
 
 /** A non-empty string free of control characters: ids, names, event types. */
 export const name = z.string().min(1).regex(NO_CONTROL, 'must not contain control characters');
+
+/**
+ * A session, message, turn or summary id, with the rule the writers apply (events' SAFE_ID), so the
+ * published schema is the one enforced: it said any non-control string, and a client generated from
+ * it sent ids the server refused (outside test, session 24).
+ */
+export const safeId = z.string().regex(SAFE_ID, "must be 1-200 letters, digits, '_', '-', '.' or ':'");
 
 /** A position or revision in a query: digits only, below 2^63. */
 export const position = z

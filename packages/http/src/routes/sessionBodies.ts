@@ -1,11 +1,11 @@
 import { invalidInput, parseExpected, type JsonObject } from '@session-ledger/core';
 import { CHILD_LINKS } from '@session-ledger/events';
 import { z } from 'zod';
-import { duration, expectedRevision, jsonObject, name, optional, outcome, role } from '../contract/common.js';
+import { duration, expectedRevision, jsonObject, optional, outcome, role, safeId } from '../contract/common.js';
 
 /** The body of every session write: one strict schema each (unknown keys are refused with 400). */
 const text = optional(z.string());
-const id = optional(name);
+const id = optional(safeId);
 const expected = { expectedRevision };
 
 export const startBody = z.strictObject({
@@ -78,7 +78,7 @@ export const messageBody = messageFields.transform((body) => {
 });
 
 export const rewriteBody = z.strictObject({ content: z.string().nullable(), ...expected });
-export const compactBody = z.strictObject({ through: name.describe('the last message id to compact'), summary: z.string(), ...expected });
+export const compactBody = z.strictObject({ through: safeId.describe('the last message id to compact'), summary: z.string(), ...expected });
 export const compressBody = z.strictObject({ summary: z.string(), childId: id, ...expected });
 export const endSessionBody = z.strictObject({ reason: text, ...expected });
 
