@@ -23,4 +23,18 @@ describe('the browser: live updates', () => {
     expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
     expect(await trouble(page)).toEqual({ dialogs: [], errors: [], violations: [] });
   });
+
+  it('opened by an id prefix, it keeps showing that conversation when a session whose id is that prefix starts (outside test, session 24)', async () => {
+    const api = apiOf(served.service.url);
+    await seedConversation(api, 'prefixed-root-0001', 'prefixed-tip-0001');
+    const page = await served.browser.open(`${served.service.url}/s/prefixed-root`);
+    await page.locator('#message-m6').waitFor();
+    // an exact id wins over a prefix: before, the next reload showed this new conversation instead
+    await api('POST', '/sessions', { id: 'prefixed-root', title: 'another conversation' });
+    await api('POST', '/sessions/prefixed-root/messages', { id: 'other-1', role: 'user', content: 'not the one on the page' });
+    await api('POST', '/sessions/prefixed-tip-0001/messages', { id: 'm7', role: 'user', content: 'written to the one on the page' });
+    await page.locator('#message-m7').waitFor();
+    expect(await page.locator('#message-other-1').count()).toBe(0);
+    expect(await page.locator('.meta code').first().textContent()).toBe('prefixed-root-0001');
+  });
 });

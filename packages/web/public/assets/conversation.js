@@ -50,8 +50,8 @@ class Conversation extends HTMLElement {
     replace(this, h('p', { class: 'status' }, 'Loading the conversation…'));
     const body = h('div', { class: 'messages' });
     const head = h('div');
-    const load = async () => {
-      const { body: view } = await getJson(`/sessions/${encodeURIComponent(id)}?view=${name}`);
+    const load = async (selector = id) => {
+      const { body: view } = await getJson(`/sessions/${encodeURIComponent(selector)}?view=${name}`);
       replace(head, heading(view, name));
       replace(body, VIEWS[name](view));
       this.dataset.revision = view.segments.map((segment) => `${segment.sessionId}@${segment.revision}`).join(' ');
@@ -71,7 +71,10 @@ class Conversation extends HTMLElement {
     };
     replace(this, head, actionsView(rootId, deleted), body);
     this.#scrollToHash();
-    followSession(rootId, () => this.#reloadSoon(load), this.#abort.signal);
+    // Reloads by the root too: the id in the address may be a prefix or a title, which a session started
+    // since (an exact id wins) could take over, showing another conversation beside this one's buttons
+    // (outside test, session 24).
+    followSession(rootId, () => this.#reloadSoon(() => load(rootId)), this.#abort.signal);
   }
 
   disconnectedCallback() {
