@@ -27,7 +27,7 @@ describe('the browser: hostile content never runs', () => {
       id: 'call',
       role: 'assistant',
       content: null,
-      toolCalls: [{ id: 'c', type: 'function', function: { name: HOSTILE[0], arguments: HOSTILE[1] } }],
+      toolCalls: [{ id: 'c', type: 'function', function: { name: HOSTILE[0], arguments: `${HOSTILE[1]} ${HOSTILE[5]}` } }],
     });
     await api('PATCH', '/sessions/evil/messages/h1', { content: HOSTILE[3] });
   });
@@ -51,6 +51,19 @@ describe('the browser: hostile content never runs', () => {
     }
     expect(await list.evaluate(pwned)).toEqual([]);
     expect(await trouble(list)).toEqual({ dialogs: [], errors: [], violations: [] });
+  });
+
+  it('shows bidi controls in stored JSON (a tool call, a raw event) escaped, so no line of it is drawn backwards (outside test, session 24)', async () => {
+    for (const view of ['display', 'raw']) {
+      const page = await served.browser.open(`${served.service.url}/s/evil?view=${view}`);
+      await page.locator(view === 'raw' ? 'ol.raw li' : '#message-call').first().waitFor();
+      const closed = page.locator('main details:not([open]) > summary');
+      while ((await closed.count()) > 0) await closed.first().click();
+      const shown = (await page.locator('main pre').allTextContents()).join('\n');
+      expect(shown).toContain('\\u202egnp.exe \\u2066isolate\\u2069');
+      // before, the controls themselves were in the text: the rest of the line rendered reversed
+      expect(/[\u202a-\u202e\u2066-\u2069]/.test(shown)).toBe(false);
+    }
   });
 
   it('renders hostile search snippets as text with only the marked ranges in <mark>', async () => {

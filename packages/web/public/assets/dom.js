@@ -1,5 +1,13 @@
 // Every element is built here, by DOM APIs: text only ever goes in through text nodes, never as markup.
 
+/**
+ * Stored JSON shown as text: bidi controls (and the line and paragraph separators) as \uXXXX escapes,
+ * the way JSON may spell them, so a hostile value cannot redraw the rest of its line backwards and make
+ * a key or value read as another (outside test, session 24). The text parses to the same value.
+ */
+export const jsonText = (value) =>
+  JSON.stringify(value, null, 2).replace(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 /** An element with attributes (set by setAttribute) and children (strings become text nodes). */
 export const h = (tag, attributes = {}, ...children) => {
   const element = document.createElement(tag);

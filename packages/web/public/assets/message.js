@@ -1,6 +1,6 @@
-import { h, isolated, time } from './dom.js';
+import { h, isolated, jsonText, time } from './dom.js';
 
-const json = (value) => JSON.stringify(value, null, 2);
+const json = jsonText;
 
 const toolName = (call) => call?.function?.name ?? call?.name ?? 'tool';
 

@@ -1,4 +1,4 @@
-import { h, isolated } from './dom.js';
+import { h, isolated, jsonText } from './dom.js';
 import { markerView } from './markers.js';
 import { messageView } from './message.js';
 
@@ -29,7 +29,7 @@ const raw = (view) =>
         'li',
         { tabindex: 0, 'data-nav': true },
         h('p', {}, h('code', {}, isolated(event.type)), ' ', isolated(event.stream), ` @${event.revision} (position ${event.position})`),
-        h('details', {}, h('summary', {}, 'data and metadata'), h('pre', {}, JSON.stringify({ id: event.id, created: event.created, data: event.data, metadata: event.metadata }, null, 2))),
+        h('details', {}, h('summary', {}, 'data and metadata'), h('pre', {}, jsonText({ id: event.id, created: event.created, data: event.data, metadata: event.metadata }))),
       ),
     ),
   );
