@@ -63,6 +63,8 @@ export const startedSince = async (store: EventStore, coverage: Coverage): Promi
  * own and are never deleted with their parent.
  */
 const delegatedUnread = (coverage: Coverage): string[] => {
+  // lineage tip deletes the tip segment alone, never its delegated children (readCoverage)
+  if (coverage.lineage === 'tip') return [];
   const read = new Set(coverage.conversations.map((conversation) => conversation.rootId));
   return coverage.conversations.flatMap((conversation) => {
     const covered = new Set(conversation.segments.map((segment) => segment.sessionId));
