@@ -58,6 +58,14 @@ describe('memory file entries', () => {
     expect(parseEntries('a § b\n§ not a separator\n')).toEqual(['a § b\n§ not a separator']);
     expect(parseEntries('')).toEqual([]);
   });
+
+  it('splits exactly where Hermes does (on "\\n§\\n") and strips as Python does (outside test, session 24)', () => {
+    // each expectation is what tools/memory_tool.py's _read_file gives for the same text
+    expect(parseEntries('alpha\n  §  \nbeta')).toEqual(['alpha\n  §  \nbeta']);
+    expect(parseEntries('a\n§\n§\nb')).toEqual(['a', '§\nb']);
+    expect(parseEntries('§\nleading')).toEqual(['§\nleading']);
+    expect(parseEntries('\u001cgamma\u001c\n§\n\u0085eps\u0085\n§\n\u00a0delta\u3000')).toEqual(['gamma', 'eps', 'delta']);
+  });
 });
 
 describe('lineage', () => {

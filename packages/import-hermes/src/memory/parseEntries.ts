@@ -1,19 +1,22 @@
+import { pythonStrip } from '../mapping/hermesRead.js';
+
+/** Hermes' entry delimiter (tools/memory_tool.py ENTRY_DELIMITER). */
+const DELIMITER = '\n§\n';
+
 /**
- * Entries of a Hermes memory file (MEMORY.md, USER.md): blocks separated by a line holding only `§`.
- * Entries are trimmed, empty ones dropped, and a repeated entry kept once (its first occurrence), as
- * Hermes' memory tool loads them. Windows line endings are accepted.
+ * Entries of a Hermes memory file (MEMORY.md, USER.md) as Hermes' memory tool reads them
+ * (`_read_file`, `load_from_disk`): the text (newlines made `\n`, as Python's universal newlines
+ * read it) split on `\n§\n` exactly, each part stripped as Python's `str.strip()` strips, empty parts
+ * dropped, a repeated entry kept once (its first occurrence). A line holding `§` with spaces around it,
+ * or a second `§` line right after a delimiter, is entry text there: taken as a separator, one Hermes
+ * entry became two (outside test, session 24). A leading byte order mark is dropped (Python keeps it).
  */
 export const parseEntries = (text: string): string[] => {
-  const lines = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').split('\n');
-  const blocks: string[][] = [[]];
-  for (const line of lines) {
-    if (line.trim() === '§') blocks.push([]);
-    else blocks[blocks.length - 1]!.push(line);
-  }
+  const raw = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
   const seen = new Set<string>();
   const out: string[] = [];
-  for (const block of blocks) {
-    const entry = block.join('\n').trim();
+  for (const part of raw.split(DELIMITER)) {
+    const entry = pythonStrip(part);
     if (entry.length === 0 || seen.has(entry)) continue;
     seen.add(entry);
     out.push(entry);
