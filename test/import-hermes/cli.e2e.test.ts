@@ -55,6 +55,15 @@ describe('session-ledger import hermes', () => {
     expect(new Set(skipped.map((skip) => skip.reason))).toEqual(new Set(['the session was deleted in the ledger']));
   });
 
+  it('a source it refuses (missing, not SQLite) leaves no new ledger file behind (outside test, session 24)', () => {
+    const { env, ledger, dir } = setup();
+    writeFileSync(join(dir, 'junk.db'), 'not a database at all '.repeat(20));
+    for (const path of [join(dir, 'missing.db'), join(dir, 'junk.db')]) {
+      expect(runCli(['import', 'hermes', path], { env }).code).toBe(2);
+      expect(existsSync(ledger)).toBe(false);
+    }
+  });
+
   it('--dry-run reports what it would import and creates no ledger', () => {
     const { h, env, ledger } = setup(buildV2Era);
     const result = runCli(['import', 'hermes', h.path, '--dry-run', '--json'], { env });

@@ -51,10 +51,12 @@ export const registerImport = (program: Command): void => {
       const threads = parseThreads(options.threads);
       const progress = progressFor(context, 'importing', 'rows');
       let started = false;
+      // One snapshot for the import and its check, read one lineage unit at a time: a Hermes still
+      // writing adds no false difference, and memory holds one unit, not the file. Opened before the
+      // ledger, so a source refused (missing, locked, not Hermes) leaves no new ledger file behind
+      // (outside test, session 24).
+      const source = H.openHermesSource(path, { busyTimeoutMs });
       const { report, verify } = await withStore(context, Boolean(options.dryRun), async (store) => {
-        // One snapshot for the import and its check, read one lineage unit at a time: a Hermes still
-        // writing adds no false difference, and memory holds one unit, not the file.
-        const source = H.openHermesSource(path, { busyTimeoutMs });
         try {
           const imported: ImportReport = await H.importHermes(store, {
             path,
@@ -73,10 +75,9 @@ export const registerImport = (program: Command): void => {
           const checked: VerifyReport | undefined = options.verify ? await H.verifyHermes(store, path, { source }) : undefined;
           return { report: imported, verify: checked };
         } finally {
-          source.close();
           progress.stop();
         }
-      });
+      }).finally(() => source.close());
       emit(context.io, context.json, verify ? { ...report, verify } : report, () =>
         [H.formatReport(report), ...(verify ? [H.formatVerify(verify)] : [])].join('\n'),
       );
