@@ -122,11 +122,16 @@ export const sessionRoutes: Route[] = [
     tag: 'turns',
     summary: 'Begin a turn holding a lease on the session',
     body: B.beginTurnBody,
-    responses: { 201: { description: 'begun', schema: R.turnBegun }, ...WRITE_ERRORS },
+    responses: {
+      201: { description: 'begun', schema: R.turnBegun },
+      200: { description: 'a retry with the same turnId and owner: nothing new stored; the lease it holds, whatever the ttl asked (its leaseExpiresAt may be past)', schema: R.turnBegun },
+      ...WRITE_ERRORS,
+    },
     handler: async (context) => {
       const { ttl, expectedRevision, ...rest } = context.body;
       const result = await beginTurn(writer(context), context.params.id!, { ...rest, ttlMs: ttl ?? DEFAULT_TTL, expectedRevision: B.expectedOf(expectedRevision) });
-      return { status: 201, body: result };
+      // a retry answered 201 like a grant, with a lease possibly expired (outside test, session 24)
+      return { status: result.written === false ? 200 : 201, body: result };
     },
   }),
   route({
@@ -197,10 +202,15 @@ export const sessionRoutes: Route[] = [
     tag: 'sessions',
     summary: 'Continue the conversation in a new child segment',
     body: B.compressBody,
-    responses: { 201: { description: 'the new tip, and the id that resumes everything', schema: R.compressed }, ...WRITE_ERRORS },
+    responses: {
+      201: { description: 'the new tip, and the id that resumes everything', schema: R.compressed },
+      200: { description: 'a retry of a compression stored already: nothing new stored', schema: R.compressed },
+      ...WRITE_ERRORS,
+    },
     handler: async (context) => {
       const { summary, childId, expectedRevision } = context.body;
-      return { status: 201, body: await compressSession(writer(context), context.params.id!, { summary, childId, expectedRevision: B.expectedOf(expectedRevision) }) };
+      const result = await compressSession(writer(context), context.params.id!, { summary, childId, expectedRevision: B.expectedOf(expectedRevision) });
+      return { status: result.written ? 201 : 200, body: result };
     },
   }),
   route({
