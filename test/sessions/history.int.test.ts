@@ -58,6 +58,11 @@ describe.each(STORES)('compaction, rewrites and rewinds (%s)', (_name, open) => 
     // through the same message or a later one still replaces it
     await compactHistory(context, sessionId, { throughMessageId: 'u2', summary: 'again', summaryId: 'again' });
     expect((await loadConversation(store, sessionId, { view: 'active' })).messages.map((item) => item.id)).toEqual(['again']);
+    // 'again' stands for u2 too (through the summary it replaced): an earlier through is still refused
+    await expect(compactHistory(context, sessionId, { throughMessageId: 'a1', summary: 'S through a1' })).rejects.toMatchObject({
+      type: 'invalid_input',
+      message: expect.stringContaining('would retire summary again, which also stands for later messages (through u2)'),
+    });
   });
 
   it('two compactions that read before either wrote: the second is checked again against the first, not stored blind (outside test, session 24)', async () => {

@@ -32,6 +32,14 @@ const inActiveContext = (state: ConversationState, index: number, id: string): v
 const widerSummary = (state: ConversationState, index: number): { summaryId: string; lastId: string } | null => {
   const last = new Map<string, number>();
   state.messages.forEach((message, at) => message.compactedBy !== undefined && last.set(message.compactedBy, at));
+  // A summary also stands for what the summaries it replaced stood for (the same range summarised
+  // again: its messages stay marked with the first summary; missed, outside test, session 24). A
+  // summary is replaced only by a later one, so one pass in order carries it down every chain.
+  for (const summary of state.summaries) {
+    const own = last.get(summary.summaryId);
+    if (summary.supersededBy === null || own === undefined) continue;
+    last.set(summary.supersededBy, Math.max(last.get(summary.supersededBy) ?? -1, own));
+  }
   for (const summary of state.summaries) {
     const end = last.get(summary.summaryId);
     if (summary.supersededBy === null && summary.anchor <= index && end !== undefined && end > index) return { summaryId: summary.summaryId, lastId: state.messages[end]!.id };
