@@ -75,3 +75,23 @@ describe.each(STORES)('an unfinished deletion is reviewed and fenced like any ot
     expect((await deleteSession(ledger, 'root', { ifMatch: fresh.etag, now: now() })).deleted).toEqual(['session-root-2', 'session-root']);
   });
 });
+
+describe.each(STORES)('an unfinished deletion is finished only by a deletion of its own conversation (%s)', (_name, open) => {
+  it('a delegated child asked for without If-Match (the CLI) is refused, naming the parent; the parent asked for finishes it (outside test, session 24)', async () => {
+    const { context, store, now } = writerOn(open());
+    await buildConversation(context);
+    await expect(deleteSession(createLedger(killedAfter(store, 0)), 'root', { now: now(), retry: ONCE })).rejects.toMatchObject({ type: 'store_unavailable' });
+    const ledger = createLedger(store);
+
+    // before, `sessions delete sub --lineage tip` finished root's deletion and destroyed root, root-2 and subsub
+    for (const ifMatch of [undefined, '*']) {
+      await expect(deleteSession(ledger, 'sub', { lineage: 'tip', ifMatch, now: now() })).rejects.toMatchObject({
+        type: 'precondition_failed',
+        message: expect.stringContaining('unfinished deletion of root'),
+      });
+    }
+    expect(await stored(store, COVERED)).toEqual(COVERED);
+    // a segment of the same conversation finishes it
+    expect((await deleteSession(ledger, 'root-2', { now: now() })).deleted).toEqual(['session-subsub', 'session-sub', 'session-root-2', 'session-root']);
+  });
+});

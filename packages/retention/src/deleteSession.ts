@@ -6,7 +6,8 @@ import { assertIdleBefore } from './delete/idleBefore.js';
 import { checkIfMatch } from './delete/ifMatch.js';
 import { intentsCovering, pendingIntents, type PendingIntent } from './delete/intents.js';
 import { resumeDeletion } from './resumeDeletion.js';
-import { checkUnfinishedIfMatch } from './delete/unfinished.js';
+import { checkSameConversation, checkUnfinishedIfMatch } from './delete/unfinished.js';
+import { readStart } from '@session-ledger/sessions';
 import type { DeletionReason, Lineage } from './types.js';
 
 export interface DeleteOptions {
@@ -50,7 +51,8 @@ const deleteSessionUntraced = async (ledger: Ledger, anyId: string, options: Del
   const now = options.now ?? new Date();
   const pending = intentsCovering(options.pending ?? (await withRetry(() => pendingIntents(ledger.store), options.retry)), anyId);
   if (pending.length > 0) {
-    if (options.ifMatch !== undefined) checkUnfinishedIfMatch(pending, anyId, options.ifMatch);
+    if (options.ifMatch !== undefined && options.ifMatch.trim() !== '*') checkUnfinishedIfMatch(pending, anyId, options.ifMatch);
+    else checkSameConversation(pending, anyId, await conversationOf(ledger, anyId, pending));
     try {
       return { requestedId: anyId, ...(await resumeDeletion(ledger, pending, { now, retry: options.retry })) };
     } catch (error) {
@@ -68,6 +70,15 @@ const deleteSessionUntraced = async (ledger: Ledger, anyId: string, options: Del
   if (options.idleBefore !== undefined) assertIdleBefore(coverage, options.idleBefore, options.listedUpTo);
   const deleted = await deleteCovered(ledger, coverage, { reason: options.reason ?? 'delete', now, retry: options.retry });
   return { requestedId: anyId, rootId: coverage.conversations[0]!.rootId, sessionIds: coverage.streams.map((s) => s.sessionId), deleted };
+};
+
+/** The conversation (root id) of the segment `anyId`: the root an intent names it by, else its start's; null when it cannot be read (gone). */
+const conversationOf = async (ledger: Ledger, anyId: string, intents: readonly PendingIntent[]): Promise<string | null> => {
+  if (intents.some((intent) => intent.plan.rootId === anyId)) return anyId;
+  return readStart(ledger.store, anyId).then(
+    (start) => start.data.rootId,
+    () => null,
+  );
 };
 
 /** How many times a deletion of whatever is current (no If-Match, or `*`) is tried when the session moves under it. */

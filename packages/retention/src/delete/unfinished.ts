@@ -29,6 +29,26 @@ export const unfinishedOf = (intents: readonly PendingIntent[]): UnfinishedDelet
 export const strongTags = (ifMatch: string): string[] => ifMatch.split(',').map((tag) => tag.trim()).filter((tag) => tag !== '' && !tag.startsWith('W/'));
 
 /**
+ * Without an If-Match (or with `*`: "whatever is current"), a deletion finishes the unfinished ones
+ * only when they are deletions of the conversation asked for (`conversationOf`: the root of the
+ * segment asked for, or null when it cannot be read). One of another conversation (a delegated child
+ * asked for, its parent's deletion unfinished; or a segment already gone) is refused, naming it:
+ * `sessions delete CHILD --lineage tip` finished the parent's deletion and destroyed the parent,
+ * which the request, and the prompt before it, never named (outside test, session 24).
+ */
+export const checkSameConversation = (intents: readonly PendingIntent[], anyId: string, conversation: string | null): void => {
+  const others = intents.filter((intent) => intent.plan.rootId !== conversation);
+  if (others.length === 0) return;
+  const roots = [...new Set(others.map((intent) => intent.plan.rootId))];
+  const streams = unfinishedStreams(intents).map(({ sessionId, revision }) => `${sessionId}@${revision}`);
+  throw ledgerError(
+    'precondition_failed',
+    `Session ${anyId} is covered by an unfinished deletion of ${roots.join(', ')} (started ${others[0]!.at}, stopped part way) that tombstones ${streams.join(', ')}: delete ${roots[0]} to finish it, or send the ETag of GET /sessions/${anyId}/deletion (${unfinishedEtag(intents)}) in If-Match`,
+    { expected: 'a deletion of this conversation', current: `unfinished deletion of ${roots.join(', ')}` },
+  );
+};
+
+/**
  * A DELETE fenced by an If-Match finishes an unfinished deletion only when its If-Match names it
  * (the ETag the review gives while one is pending): the caller has then seen every stream it
  * tombstones. A tag of the conversation as it reads now does not: the unfinished deletion may cover
