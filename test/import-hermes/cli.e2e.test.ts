@@ -38,6 +38,8 @@ describe('session-ledger import hermes', () => {
     const { h, env } = setup();
     h.session({ id: 'not valid', title: 'a space in its id' });
     h.message('not valid', { role: 'user', content: 'this row cannot be imported' });
+    const dry = runCli(['import', 'hermes', h.path, '--dry-run'], { env });
+    expect([dry.code, dry.stderr]).toEqual([1, 'session-ledger: 1 session(s) of the source, 1 row(s), would not be imported (listed above): the ledger would hold less than the source\n']);
     // before, exit 0: a script running `import hermes && rm -rf ~/.hermes` lost this session
     const first = runCli(['import', 'hermes', h.path], { env });
     expect(first.code).toBe(1);
