@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLedger, type EventStore } from '@session-ledger/core';
-import { appendMessage } from '@session-ledger/sessions';
+import { appendMessage, startSession } from '@session-ledger/sessions';
 import { deleteSession, pendingIntents, reviewDeletion } from '@session-ledger/retention';
 import { buildConversation, COVERED, killedAfter, STORES, writerOn } from './helpers.js';
 
@@ -93,5 +93,27 @@ describe.each(STORES)('an unfinished deletion is finished only by a deletion of 
     expect(await stored(store, COVERED)).toEqual(COVERED);
     // a segment of the same conversation finishes it
     expect((await deleteSession(ledger, 'root-2', { now: now() })).deleted).toEqual(['session-subsub', 'session-sub', 'session-root-2', 'session-root']);
+  });
+});
+
+describe.each(STORES)('two unfinished deletions of one conversation (%s)', (_name, open) => {
+  it('finished as far as they can be, the refusal says what went and what was kept, not session_deleted (outside test, session 24)', async () => {
+    const { context, store, now } = writerOn(open());
+    await startSession(context, { id: 'p' });
+    await appendMessage(context, 'p', { role: 'user', content: 'the parent' });
+    await startSession(context, { id: 'c', parentId: 'p', link: 'delegation' });
+    await startSession(context, { id: 'cc', parentId: 'c', link: 'delegation' });
+    await expect(deleteSession(createLedger(killedAfter(store, 0)), 'c', { now: now(), retry: ONCE })).rejects.toMatchObject({ type: 'store_unavailable' });
+    await appendMessage(context, 'p', { role: 'user', content: 'between the kills' });
+    await expect(deleteSession(createLedger(killedAfter(store, 0)), 'p', { now: now(), retry: ONCE })).rejects.toMatchObject({ type: 'store_unavailable' });
+    await appendMessage(context, 'p', { role: 'user', content: 'after both kills' });
+    const review = await reviewDeletion(store, 'c');
+    expect(review.unfinished).toHaveLength(2);
+
+    const refusal = await deleteSession(createLedger(store), 'c', { ifMatch: review.etag, now: now() }).then(() => null, (error: unknown) => error);
+
+    expect(refusal).toMatchObject({ type: 'partial_deletion', details: { kept: ['session-p'] } });
+    expect(await stored(store, ['session-p', 'session-c', 'session-cc'])).toEqual(['session-p']);
+    expect(await pendingIntents(store)).toEqual([]);
   });
 });

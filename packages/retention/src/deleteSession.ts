@@ -50,6 +50,7 @@ export interface DeleteResult {
 const deleteSessionUntraced = async (ledger: Ledger, anyId: string, options: DeleteOptions = {}): Promise<DeleteResult> => {
   const now = options.now ?? new Date();
   const pending = intentsCovering(options.pending ?? (await withRetry(() => pendingIntents(ledger.store), options.retry)), anyId);
+  let interrupted: unknown = null;
   if (pending.length > 0) {
     if (options.ifMatch !== undefined && options.ifMatch.trim() !== '*') checkUnfinishedIfMatch(pending, anyId, options.ifMatch);
     else checkSameConversation(pending, anyId, await conversationOf(ledger, anyId, pending));
@@ -62,9 +63,15 @@ const deleteSessionUntraced = async (ledger: Ledger, anyId: string, options: Del
       // way this request goes on as a fresh deletion, fenced by its own If-Match: a 409 "delete again"
       // described the killed run, not this request (outside test, session 24).
       if (!isLedgerError(error, 'drift') && !isLedgerError(error, 'partial_deletion')) throw error;
+      interrupted = error;
     }
   }
-  const coverage = await readCoverage(ledger.store, anyId, { lineage: options.lineage, retry: options.retry, read: 'structure' });
+  const coverage = await readCoverage(ledger.store, anyId, { lineage: options.lineage, retry: options.retry, read: 'structure' }).catch((error: unknown) => {
+    // The segment asked for went in that completion (one of several unfinished deletions finished,
+    // another refused): its refusal says what went and what was kept, where session_deleted said
+    // neither (outside test, session 24).
+    throw interrupted !== null && isLedgerError(error, 'session_deleted') ? interrupted : error;
+  });
   if (options.ifMatch !== undefined) await checkIfMatch(ledger, coverage, anyId, options.ifMatch);
   assertIdle(coverage, now);
   if (options.idleBefore !== undefined) assertIdleBefore(coverage, options.idleBefore, options.listedUpTo);
