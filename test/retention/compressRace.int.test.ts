@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createLedger, readStreamState, type EventStore } from '@session-ledger/core';
 import { deleteSession } from '@session-ledger/retention';
 import { appendMessage, compressSession, startSession } from '@session-ledger/sessions';
-import { gate, STORES, wrapStore, writerOn } from './helpers.js';
+import { gate, holdingStartOf, pausedDeletion, STORES, wrapStore, writerOn } from './helpers.js';
 
 
 /**
@@ -19,17 +19,7 @@ describe.each(STORES)('a compression racing a deletion (%s)', (_name, open) => {
     const writer = writerOn(base);
     await startSession(writer.context, { id: 'p' });
     await appendMessage(writer.context, 'p', { role: 'user', content: 'a secret' });
-    const childStart = gate();
-    const reached = gate();
-    const slowChild: EventStore = wrapStore(base, {
-      appendToStream: async (stream, events, options) => {
-        if (stream === 'session-c') {
-          reached.open();
-          await childStart.opened;
-        }
-        return base.appendToStream(stream, events, options);
-      },
-    });
+    const { store: slowChild, childStart, reached } = holdingStartOf(base, 'session-c');
     // `killed`: the compression dies once its child is started, before it reads its parent again (kill -9 there).
     let childStarted = false;
     const killable: EventStore = wrapStore(slowChild, {
@@ -49,19 +39,6 @@ describe.each(STORES)('a compression racing a deletion (%s)', (_name, open) => {
   };
   const childState = async (store: EventStore) => (await readStreamState(store, 'session-c')).state;
 
-  /** A deletion of `p` that has read the conversation once `read` opens, and waits at its first tombstone until `tombstones` opens. */
-  const pausedDeletion = (base: EventStore, now: Date) => {
-    const tombstones = gate();
-    const read = gate();
-    const slowDelete: EventStore = wrapStore(base, {
-      tombstoneStream: async (stream, options) => {
-        read.open();
-        await tombstones.opened;
-        return base.tombstoneStream(stream, options);
-      },
-    });
-    return { deleting: deleteSession(createLedger(slowDelete), 'p', { now }), read, tombstones };
-  };
 
   it('the deletion ends before the child starts: the compression finds its parent gone, deletes the child and answers session_deleted', async () => {
     const { base, writer, childStart, compressing } = await setUp();

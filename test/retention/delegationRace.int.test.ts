@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createLedger, readStreamState, type EventStore } from '@session-ledger/core';
 import { deleteSession } from '@session-ledger/retention';
 import { appendMessage, startSession } from '@session-ledger/sessions';
-import { gate, STORES, wrapStore, writerOn } from './helpers.js';
+import { holdingStartOf, pausedDeletion, STORES, writerOn } from './helpers.js';
 
 /**
  * A delegated child started while its parent is deleted (outside test, session 24: 1 in 250 racing
@@ -18,17 +18,7 @@ describe.each(STORES)('a delegated child started while its parent is deleted (%s
     const writer = writerOn(base);
     await startSession(writer.context, { id: 'p' });
     await appendMessage(writer.context, 'p', { role: 'user', content: 'the task' });
-    const childStart = gate();
-    const reached = gate();
-    const slowChild: EventStore = wrapStore(base, {
-      appendToStream: async (stream, events, options) => {
-        if (stream === 'session-d') {
-          reached.open();
-          await childStart.opened;
-        }
-        return base.appendToStream(stream, events, options);
-      },
-    });
+    const { store: slowChild, childStart, reached } = holdingStartOf(base, 'session-d');
     const starting = startSession({ ...writer.context, ledger: createLedger(slowChild) }, { id: 'd', parentId: 'p', link: 'delegation' });
     await reached.opened; // the link is stored in p; d is not started
     return { base, writer, childStart, starting };
@@ -48,16 +38,7 @@ describe.each(STORES)('a delegated child started while its parent is deleted (%s
 
   it('the child starts between the deletion\'s read and its tombstones: it is deleted with its parent and the outcome names it', async () => {
     const { base, writer, childStart, starting } = await setUp();
-    const tombstones = gate();
-    const read = gate();
-    const slowDelete: EventStore = wrapStore(base, {
-      tombstoneStream: async (stream, options) => {
-        read.open();
-        await tombstones.opened;
-        return base.tombstoneStream(stream, options);
-      },
-    });
-    const deleting = deleteSession(createLedger(slowDelete), 'p', { now: writer.now() });
+    const { deleting, read, tombstones } = pausedDeletion(base, writer.now());
     await read.opened;
     childStart.open();
     await starting; // started while the parent still stood

@@ -2,6 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
+import { createLedger, type EventStore } from '@session-ledger/core';
+import { deleteSession } from '@session-ledger/retention';
+import { wrapStore } from '../support/killedStore.js';
 import {
   appendMessage,
   appendMessages,
@@ -71,4 +74,34 @@ export const gate = () => {
   let open!: () => void;
   const opened = new Promise<void>((resolve) => (open = resolve));
   return { opened, open };
+};
+
+/** `base` with appends to `stream` held until `childStart` opens; `reached` opens when the first arrives (a child's start paused). */
+export const holdingStartOf = (base: EventStore, stream: string) => {
+  const childStart = gate();
+  const reached = gate();
+  const store: EventStore = wrapStore(base, {
+    appendToStream: async (name, events, options) => {
+      if (name === stream) {
+        reached.open();
+        await childStart.opened;
+      }
+      return base.appendToStream(name, events, options);
+    },
+  });
+  return { store, childStart, reached };
+};
+
+/** A deletion of `p` that has read the conversation once `read` opens, and waits at its first tombstone until `tombstones` opens. */
+export const pausedDeletion = (base: EventStore, now: Date) => {
+  const tombstones = gate();
+  const read = gate();
+  const slowDelete: EventStore = wrapStore(base, {
+    tombstoneStream: async (stream, options) => {
+      read.open();
+      await tombstones.opened;
+      return base.tombstoneStream(stream, options);
+    },
+  });
+  return { deleting: deleteSession(createLedger(slowDelete), 'p', { now }), read, tombstones };
 };
