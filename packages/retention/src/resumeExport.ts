@@ -5,7 +5,7 @@ import { completeIntent } from './delete/completeIntent.js';
 import type { PendingIntent } from './delete/intents.js';
 import type { ExportResult } from './exportSession.js';
 import type { Manifest } from './manifest.js';
-import { manifestOf } from './render/index.js';
+import { manifestOfBytes } from './file/verifyFile.js';
 import { resultFromManifest } from './file/earlierRun.js';
 
 const inProgress = (intent: PendingIntent, id: string) =>
@@ -40,7 +40,8 @@ export const resumeExport = async (
   });
   const sha = `sha256:${sha256Hex(bytes)}`;
   if (intent.export?.fileSha256 !== undefined && sha !== intent.export.fileSha256) throw changedFile(file, `sha256 ${sha}, verified ${intent.export.fileSha256}`);
-  const manifest: Manifest = manifestOf(intent.export!.format as Manifest['format'], bytes.toString('utf8'));
+  // the first line only for jsonl: the whole file as one string failed past V8's cap (512 MiB)
+  const manifest: Manifest = manifestOfBytes(intent.export!.format as Manifest['format'], bytes);
   const deleted: string[] = [];
   for (const open of intents) deleted.push(...(await completeIntent(ledger, open, options)));
   return resultFromManifest(file, manifest, sha, deleted);

@@ -9,7 +9,7 @@ import type { ExportResult } from '../exportSession.js';
 import type { Manifest } from '../manifest.js';
 import type { ResolvedExport } from '../options.js';
 import { prepareExport, type PreparedExport } from '../prepareExport.js';
-import { manifestOf } from '../render/index.js';
+import { manifestOfBytes } from './verifyFile.js';
 
 /**
  * `export --delete-after-verified` run again after an earlier run of it was killed: the two windows
@@ -19,10 +19,8 @@ import { manifestOf } from '../render/index.js';
  */
 
 const fileManifest = (format: Manifest['format'], bytes: Buffer): Manifest | null => {
-  // jsonl: its first line only (the file may be larger than any string: render/jsonl.ts)
-  const head = format === 'jsonl' ? bytes.subarray(0, Math.max(0, bytes.indexOf(0x0a))) : bytes;
   try {
-    return manifestOf(format, head.toString('utf8'));
+    return manifestOfBytes(format, bytes);
   } catch {
     return null;
   }

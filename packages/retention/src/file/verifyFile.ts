@@ -1,10 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { ledgerError, sha256Hex } from '@session-ledger/core';
 import type { PreparedExport } from '../prepareExport.js';
+import type { Manifest } from '../manifest.js';
 import { manifestOf } from '../render/index.js';
 
 const failed = (path: string, what: string) =>
   ledgerError('verification_failed', `The export at ${path} does not read back as written: ${what}`, { what: `export ${path}: ${what}` });
+
+/** The manifest an export file declares, read from its bytes: for jsonl its first line only (the file may be larger than any string: render/jsonl.ts). */
+export const manifestOfBytes = (format: Manifest['format'], bytes: Buffer): Manifest =>
+  manifestOf(format, (format === 'jsonl' ? bytes.subarray(0, Math.max(0, bytes.indexOf(0x0a))) : bytes).toString('utf8'));
 
 /**
  * Reads the written file back: its bytes must hash to what was rendered, and the manifest it
@@ -14,9 +19,7 @@ export const verifyWritten = async (path: string, prepared: PreparedExport): Pro
   const bytes = await readFile(path);
   const written = sha256Hex(bytes);
   if (written !== prepared.sha256) throw failed(path, 'its bytes differ from the rendered export');
-  // jsonl: its first line only (the file may be larger than any string: render/jsonl.ts).
-  const head = prepared.manifest.format === 'jsonl' ? bytes.subarray(0, Math.max(0, bytes.indexOf(0x0a))) : bytes;
-  const manifest = manifestOf(prepared.manifest.format, head.toString('utf8'));
+  const manifest = manifestOfBytes(prepared.manifest.format, bytes);
   if (manifest.digest !== prepared.manifest.digest) throw failed(path, `its manifest names digest ${manifest.digest}, the view is ${prepared.manifest.digest}`);
   return `sha256:${written}`;
 };
