@@ -55,6 +55,14 @@ describe('session-ledger import hermes', () => {
     const { skipped } = again.json() as { skipped: Array<{ session: string; reason: string }> };
     expect(skipped.map((skip) => skip.session)).toContain('inplace');
     expect(new Set(skipped.map((skip) => skip.reason))).toEqual(new Set(['the session was deleted in the ledger']));
+
+    // Hermes went on with the session after the ledger deleted it: those rows are not in the ledger.
+    // Before, this was skipped with exit 0 too (outside test, session 24, E-6).
+    clean.h.message('inplace', { role: 'user', content: 'written in Hermes after the ledger deleted the session' });
+    const later = runCli(['import', 'hermes', clean.h.path], { env: clean.env });
+    expect(later.code).toBe(1);
+    expect(later.stdout).toMatch(/skipped inplace \(\d+ rows\): the session was deleted in the ledger at \d+ event\(s\), and the source has 1 more since: they are not in the ledger/);
+    expect(runCli(['import', 'hermes', clean.h.path, '--dry-run'], { env: clean.env }).code).toBe(1);
   });
 
   it('a source it refuses (missing, not SQLite) leaves no new ledger file behind (outside test, session 24)', () => {

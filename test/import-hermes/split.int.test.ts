@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isLedgerError, readStreamState, type EventStore } from '@session-ledger/core';
 import { sessionStream } from '@session-ledger/events';
-import { importHermes, type ImportReport, type StoreOpener } from '@session-ledger/import-hermes';
+import { importHermes, leftOut, type ImportReport, type StoreOpener } from '@session-ledger/import-hermes';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
 import { buildBulk } from './fixtures/bulk.js';
 import { createHermesDb } from './fixtures/hermesDb.js';
@@ -143,6 +143,31 @@ describe('the import split: this thread builds, a worker appends', () => {
       [false, 0, true],
     ]);
     expect(storedRows(ledgers.split)).toEqual(storedRows(ledgers.one));
+  });
+
+  it('a session deleted in the ledger is skipped; once Hermes went on with it, the skip is data left out, as one thread reports (E-6)', async () => {
+    const dir = tempDir('hermes-split');
+    const source = join(dir, 'current.db');
+    const h = buildCurrentEra(source);
+    const ledgers = { one: join(dir, 'one.sqlite'), split: join(dir, 'split.sqlite') };
+    const both = async () => [
+      await importHermes(ledgerAt(ledgers.one), { path: source }),
+      await importHermes(ledgerAt(ledgers.split), { path: source, appendThread: sqliteOpener(ledgers.split) }),
+    ];
+    try {
+      await both();
+      for (const path of Object.values(ledgers)) await ledgerAt(path).tombstoneStream(sessionStream('inplace'));
+      const [oneAgain, splitAgain] = await both();
+      expect(splitAgain).toEqual(oneAgain);
+      expect(splitAgain!.skipped.map((skip) => skip.reason)).toContain('the session was deleted in the ledger');
+      expect(leftOut(splitAgain!)).toEqual([]);
+      h.message('inplace', { role: 'user', content: 'written in Hermes after the ledger deleted it' });
+      const [oneLater, splitLater] = await both();
+      expect(splitLater).toEqual(oneLater);
+      expect(leftOut(splitLater!)).toEqual([expect.objectContaining({ session: 'inplace', reason: expect.stringMatching(/deleted in the ledger at \d+ event\(s\), and the source has 1 more since/) })]);
+    } finally {
+      h.close();
+    }
   });
 
   it('refuses a session holding a lone surrogate whole, even with batches of one, and imports the others', async () => {

@@ -1,6 +1,6 @@
 import type { Skipped } from './plan/importPlan.js';
 import type { PlannedEvent } from './mapping/stepEvent.js';
-import { DELETED_IN_LEDGER } from './ledger/syncStream.js';
+import { DELETED_IN_LEDGER } from './ledger/deletedSession.js';
 
 /** What one run of the import did (or, in a dry run, would do). Counts are of what this run wrote. */
 export interface ImportReport {

@@ -1,9 +1,7 @@
 import { isLedgerError, type ChainHead, type ExpectedRevision, type Ledger, type LedgerAppendResult } from '@session-ledger/core';
 import type { PlannedEvent } from '../mapping/stepEvent.js';
+import { deletedReason } from './deletedSession.js';
 import { readIds } from './readIds.js';
-
-/** A session deleted in the ledger stays deleted: a re-import skips it by design. */
-export const DELETED_IN_LEDGER = 'the session was deleted in the ledger';
 
 /**
  * A planned event, built (and so checked) before anything of its session is written, with what its
@@ -33,7 +31,7 @@ export interface SyncOptions {
  */
 export const syncStream = async (ledger: Ledger, stream: string, planned: SyncEvent[], options: SyncOptions): Promise<SyncOutcome> => {
   const held = await readIds(ledger.store, stream);
-  if (held.kind === 'deleted') return { kind: 'conflict', existing: 0, written: 0, reason: DELETED_IN_LEDGER };
+  if (held.kind === 'deleted') return { kind: 'conflict', existing: 0, written: 0, reason: await deletedReason(ledger.store, stream, planned.length) };
   const ids = held.kind === 'present' ? held.ids : [];
   for (let i = 0; i < ids.length; i += 1) {
     if (i >= planned.length || ids[i] !== planned[i]!.event.id) {

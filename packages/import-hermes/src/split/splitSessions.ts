@@ -1,6 +1,6 @@
-import { DELETED_IN_LEDGER } from '../ledger/syncStream.js';
 import { createLedger, isLedgerError, type ChainHead, type EventStore, type ExpectedRevision, type LedgerAppendResult, type LedgerError } from '@session-ledger/core';
 import { interrupted, type SessionsOptions } from '../importSessions.js';
+import { deletedReason } from '../ledger/deletedSession.js';
 import { readIds } from '../ledger/readIds.js';
 import type { SyncEvent } from '../ledger/syncStream.js';
 import type { PlannedEvent } from '../mapping/stepEvent.js';
@@ -58,7 +58,10 @@ export const splitSessions = async (store: EventStore, source: HermesSource, rep
       }
     }
     const held = await readIds(store, item.stream);
-    if (held.kind === 'deleted') return decided({ kind: 'conflict', existing: 0, written: 0, reason: DELETED_IN_LEDGER });
+    if (held.kind === 'deleted') {
+      const planned = whole?.length ?? item.steps.reduce((count, step) => count + (plannedEvent(item, step) === null ? 0 : 1), 0);
+      return decided({ kind: 'conflict', existing: 0, written: 0, reason: await deletedReason(store, item.stream, planned) });
+    }
     const ids = held.kind === 'present' ? held.ids : [];
     let expected: ExpectedRevision = held.kind === 'present' ? held.lastRevision : 'no_stream';
     let chainHead: ChainHead | null = held.kind === 'present' ? held.head : null;
