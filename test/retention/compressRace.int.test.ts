@@ -126,5 +126,10 @@ describe.each(STORES)('a compression racing a deletion (%s)', (_name, open) => {
 
     await expect(deleting).rejects.toMatchObject({ type: 'partial_deletion', details: { deleted: ['session-p'], kept: ['session-c'] } });
     expect(await childState(base)).toBe('live');
+    // The error names the way to finish, and it works (E-2: it said "delete again", which answers session_deleted).
+    await expect(deleting).rejects.toThrow(/delete session c to finish$/);
+    await expect(deleteSession(createLedger(base), 'p', { now: writer.now() })).rejects.toMatchObject({ type: 'session_deleted' });
+    expect((await deleteSession(createLedger(base), 'c', { now: writer.now() })).deleted).toEqual(['session-c']);
+    expect(await childState(base)).toBe('tombstoned');
   });
 });

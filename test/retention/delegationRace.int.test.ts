@@ -48,6 +48,26 @@ describe.each(STORES)('a delegated child started while its parent is deleted (%s
     expect(await childState(base)).toBe('tombstoned');
   });
 
+  it('the child starts and is written to between the deletion\'s read and its tombstones: it is kept, the error names it, and deleting it finishes (E-2)', async () => {
+    const { base, writer, childStart, starting } = await setUp();
+    const { deleting, read, tombstones } = pausedDeletion(base, writer.now());
+    await read.opened;
+    childStart.open();
+    await starting;
+    await appendMessage(writer.context, 'd', { role: 'assistant', content: 'written while the parent was being deleted' });
+    tombstones.open();
+
+    // What was written in d was never read, so it is never destroyed: kept, and the error says how to finish.
+    const error = await deleting.then(() => null, (caught: unknown) => caught);
+    expect(error).toMatchObject({ type: 'partial_deletion', details: { deleted: ['session-p'], kept: ['session-d'] } });
+    expect((error as Error).message).toContain('delete session d to finish');
+    expect(await childState(base)).toBe('live');
+    // Before: the error said "delete again", and deleting p again answered session_deleted, d living on.
+    await expect(deleteSession(createLedger(base), 'p', { now: writer.now() })).rejects.toMatchObject({ type: 'session_deleted' });
+    expect((await deleteSession(createLedger(base), 'd', { now: writer.now() })).deleted).toEqual(['session-d']);
+    expect(await childState(base)).toBe('tombstoned');
+  });
+
   it('the parent deleted before the child is linked: startSession refuses, nothing stored under the child id', async () => {
     const base = open();
     const { context, now } = writerOn(base);

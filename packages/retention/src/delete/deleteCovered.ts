@@ -33,6 +33,6 @@ export const deleteCovered = async (ledger: Ledger, coverage: Coverage, options:
   // A compression child started under this deletion goes with its parent, and the outcome names it.
   const late = outcome.failure ? [] : await startedSince(ledger.store, coverage);
   if (late.length === 0) return finishDeletion(ledger, plan, outcome, { ...details, intent });
-  const all = await tombstoneAll(ledger.store, late, { retry: options.retry, resuming: true, after: outcome });
+  const all = await tombstoneAll(ledger.store, late, { retry: options.retry, resuming: true, late: true, after: outcome });
   return finishDeletion(ledger, { ...plan, streams: [...plan.streams, ...late], order: [...late, ...plan.order] }, all, { ...details, intent });
 };

@@ -1,5 +1,6 @@
 import { isLedgerError, ledgerError, withRetry, type DeletionRecord, type EventStore, type LedgerError, type RetryPolicy } from '@session-ledger/core';
 import type { PlannedStream } from './plan.js';
+import { sessionIdOf } from '@session-ledger/events';
 import { driftError } from '../errors.js';
 
 export interface TombstoneOutcome {
@@ -16,8 +17,20 @@ export interface TombstoneOutcome {
 const currentOf = (error: unknown): string | null =>
   isLedgerError(error, 'wrong_expected_version') ? error.details.actual : isLedgerError(error, 'stream_deleted') ? 'deleted' : null;
 
+/**
+ * How to finish a partial deletion. A child started while this deletion ran (`late`, startedSince.ts)
+ * and written to since is kept, what was written there never read; deleting its parent again answers
+ * session_deleted, so the way to finish is deleting the child (outside test, session 24, E-2: the
+ * error said "delete again", and the child lived on).
+ */
+const toFinish = (stream: PlannedStream, current: string | null, late: boolean): string => {
+  const sessionId = sessionIdOf(stream.stream);
+  if (!late || current === null || current === 'deleted' || sessionId === null) return 'delete again to finish';
+  return `it was started and written to while this deletion ran, and what was written there was never read; delete session ${sessionId} to finish`;
+};
+
 /** The failure in the caller's words: drift when nothing was deleted yet, partial_deletion otherwise. */
-const failureOf = (error: unknown, stream: PlannedStream, deleted: string[], kept: string[]): LedgerError => {
+const failureOf = (error: unknown, stream: PlannedStream, deleted: string[], kept: string[], late: boolean): LedgerError => {
   const current = currentOf(error);
   const exported = stream.revision.toString();
   if (deleted.length === 0) {
@@ -28,7 +41,7 @@ const failureOf = (error: unknown, stream: PlannedStream, deleted: string[], kep
   const why = current === null ? (error instanceof Error ? error.message : String(error)) : `read at revision ${exported}, now ${current}`;
   return ledgerError(
     'partial_deletion',
-    `Deleted ${deleted.join(', ')}; kept ${kept.join(', ')}: ${stream.stream} could not be deleted (${why}); delete again to finish`,
+    `Deleted ${deleted.join(', ')}; kept ${kept.join(', ')}: ${stream.stream} could not be deleted (${why}); ${toFinish(stream, current, late)}`,
     { deleted, kept, stream: stream.stream, exported, current: current ?? 'unknown' },
   );
 };
@@ -40,8 +53,11 @@ const failureOf = (error: unknown, stream: PlannedStream, deleted: string[], kep
 export const tombstoneAll = async (
   store: EventStore,
   streams: PlannedStream[],
-  /** resuming: finishing a recorded intent, where a stream already tombstoned went in the run that stopped. */
-  options: { retry?: RetryPolicy; onDeleted?: (done: number) => void; resuming?: boolean; after?: TombstoneOutcome } = {},
+  /**
+   * resuming: finishing a recorded intent, where a stream already tombstoned went in the run that
+   * stopped. late: the streams are children started while this deletion ran (startedSince.ts).
+   */
+  options: { retry?: RetryPolicy; onDeleted?: (done: number) => void; resuming?: boolean; late?: boolean; after?: TombstoneOutcome } = {},
 ): Promise<TombstoneOutcome> => {
   /** `after`: the outcome of this deletion's earlier tombstones, which these continue. */
   const deleted: string[] = [...(options.after?.deleted ?? [])];
@@ -57,7 +73,7 @@ export const tombstoneAll = async (
         continue;
       }
       const kept = streams.slice(index).map((s) => s.stream);
-      return { deleted, kept, failure: failureOf(error, stream, deleted, kept), logged };
+      return { deleted, kept, failure: failureOf(error, stream, deleted, kept, options.late === true), logged };
     }
     deleted.push(stream.stream);
     options.onDeleted?.(deleted.length);
