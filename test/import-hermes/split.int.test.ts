@@ -12,6 +12,12 @@ import { buildBulk } from './fixtures/bulk.js';
 import { createHermesDb } from './fixtures/hermesDb.js';
 import { buildCurrentEra, tempDir } from './fixtures/scenarios.js';
 
+const gate = () => {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+};
+
 /** Every append worker the import starts (the real Worker, counted). */
 const workers = vi.hoisted(() => [] as Worker[]);
 vi.mock('node:worker_threads', async (importOriginal) => {
@@ -167,6 +173,40 @@ describe('the import split: this thread builds, a worker appends', () => {
       expect(leftOut(splitLater!)).toEqual([expect.objectContaining({ session: 'inplace', reason: expect.stringMatching(/deleted in the ledger at \d+ event\(s\), and the source has 1 more since/) })]);
     } finally {
       h.close();
+    }
+  });
+
+  it('two imports racing on one ledger: what the later one finds written by the other counts as present, not as written by it, on both paths', async () => {
+    const dir = tempDir('hermes-split');
+    const source = join(dir, 'current.db');
+    buildCurrentEra(source).close();
+    for (const split of [false, true]) {
+      const path = join(dir, `${split}.sqlite`);
+      // The later import reads its first session's stream (absent), then waits while the other imports everything.
+      const read = gate();
+      const resume = gate();
+      let first = true;
+      const base = ledgerAt(path);
+      const later: EventStore = Object.assign(Object.create(base) as EventStore, {
+        readStream: async (...args: Parameters<EventStore['readStream']>) => {
+          const hold = first && args[0].startsWith('session-');
+          first &&= !hold;
+          const result = await base.readStream(...args).then((events) => ({ events }), (error: unknown) => ({ error }));
+          if (hold) read.open(), await resume.opened;
+          if ('error' in result) throw result.error;
+          return result.events;
+        },
+      });
+      const racing = importHermes(later, { path: source, ...(split ? { appendThread: sqliteOpener(path) } : {}) });
+      await read.opened;
+      const earlier = await importHermes(ledgerAt(path), { path: source });
+      resume.open();
+      const report = await racing;
+      const stored = (storedRows(path).events as unknown[][]).filter((row) => String(row[1]).startsWith('session-')).length;
+      expect(earlier.events, `split: ${split}`).toBe(stored);
+      // Before: the later import counted the events it found written as its own (the counts overlapped).
+      expect([report.events, report.sessions, report.messages], `split: ${split}`).toEqual([0, 0, 0]);
+      expect(report.unchanged.events, `split: ${split}`).toBe(stored);
     }
   });
 

@@ -54,6 +54,8 @@ export const syncStream = async (ledger: Ledger, stream: string, planned: SyncEv
   // ledger never reads back what this import just wrote.
   let head: ChainHead | null = held.kind === 'present' ? held.head : null;
   let written = 0;
+  /** Batches another writer (a racing import of the same source) had stored, found by the append's idempotent replay: present, not written here. */
+  let found = 0;
   for (let start = ids.length; start < planned.length; start += options.batchSize) {
     const batch = planned.slice(start, start + options.batchSize).map((item) => item.event);
     try {
@@ -64,12 +66,16 @@ export const syncStream = async (ledger: Ledger, stream: string, planned: SyncEv
       );
       expected = result.nextExpectedRevision;
       head = (result as LedgerAppendResult).head;
+      if (result.written === false) {
+        found += batch.length;
+        continue;
+      }
     } catch (error) {
       if (!isLedgerError(error, 'wrong_expected_version') && !isLedgerError(error, 'stream_deleted')) throw error;
-      return { kind: 'conflict', existing: ids.length, written, reason: `another writer changed the session during the import: ${error.message}` };
+      return { kind: 'conflict', existing: ids.length + found, written, reason: `another writer changed the session during the import: ${error.message}` };
     }
     written += batch.length;
     options.onBatch?.(batch);
   }
-  return { kind: 'synced', existing: ids.length, written };
+  return { kind: 'synced', existing: ids.length + found, written };
 };

@@ -34,6 +34,8 @@ interface Session {
 }
 let session: Session | null = null;
 
+const NOTHING_WRITTEN = { events: 0, sessions: 0, segments: 0, messages: 0, compacted: 0, rewound: 0 };
+
 const append = async (s: Session, message: Extract<ToAppender, { t: 'batch' }>): Promise<void> => {
   if (s.stopped !== null) return;
   const heads = JSON.parse(message.text) as Array<{ id: string; type: string; metadata: JsonObject }>;
@@ -41,8 +43,9 @@ const append = async (s: Session, message: Extract<ToAppender, { t: 'batch' }>):
   // Each data text is what JSON.stringify gives for the data parsed from it: the store writes it as it is.
   rememberDataTexts(events, message.data);
   const expectedRevision: ExpectedRevision = message.expected === 'no_stream' ? 'no_stream' : BigInt(message.expected);
+  let result;
   try {
-    await (await opening).appendToStream(s.stream, events, { expectedRevision });
+    result = await (await opening).appendToStream(s.stream, events, { expectedRevision });
   } catch (error) {
     if (isLedgerError(error, 'invalid_input')) {
       s.stopped = { kind: 'refused', written: s.written, reason: error.message };
@@ -50,6 +53,12 @@ const append = async (s: Session, message: Extract<ToAppender, { t: 'batch' }>):
       const reason = `another writer changed the session during the import: ${error.message}`;
       s.stopped = { kind: 'conflict', existing: s.existing, written: s.written, reason };
     } else throw error;
+    return;
+  }
+  if (result.written === false) {
+    // Another writer (a racing import of the same source) stored this batch first, as syncStream counts it: present, not written here.
+    s.existing += events.length;
+    send({ t: 'wrote', ...NOTHING_WRITTEN, rows: message.counts.rows });
     return;
   }
   s.written += events.length;
