@@ -34,6 +34,7 @@ import { nextPositions } from './positions.js';
 import { idIndex } from './idIndex.js';
 import { headTracker } from './headTracker.js';
 import { streamStates } from './streamStates.js';
+import { openFailure } from './openFailure.js';
 import { versionWatch } from './versionWatch.js';
 import { prepareStatements, type EventRow, type StreamRow } from './statements.js';
 import { recordDeletion } from './log/deletion.js';
@@ -134,7 +135,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     options.onCommit?.init(db);
   } catch (error) {
     opened?.close(); // a refused file is not held open
-    throw storeUnavailable(`Cannot open ledger at ${path}: ${(error as Error).message}`, (error as { code?: string }).code);
+    throw storeUnavailable(openFailure(path, error as Error), (error as { code?: string }).code);
   }
   // Each statement is prepared here: a table or column dropped behind the store's back is damage (exit 4), not a bug.
   const { sql, positions, ids, logSql } = (() => {
