@@ -70,6 +70,43 @@ describe('the log commitment of the SQLite store', () => {
     await store.close();
   });
 
+  it('events a recorded deletion erased, put back behind the store (from a backup), are a break: inside the range as at its ends (outside test, session 25)', async () => {
+    await writeLedger(temp.file);
+    const rows = (stream: string) => {
+      const db = new Database(temp.file, { readonly: true });
+      try {
+        return db.prepare('SELECT * FROM events WHERE stream = ? ORDER BY revision').all(stream) as Array<Record<string, unknown>>;
+      } finally {
+        db.close();
+      }
+    };
+    const backup = { b: rows('session-b'), c: rows('session-c') };
+    let store = openSqliteStore(temp.file);
+    await store.tombstoneStream('session-b');
+    await store.deleteStream('session-c');
+    await store.close();
+    const putBack = (from: Array<Record<string, unknown>>, revisions: number[]) => (db: Database.Database) => {
+      for (const row of from.filter((r) => revisions.includes(Number(r.revision)))) {
+        db.prepare(`INSERT INTO events (${Object.keys(row).join(', ')}) VALUES (${Object.keys(row).map(() => '?').join(', ')})`).run(...Object.values(row));
+      }
+      db.prepare('INSERT OR IGNORE INTO indexed_ids (stream, id, revision) SELECT stream, id, revision FROM events').run();
+    };
+    // revisions 2..7 of the tombstoned stream (its first and last stay erased), revision 1 of the soft-deleted one
+    tamper(temp.file, putBack(backup.b, [2, 3, 4, 5, 6, 7]));
+    tamper(temp.file, putBack(backup.c, [1]));
+    store = openSqliteStore(temp.file);
+    for (const parallel of [undefined, false] as const) {
+      const report = await verifyLog(store, { maxBreaks: 100, ...(parallel === false ? { parallel } : {}) });
+      // before: ok, "10 events, 13 erased", while $all served the erased events again
+      expect(report.ok).toBe(false);
+      expect(report.breaks.filter((item) => item.kind === 'deletion').map((item) => [item.stream, item.message])).toEqual([
+        ['session-b', 'session-b@9: the tombstone deletion record erased revisions 0..9 (10 events), but 6 of them are stored: events it erased were put back'],
+        ['session-c', 'session-c@2: the soft deletion record erased revisions 0..2 (3 events), but 1 of them is stored: events it erased were put back'],
+      ]);
+    }
+    await store.close();
+  });
+
   it('a proof at the size of a digest kept earlier verifies against that digest after the log grew', async () => {
     await writeLedger(temp.file);
     const store = openSqliteStore(temp.file);

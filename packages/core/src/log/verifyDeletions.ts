@@ -20,7 +20,7 @@ export const checkDeletions = (records: DeletionRecord[], missing: LogEntry[], c
   const byStream = new Map<string, DeletionRecord[]>();
   for (const record of committed) byStream.set(record.stream, [...(byStream.get(record.stream) ?? []), record]);
   let erased = 0;
-  const spans = new Map<DeletionRecord, { first: number; last: number }>();
+  const spans = new Map<DeletionRecord, { first: number; last: number; count: number }>();
   for (const entry of missing) {
     const record = (byStream.get(entry.stream) ?? []).find((candidate) => covers(candidate, entry));
     if (!record) {
@@ -29,8 +29,9 @@ export const checkDeletions = (records: DeletionRecord[], missing: LogEntry[], c
     }
     erased += 1;
     const span = spans.get(record);
-    spans.set(record, { first: Math.min(span?.first ?? entry.index, entry.index), last: Math.max(span?.last ?? entry.index, entry.index) });
+    spans.set(record, { first: Math.min(span?.first ?? entry.index, entry.index), last: Math.max(span?.last ?? entry.index, entry.index), count: (span?.count ?? 0) + 1 });
   }
+  checkErasedCounts(committed, spans, size, report);
   // Its leaf range is not in a deletion's leaf: it must be the leaves of the events it erased (of records verified whole).
   const range = (first: number | null, last: number | null) => (first === null ? 'none' : `${first}..${last}`);
   for (const record of committed) {
@@ -39,6 +40,25 @@ export const checkDeletions = (records: DeletionRecord[], missing: LogEntry[], c
     report('deletion', record.stream, record.headRevision, null, record.logSize, `the ${record.kind} deletion record names leaves ${range(record.firstLeaf, record.lastLeaf)}, the events it erased are at leaves ${range(span?.first ?? null, span?.last ?? null)}`);
   }
   return { erased };
+};
+
+/**
+ * A deletion record that erases leaves erased every revision from its first to its head: the store
+ * deletes a stream's live events whole, and each of them has a leaf below the record's. So as many
+ * of them must be gone as it names; fewer are events put back behind the store (from a backup taken
+ * before the deletion), which $all and every subscriber would serve again. Before, only the ends of
+ * the range were checked (its leaf range), and events put back inside it passed (outside test,
+ * session 25).
+ */
+const checkErasedCounts = (committed: DeletionRecord[], spans: Map<DeletionRecord, { count: number }>, size: number, report: Report): void => {
+  for (const record of committed) {
+    if (record.logSize >= size || record.firstLeaf === null || record.headRevision < record.fromRevision) continue;
+    const named = record.headRevision - record.fromRevision + 1n;
+    const stored = named - BigInt(spans.get(record)?.count ?? 0);
+    if (stored <= 0n) continue;
+    const verb = stored === 1n ? 'is' : 'are';
+    report('deletion', record.stream, record.headRevision, null, record.logSize, `the ${record.kind} deletion record erased revisions ${record.fromRevision}..${record.headRevision} (${named} events), but ${stored} of them ${verb} stored: events it erased were put back`);
+  }
 };
 
 /**
