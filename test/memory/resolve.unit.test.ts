@@ -76,6 +76,19 @@ describe('batch resolution', () => {
     expect(error.message).toMatch(/^operation 2 \(add\)/);
   });
 
+  it('strips content and selectors as Hermes does (Python str.strip), so a mirrored MEMORY.md reads back as stored (outside test, session 25)', () => {
+    // JavaScript's trim kept U+001C..U+001F and U+0085: Hermes read such a mirror with other entries and refused to edit it as drift
+    const added = ok([], [
+      { op: 'add', target: 'memory', content: '\u0085second' },
+      { op: 'add', target: 'memory', content: 'third\u001c' },
+      { op: 'add', target: 'memory', content: '\ufeffBOM stays\u200b' },
+    ]).entries.map((e) => e.content);
+    expect(added).toEqual(['second', 'third', '\ufeffBOM stays\u200b']);
+    expect(fail([entry('a', 'third')], [{ op: 'add', target: 'memory', content: 'third\u001f' }]).type).toBe('duplicate');
+    expect(fail([], [{ op: 'add', target: 'memory', content: '\u001c\u001d\u001e\u001f\u0085' }]).type).toBe('invalid_input');
+    expect(ok([entry('a', 'third')], [{ op: 'remove', target: 'memory', old: '\u001cthird\u0085' }]).entries).toEqual([]);
+  });
+
   it('allows the same content in the other target', () => {
     expect(ok([entry('a', 'Likes jazz')], [{ op: 'add', target: 'user', content: 'Likes jazz' }]).receipts).toHaveLength(1);
   });

@@ -11,4 +11,5 @@ export * from './memoryLedger.js';
 export * from './providers/index.js';
 export * from './mirror/index.js';
 export * from './surface.js';
+export { pythonLstrip, pythonStrip } from './pythonStrip.js';
 export * from './decide/memoryDecider.js';

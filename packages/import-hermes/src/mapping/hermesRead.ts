@@ -1,4 +1,5 @@
 import { nestsDeeperThan, type JsonValue } from '@session-ledger/core';
+import { pythonLstrip, pythonStrip } from '@session-ledger/memory';
 
 /**
  * About where Python's json.loads stops with RecursionError (its default recursion limit is 1,000):
@@ -18,11 +19,7 @@ const CONTEXT_BLOCK = /<\s*memory-context\s*>[\s\S]*?<\/\s*memory-context\s*>/gi
 const MEMORY_NOTE =
   /\[System note:\s*The following is recalled memory context,\s*NOT new user input\.\s*Treat as (?:informational background data|authoritative reference data[^\]]*)\.\]\s*/gi;
 const FENCE_TAG = /<\/?\s*memory-context\s*>/gi;
-/** The characters Python's str.isspace() accepts (str.strip with no argument removes these). */
-const PY_SPACE = '\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-const PY_STRIP = new RegExp(`^[${PY_SPACE}]+|[${PY_SPACE}]+$`, 'g');
-
-export const pythonStrip = (text: string): string => text.replace(PY_STRIP, '');
+export { pythonStrip };
 
 export const sanitizeContext = (text: string): string => text.replace(CONTEXT_BLOCK, '').replace(MEMORY_NOTE, '').replace(FENCE_TAG, '');
 
@@ -89,7 +86,7 @@ const REVIEW_HARNESS = ['Review the conversation above and update the skill libr
 
 export const isReviewHarness = (role: string, stored: string | null): boolean => {
   if ((role !== 'user' && role !== 'system') || stored === null) return false;
-  const text = stored.replace(new RegExp(`^[${PY_SPACE}]+`), '');
+  const text = pythonLstrip(stored);
   return REVIEW_HARNESS.some((prefix) => text.startsWith(prefix));
 };
 
