@@ -131,6 +131,12 @@ describe('terminal-safe output (CLI)', () => {
     expect(UNSAFE.test(result.stderr)).toBe(false);
   });
 
+  it('prints an error whole on its one line: a newline in a name is \\u000a, never the end of the message (outside test, session 25)', () => {
+    // before: "subscriber not found: a", naming another subscriber, which may exist
+    const result = runCli(['subscribers', 'status', 'a\nb'], { env });
+    expect([result.code, result.stderr]).toEqual([3, 'session-ledger: subscriber not found: a\\u000ab\n']);
+  });
+
   it('--json escapes them as \\uXXXX and stays valid JSON holding the same text', () => {
     for (const args of [
       ['sessions', 'show', id, '--json'],

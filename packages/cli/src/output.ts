@@ -60,11 +60,13 @@ export const exitCodeFor = (io: Io, json: boolean, error: unknown): number => {
   if (deep) return exitCodeFor(io, json, deep);
   if (isLedgerError(error)) {
     if (json) io.out(toJson({ error: error.toJSON() }, 2));
-    io.err(`session-ledger: ${error.message.split('\n')[0]}`);
+    // One line, whole: a newline from the input it names is escaped, not where the message ends (it
+    // printed "subscriber not found: a" for the name "a\nb": outside test, session 25).
+    io.err(`session-ledger: ${terminalSafe(error.message, 'field')}`);
     return EXIT_CODES[error.type];
   }
   const message = error instanceof Error ? error.message : String(error);
-  io.err(`session-ledger: internal error: ${message.split('\n')[0]}`);
+  io.err(`session-ledger: internal error: ${terminalSafe(message.split('\n')[0]!, 'field')}`);
   if (process.env.SESSION_LEDGER_DEBUG) io.err(String((error as Error)?.stack));
   return EXIT_INTERNAL;
 };
