@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '@session-ledger/core';
@@ -169,6 +170,24 @@ describe('a closed pipe (CLI)', () => {
     for (const command of ['events all', 'events read s-3', '--json events read s-4', 'sessions list --json']) {
       const result = spawnSync('bash', ['-c', `"${process.execPath}" "${CLI}" ${command} | head -c 10 >/dev/null; echo "\${PIPESTATUS[0]}"`], { encoding: 'utf8', env });
       expect({ command, code: result.stdout.trim(), stderr: result.stderr }).toEqual({ command, code: '0', stderr: '' });
+    }
+  });
+
+  it('a failing command keeps its exit status when its reader goes away: audit verify of a tampered ledger 2>&1 | head exits 1 (outside test, session 25)', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'ledger.sqlite');
+    const store = openSqliteStore(file);
+    await store.appendToStream('s', Array.from({ length: 3000 }, (_, n) => ({ id: newId(), type: 't', data: { n } })));
+    await store.close();
+    // every event edited: thousands of break lines on stderr, well past a pipe's buffer
+    const db = new Database(file);
+    db.prepare(`UPDATE events SET data = '{"n":-1}'`).run();
+    db.close();
+    const env = { ...process.env, ...storeIn(dir), SESSION_LEDGER_DEBUG: '' };
+    for (const command of ['audit verify --max-breaks 10000', '--json audit verify --max-breaks 10000']) {
+      const result = spawnSync('bash', ['-c', `"${process.execPath}" "${CLI}" ${command} 2>&1 | head -c 10 >/dev/null; echo "\${PIPESTATUS[0]}"`], { encoding: 'utf8', env });
+      // before: 0, as if the ledger were intact
+      expect({ command, code: result.stdout.trim() }).toEqual({ command, code: '1' });
     }
   });
 });

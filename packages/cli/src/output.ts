@@ -54,11 +54,23 @@ export const note = (io: Io, json: boolean, text: string): void => {
   if (!json) io.err(text);
 };
 
+/**
+ * The exit status a command has decided on before it prints its failure: a reader that goes away
+ * while it prints (`audit verify 2>&1 | head -1`) must not turn it into 0 (exitQuietlyOnClosedPipe).
+ * A tampered ledger's verify exited 0 that way (outside test, session 25).
+ */
+let decided = 0;
+export const failingWith = (code: number): number => {
+  decided = code;
+  return code;
+};
+
 /** Every failure ends as one line on stderr (and the error object with --json) and a documented exit code. */
 export const exitCodeFor = (io: Io, json: boolean, error: unknown): number => {
   const deep = tooDeepToWrite(error);
   if (deep) return exitCodeFor(io, json, deep);
   if (isLedgerError(error)) {
+    failingWith(EXIT_CODES[error.type]);
     if (json) io.out(toJson({ error: error.toJSON() }, 2));
     // One line, whole: a newline from the input it names is escaped, not where the message ends (it
     // printed "subscriber not found: a" for the name "a\nb": outside test, session 25).
@@ -66,6 +78,7 @@ export const exitCodeFor = (io: Io, json: boolean, error: unknown): number => {
     return EXIT_CODES[error.type];
   }
   const message = error instanceof Error ? error.message : String(error);
+  failingWith(EXIT_INTERNAL);
   io.err(`session-ledger: internal error: ${terminalSafe(message.split('\n')[0]!, 'field')}`);
   if (process.env.SESSION_LEDGER_DEBUG) io.err(String((error as Error)?.stack));
   return EXIT_INTERNAL;
@@ -74,13 +87,14 @@ export const exitCodeFor = (io: Io, json: boolean, error: unknown): number => {
 /**
  * A reader that went away (`session-ledger events all | head -1`) ends the command quietly with exit 0:
  * EPIPE on stdout (or stderr) is the reader's choice, not a failure, so no stack trace and no 141.
+ * A command that had decided to fail (failingWith) exits with that status.
  */
 let installed = false;
 export const exitQuietlyOnClosedPipe = (): void => {
   if (installed) return;
   installed = true;
   const onError = (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(0);
+    if (error.code === 'EPIPE') process.exit(decided);
     throw error;
   };
   process.stdout.on('error', onError);

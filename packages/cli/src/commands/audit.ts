@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { action } from '../action.js';
 import { withLedger } from '../context.js';
 import { EXIT_CODES } from '../exitCodes.js';
-import { emit, note } from '../output.js';
+import { emit, failingWith, note } from '../output.js';
 import { progressFor } from '../progress.js';
 import { invalidInput, verifyLog } from '@session-ledger/core';
 import { logVerifyOptions, printLogReport, registerDigest, registerProve, type LogVerifyOptions } from './auditLog.js';
@@ -38,6 +38,7 @@ export const registerAudit = (program: Command): void => {
       const report = outcome.chains;
       if (report.broken) {
         const { stream, revision, expected, found } = report.broken;
+        failingWith(EXIT_CODES.chain_broken);
         if (context.json) emit(context.io, true, { ok: false, ...report }, () => '');
         context.io.err(`session-ledger: Chain broken at ${stream}@${revision}: expected ${expected}, found ${found}`);
         return EXIT_CODES.chain_broken;

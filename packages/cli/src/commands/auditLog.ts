@@ -4,7 +4,7 @@ import { invalidInput, logUnsupported, parseDigest, signDigest, type EventStore,
 import { action } from '../action.js';
 import { withLedger, type CommandContext } from '../context.js';
 import { EXIT_REFUSED } from '../exitCodes.js';
-import { emit, field } from '../output.js';
+import { emit, failingWith, field } from '../output.js';
 import { parseBigIntArgument, parseCountOption } from '../parse.js';
 
 const readText = (name: string, path: string): string => {
@@ -85,6 +85,7 @@ export const logVerifyOptions = (options: LogVerifyOptions): VerifyLogOptions =>
 
 /** Prints a whole-log report: the summary (or the JSON report) on stdout, every listed break on stderr; exit 1 when any. */
 export const printLogReport = (context: CommandContext, report: LogVerifyReport): number | void => {
+  if (!report.ok) failingWith(EXIT_REFUSED);
   emit(context.io, context.json, report, () => (report.ok ? render(report) : ''));
   if (report.ok) return;
   // On stderr with --json too (the chain-only verify did so): a script sees what broke either way.
