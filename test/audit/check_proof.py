@@ -33,9 +33,41 @@ def root_from_path(index, size, leaf, path):
     return r if sn == 0 else None
 
 
+def canonical_fields(text, leaf):
+    """The fields of a leaf input, or None when it is not canonical or does not hash to the leaf hash."""
+    fields = json.loads(text)
+    canonical = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    return fields if canonical == text.encode() and leaf_hash(canonical) == leaf else None
+
+
+def erased_problem(proof, digest):
+    """An erased event's leaf no longer shows which event it held: the proof must name the recorded
+    deletion that erased it, a deletion of its stream through its revision, committed after it."""
+    erased = proof.get("erasedBy")
+    if not isinstance(erased, dict):
+        return "the event is erased and the proof names no deletion that erased it"
+    deletion_leaf = leaf_hash(erased["leafInput"].encode())
+    fields = canonical_fields(erased["leafInput"], deletion_leaf)
+    if fields is None or "deletion" not in fields or fields.get("index") != str(erased["index"]):
+        return "the deletion's leaf input is not canonical or not a deletion's"
+    if fields["stream"] != proof["stream"] or not int(fields["from"]) <= proof["revision"] <= int(fields["head"]):
+        return "the deletion named does not erase this event's stream and revision"
+    if erased["index"] <= proof["index"]:
+        return "the deletion named comes before the leaf"
+    if erased["path"] is not None:
+        root = root_from_path(erased["index"], proof["size"], deletion_leaf, [bytes.fromhex(h) for h in erased["path"]])
+        if root is None or root.hex() != digest["root"]:
+            return "the deletion's audit path does not lead to the digest's root"
+    return None
+
+
 def problem(proof, digest):
     leaf = bytes.fromhex(proof["leafHash"])
-    if proof["leafInput"] is not None:  # null: the event was erased, its leaf hash still proves
+    if proof["leafInput"] is None:
+        why = erased_problem(proof, digest)
+        if why:
+            return why
+    else:
         fields = json.loads(proof["leafInput"])
         head = "head" if "deletion" in fields else "revision"  # a deletion's leaf: revision is its head
         named = {"index": str(proof["index"]), "stream": proof["stream"], head: str(proof["revision"])}
@@ -43,8 +75,7 @@ def problem(proof, digest):
             named["position"] = str(proof["position"])
         if any(fields.get(key) != value for key, value in named.items()):
             return "the leaf input names another event"
-        canonical = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
-        if canonical != proof["leafInput"].encode() or leaf_hash(canonical) != leaf:
+        if canonical_fields(proof["leafInput"], leaf) is None:
             return "the leaf input is not canonical or does not hash to the leaf hash"
     if proof["size"] != digest["size"]:
         return "the proof is for a tree of %d leaves, the digest of %d" % (proof["size"], digest["size"])
@@ -63,4 +94,11 @@ if __name__ == "__main__":
     if why:
         print("NOT PROVEN: " + why)
         sys.exit(1)
-    print("ok: %s@%d is leaf %d of the log of %d leaves, root %s" % (proof["stream"], proof["revision"], proof["index"], digest["size"], digest["root"]))
+    if proof["leafInput"] is not None:
+        print("ok: %s@%d is leaf %d of the log of %d leaves, root %s" % (proof["stream"], proof["revision"], proof["index"], digest["size"], digest["root"]))
+    else:
+        erased = proof["erasedBy"]
+        where = "proven in this tree" if erased["path"] is not None else "prove it against a later digest: audit prove --leaf %d" % erased["index"]
+        deletion = json.loads(erased["leafInput"])
+        print("ok: leaf %d is in the log of %d leaves, root %s; its event is erased, by the %s deletion at leaf %d of %s revisions %s..%s (%s); which of them the leaf held is not provable once erased"
+              % (proof["index"], digest["size"], digest["root"], deletion["deletion"], erased["index"], deletion["stream"], deletion["from"], deletion["head"], where))

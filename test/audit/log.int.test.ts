@@ -107,6 +107,42 @@ describe('the log commitment of the SQLite store', () => {
     await store.close();
   });
 
+  it('a proof of an erased event names its recorded deletion; one no intact deletion accounts for is log_damaged (outside test, session 25)', async () => {
+    await writeLedger(temp.file);
+    let store = openSqliteStore(temp.file);
+    await store.tombstoneStream('session-b');
+    const erased = await store.log!.proof('session-b', 3n);
+    expect(erased).toMatchObject({ leafInput: null, erasedBy: { index: 23, path: expect.any(Array) } });
+    expect(JSON.parse(erased.erasedBy!.leafInput)).toMatchObject({ deletion: 'tombstone', stream: 'session-b', from: '0', head: '9', index: '23' });
+    const live = await store.log!.proof('session-a', 3n);
+    expect(live.erasedBy).toBeUndefined();
+    await store.close();
+    const refused = async (edit: string, prove: (s: ReturnType<typeof openSqliteStore>) => Promise<unknown>, why: RegExp) => {
+      const copy = `${temp.file}.copy`;
+      const db = new Database(temp.file);
+      await db.backup(copy);
+      db.close();
+      tamper(copy, (t) => t.exec(edit));
+      const tampered = openSqliteStore(copy);
+      try {
+        await expect(prove(tampered)).rejects.toMatchObject({ type: 'log_damaged', message: expect.stringMatching(why) });
+      } finally {
+        await tampered.close();
+      }
+    };
+    // before, each of these printed a proof, exit 0, of an event that never was
+    const leafOfA3 = live.index;
+    await refused(`UPDATE log_leaves SET stream = 'session-ceo', revision = 7 WHERE leaf_index = ${leafOfA3}`, (t) => t.log!.proof('session-ceo', 7n), /no recorded deletion erased it/);
+    await refused(`UPDATE log_leaves SET revision = 'abc' WHERE leaf_index = ${leafOfA3}`, (t) => t.log!.leafProof(leafOfA3), /names no stream and revision/);
+    await refused('DELETE FROM log_deletions', (t) => t.log!.leafProof(23), /a deletion whose record is gone/);
+    await refused('DELETE FROM log_deletions', (t) => t.log!.proof('session-b', 3n), /no recorded deletion erased it/);
+    await refused(`UPDATE log_deletions SET at = '2020-01-01T00:00:00.000Z'`, (t) => t.log!.leafProof(23), /does not hash its deletion record/);
+    await refused(`UPDATE log_deletions SET at = '2020-01-01T00:00:00.000Z'`, (t) => t.log!.proof('session-b', 3n), /no recorded deletion erased it/);
+    store = openSqliteStore(temp.file);
+    expect((await verifyLog(store)).ok).toBe(true);
+    await store.close();
+  });
+
   it('a proof at the size of a digest kept earlier verifies against that digest after the log grew', async () => {
     await writeLedger(temp.file);
     const store = openSqliteStore(temp.file);

@@ -37,6 +37,28 @@ describe('the Python proof check of docs/audit.md', { timeout: 120_000 }, () => 
       const checked = python(join(dir, 'proof.json'), join(dir, 'digest.json'));
       expect({ status: checked.status, out: checked.stdout, err: checked.stderr }).toMatchObject({ status: 0, out: expect.stringMatching(/^ok: /) });
     }
+    // An erased event's proof names the deletion that erased it; the check says what that proves, and no more.
+    const erased = runCli(['audit', 'prove', 'plain', '2', '--json'], { env }).json();
+    expect(erased).toMatchObject({ leafInput: null, erasedBy: { index: 7, leafInput: expect.stringContaining('"deletion":"tombstone"'), path: expect.any(Array) } });
+    const checkErased = (proof: unknown) => {
+      writeFileSync(join(dir, 'erased.json'), JSON.stringify(proof));
+      return python(join(dir, 'erased.json'), join(dir, 'digest.json'));
+    };
+    expect(checkErased(erased)).toMatchObject({
+      status: 0,
+      stdout: 'ok: leaf 4 is in the log of 8 leaves, root ' + digest.json().root + '; its event is erased, by the tombstone deletion at leaf 7 of plain revisions 0..3 (proven in this tree); which of them the leaf held is not provable once erased\n',
+    });
+    // before: a real proof with leafInput null and any stream@revision written in printed "ok: STREAM@REV is leaf i"
+    const { erasedBy: _dropped, ...withoutDeletion } = erased as Record<string, unknown>;
+    expect(checkErased({ ...withoutDeletion, stream: 'session-anything', revision: 42 })).toMatchObject({ status: 1, stdout: expect.stringContaining('names no deletion') });
+    expect(checkErased({ ...erased, stream: 'session-anything' })).toMatchObject({ status: 1, stdout: expect.stringContaining('does not erase') });
+    expect(checkErased({ ...erased, revision: 9 })).toMatchObject({ status: 1, stdout: expect.stringContaining('does not erase') });
+    const delPath = (erased as { erasedBy: { path: string[] } }).erasedBy.path;
+    expect(checkErased({ ...erased, erasedBy: { ...(erased as { erasedBy: object }).erasedBy, path: [...delPath].reverse() } })).toMatchObject({ status: 1, stdout: expect.stringContaining("deletion's audit path") });
+    const forgedDeletion = JSON.parse(JSON.parse(JSON.stringify(erased)).erasedBy.leafInput);
+    expect(checkErased({ ...erased, erasedBy: { index: 7, path: null, leafInput: JSON.stringify({ ...forgedDeletion, head: '99' }) } })).toMatchObject({ status: 0 });
+    // (a forged deletion without a path is not proven in the tree: the message says to prove leaf 7)
+    expect(checkErased({ ...erased, erasedBy: { index: 7, path: null, leafInput: JSON.stringify({ ...forgedDeletion, head: '99' }) } }).stdout).toContain('prove it against a later digest: audit prove --leaf 7');
     // The tombstone's own leaf (index 7), as a retention.deleted record names it: proven by index.
     const deletion = runCli(['audit', 'prove', '--leaf', '7', '--json'], { env });
     expect(deletion.json()).toMatchObject({ stream: 'plain', revision: 3, index: 7, leafInput: expect.stringContaining('"deletion":"tombstone"') });

@@ -73,6 +73,13 @@ export interface InclusionProof {
   size: number;
   root: string;
   path: string[];
+  /**
+   * An erased event's: the recorded deletion that erased it, its leaf index and leaf input, and its
+   * audit path in the same tree when that tree holds it. Once erased, the leaf no longer shows
+   * which event it held; the deletion shows that its stream's revisions were erased, and a proof of
+   * an erased event no deletion accounts for is refused (log_damaged).
+   */
+  erasedBy?: { index: number; leafInput: string; path: string[] | null };
 }
 
 /** Leaves [from, to) of the log. */

@@ -95,6 +95,10 @@ export const inclusionProof = z.object({
   size: whole,
   root: hash,
   path: z.array(hash),
+  erasedBy: z
+    .object({ index: whole, leafInput: z.string(), path: z.array(hash).nullable() })
+    .optional()
+    .describe("an erased event's: the recorded deletion that erased it (its leaf, leaf input, and audit path in this tree when the tree holds it)"),
 });
 
 export const memoryBatch = z.looseObject({ revision: whole, receipts: z.array(z.looseObject({ op: z.string() })) });

@@ -6,6 +6,7 @@ import {
   eventLeafMatching,
   inclusionPath,
   invalidInput,
+  leafHash,
   logDamaged,
   nodeSpans,
   notFound,
@@ -82,6 +83,25 @@ export const sqliteEventLog = (db: Database.Database, sql: LogStatements): Event
     return at ?? current;
   };
 
+  /**
+   * The recorded deletion that erased leaf `index` (an event of `stream` at `revision`), its record
+   * intact (it hashes to its deletion leaf), or log_damaged. Before, an erased event's proof was
+   * answered from the leaf row alone: a row's stream and revision edited, or a deletion leaf whose
+   * record was gone, gave a proof of an event that never was, exit 0 (outside test, session 25).
+   */
+  const erasedBy = (index: number, stream: unknown, revision: unknown, size: number, lookup: ReturnType<typeof storedLookup>): NonNullable<InclusionProof['erasedBy']> => {
+    if (typeof stream !== 'string' || typeof revision !== 'bigint') throw logDamaged(index, 'names no stream and revision');
+    for (const record of deletions()) {
+      if (record.stream !== stream || revision < record.fromRevision || revision > record.headRevision) continue;
+      if (record.firstLeaf === null || record.lastLeaf === null || index < record.firstLeaf || index > record.lastLeaf || index >= record.logSize) continue;
+      const input = deletionLeafInput({ ...record, index: record.logSize });
+      const [entry] = entries(record.logSize, 1);
+      if (!entry?.isDeletion || !leafHash(input).equals(entry.leafHash)) continue;
+      return { index: record.logSize, leafInput: input, path: record.logSize < size ? inclusionPath(record.logSize, size, lookup).map(hex) : null };
+    }
+    throw logDamaged(index, `held ${stream}@${revision}, whose event is gone, and no recorded deletion erased it`);
+  };
+
   const proof = db.transaction((stream: string, revision: bigint, at?: number) => {
     const size = treeSize(at);
     const event = sql.eventAt.get(stream, revision) as StoredEventText | undefined;
@@ -102,6 +122,7 @@ export const sqliteEventLog = (db: Database.Database, sql: LogStatements): Event
       size,
       root: hex(rangeRoot(0, size, lookup)),
       path: inclusionPath(index, size, lookup).map(hex),
+      ...(event ? {} : { erasedBy: erasedBy(index, leaf.stream, leaf.revision, size, lookup) }),
     };
   });
 
@@ -131,14 +152,17 @@ export const sqliteEventLog = (db: Database.Database, sql: LogStatements): Event
     const [entry] = entries(index, 1);
     if (entry?.index !== index) throw logDamaged(index);
     const { event, deletion } = entry;
-    const input = entry.isDeletion
-      ? deletion && deletionLeafInput({ ...deletion, index })
-      : event && event.stream === entry.stream && event.revision === entry.revision
-        ? checkedLeafInput(index, event, entry.leafHash)
-        : null;
     const lookup = storedLookup(sql);
     const root = hex(rangeRoot(0, size, lookup));
-    return { stream: entry.stream, revision: entry.revision, position: entry.position, index, leafHash: hex(entry.leafHash), leafInput: input, size, root, path: inclusionPath(index, size, lookup).map(hex) };
+    const proven = { stream: entry.stream, revision: entry.revision, position: entry.position, index, leafHash: hex(entry.leafHash), size, root, path: inclusionPath(index, size, lookup).map(hex) };
+    if (entry.isDeletion) {
+      // A deletion leaf is proven with its record, which must be there and hash to it.
+      const input = deletion && deletionLeafInput({ ...deletion, index });
+      if (input === null || !leafHash(input).equals(entry.leafHash)) throw logDamaged(index, deletion ? 'does not hash its deletion record as stored' : 'is a deletion whose record is gone');
+      return { ...proven, leafInput: input };
+    }
+    if (event && event.stream === entry.stream && event.revision === entry.revision) return { ...proven, leafInput: checkedLeafInput(index, event, entry.leafHash) };
+    return { ...proven, leafInput: null, erasedBy: erasedBy(index, entry.stream, entry.revision, size, lookup) };
   });
 
   /** The stored nodes whose last leaf lies in [from, to), from minLevel (or the first stored level) up. */
