@@ -50,6 +50,17 @@ describe('audit digest | verify | prove (CLI)', { timeout: 120_000 }, () => {
     expect(runCli(['audit', 'digest', '--sign', join(dir, 'pub.pem')], { env })).toMatchObject({ code: 2 });
   });
 
+  it('a digest or key file larger than 64 KiB is refused with one line (exit 2), /dev/zero included, without reading it whole (outside test, session 25)', () => {
+    const { dir, env } = seeded();
+    writeFileSync(join(dir, 'big.json'), ' '.repeat(200 * 1024) + '{}');
+    for (const args of [['--digest', '/dev/zero'], ['--digest', join(dir, 'big.json')]]) {
+      const result = runCli(['audit', 'verify', ...args], { env });
+      // before: /dev/zero grew the process to 14 GB
+      expect([result.code, result.stderr]).toEqual([2, `session-ledger: --digest ${args[1]} is larger than 64 KiB: not a digest file\n`]);
+    }
+    expect(runCli(['audit', 'digest', '--sign', '/dev/zero'], { env }).stderr).toBe('session-ledger: --sign /dev/zero is larger than 64 KiB: not a key file\n');
+  });
+
   it('verify lists every break with position and stream@revision; invalid stored JSON is a break (exit 1), never an internal error', () => {
     const { env, file } = seeded();
     edit(file, `UPDATE events SET data = '{"n":' || char(1) || '}' WHERE stream = 'chat' AND revision = 1;

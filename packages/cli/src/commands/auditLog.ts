@@ -1,17 +1,33 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import type { Command } from 'commander';
-import { invalidInput, logUnsupported, parseDigest, signDigest, type EventStore, type LogVerifyReport, type SignedDigest, type VerifyLogOptions } from '@session-ledger/core';
+import { invalidInput, isLedgerError, logUnsupported, parseDigest, signDigest, type EventStore, type LogVerifyReport, type SignedDigest, type VerifyLogOptions } from '@session-ledger/core';
 import { action } from '../action.js';
 import { withLedger, type CommandContext } from '../context.js';
 import { EXIT_REFUSED } from '../exitCodes.js';
 import { emit, failingWith, field } from '../output.js';
 import { parseBigIntArgument, parseCountOption } from '../parse.js';
 
+/** A digest is about 150 bytes, a PEM key a few KiB: a larger file is not one. */
+const MAX_INPUT = 64 * 1024;
+
+/**
+ * A digest or key file, read up to MAX_INPUT bytes: `--digest /dev/zero` grew the process to 14 GB
+ * before, and a 300 MB file took 21 s to be refused (outside test, session 25).
+ */
 const readText = (name: string, path: string): string => {
+  let fd: number | null = null;
   try {
-    return readFileSync(path, 'utf8');
+    fd = openSync(path, 'r');
+    const buffer = Buffer.alloc(MAX_INPUT + 1);
+    let length = 0;
+    for (let read = -1; read !== 0 && length < buffer.length; length += read) read = readSync(fd, buffer, length, buffer.length - length, null);
+    if (length > MAX_INPUT) throw invalidInput(`--${name} ${path} is larger than ${MAX_INPUT / 1024} KiB: not a ${name === 'digest' ? 'digest' : 'key'} file`, name);
+    return buffer.toString('utf8', 0, length);
   } catch (error) {
+    if (isLedgerError(error)) throw error;
     throw invalidInput(`--${name} ${path} cannot be read: ${(error as Error).message}`, name);
+  } finally {
+    if (fd !== null) closeSync(fd);
   }
 };
 
