@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -62,5 +62,20 @@ describe('the message of a ledger that cannot be opened', () => {
     mkdirSync(`${path}-shm`);
     folder.code = 'EROFS';
     expect(() => openSqliteStore(path)).toThrow(expect.objectContaining({ type: 'store_unavailable', message: expect.stringContaining('its folder is on a read-only file system') }));
+  });
+
+  it('a ledger this user cannot write, with no -shm beside it, is refused before SQLite leaves files its owner could not write (outside test, session 25)', async () => {
+    const { openSqliteStore } = await import('@session-ledger/store-sqlite');
+    const path = ledger();
+    folder.code = null;
+    await openSqliteStore(path).close();
+    expect(existsSync(`${path}-shm`)).toBe(false);
+    folder.code = 'EACCES';
+    expect(() => openSqliteStore(path, { create: false })).toThrow(
+      expect.objectContaining({ type: 'store_unavailable', message: expect.stringContaining('this user cannot write it, and reading it would leave') }),
+    );
+    // before: the reader's open left them, owned by the reader; the owner's next append failed
+    expect([existsSync(`${path}-wal`), existsSync(`${path}-shm`)]).toEqual([false, false]);
+    folder.code = null;
   });
 });

@@ -1,5 +1,6 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { storeUnavailable } from '@session-ledger/core';
 
 /** Why the folder cannot take SQLite's `-wal` and `-shm` files, or null when it can (or the path is not a file). */
 const unwritableFolder = (path: string): string | null => {
@@ -25,4 +26,25 @@ export const openFailure = (path: string, error: Error & { code?: string }): str
     ? ''
     : `; its folder is ${folder}, and SQLite reads a WAL-mode ledger through ${JSON.stringify(`${path}-wal`)} and ${JSON.stringify(`${path}-shm`)} files it creates there: copy the ledger (with its -wal file, if any) to a writable folder and read the copy`;
   return `Cannot open ledger at ${path}: ${error.message}${hint}`;
+};
+
+/**
+ * A ledger this user cannot write, with no `-shm` beside it yet, is refused before SQLite opens it:
+ * reading it (an auditor's `audit verify` as another user, in a shared folder) created `-wal` and
+ * `-shm` files owned by the reader, and the owner's next append failed with "attempt to write a
+ * readonly database" until someone removed them (outside test, session 25). With a `-shm` there,
+ * SQLite reads through it without creating anything.
+ */
+export const refuseForeignReader = (path: string): void => {
+  if (path === ':memory:' || !existsSync(path) || existsSync(`${path}-shm`)) return;
+  try {
+    accessSync(path, constants.W_OK);
+  } catch (error) {
+    // Read-only media: SQLite cannot create them either, and the open fails saying so (openFailure).
+    if ((error as { code?: string }).code === 'EROFS') return;
+    throw storeUnavailable(
+      `Cannot open ledger at ${path}: this user cannot write it, and reading it would leave ${JSON.stringify(`${path}-wal`)} and ${JSON.stringify(`${path}-shm`)} files its owner could not write: read it as its owner, or copy it and read the copy`,
+      'EACCES',
+    );
+  }
 };

@@ -34,7 +34,7 @@ import { nextPositions } from './positions.js';
 import { idIndex } from './idIndex.js';
 import { headTracker } from './headTracker.js';
 import { streamStates } from './streamStates.js';
-import { openFailure } from './openFailure.js';
+import { openFailure, refuseForeignReader } from './openFailure.js';
 import { versionWatch } from './versionWatch.js';
 import { prepareStatements, type EventRow, type StreamRow } from './statements.js';
 import { recordDeletion } from './log/deletion.js';
@@ -120,6 +120,7 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
   if (options.create === false && path !== ':memory:' && !existsSync(path)) {
     throw storeUnavailable(`No ledger at ${path}`, 'ENOENT');
   }
+  refuseForeignReader(path);
   let db: Database.Database;
   let opened: Database.Database | undefined;
   try {
