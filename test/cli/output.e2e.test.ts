@@ -133,9 +133,16 @@ describe('terminal-safe output (CLI)', () => {
   });
 
   it('prints an error whole on its one line: a newline in a name is \\u000a, never the end of the message (outside test, session 25)', () => {
-    // before: "subscriber not found: a", naming another subscriber, which may exist
-    const result = runCli(['subscribers', 'status', 'a\nb'], { env });
-    expect([result.code, result.stderr]).toEqual([3, 'session-ledger: subscriber not found: a\\u000ab\n']);
+    // before: "Stream not found: a", naming another stream, which may exist
+    const result = runCli(['events', 'read', 'a\nb'], { env });
+    expect([result.code, result.stderr]).toEqual([3, 'session-ledger: Stream not found: a\\u000ab\n']);
+    // a name no subscriber can have is bad input, not "not found" (it said "subscriber not found: a")
+    for (const command of [['subscribers', 'status', 'a\nb'], ['subscribers', 'resume', 'a\nb']]) {
+      const refused = runCli(command, { env });
+      expect([refused.code, refused.stderr]).toEqual([2, 'session-ledger: Invalid subscriber name: "a\\nb"\n']);
+    }
+    const provider = runCli(['memory', 'providers', 'status', 'a\nb'], { env });
+    expect([provider.code, provider.stderr]).toEqual([2, 'session-ledger: Invalid memory provider name: "a\\nb"\n']);
   });
 
   it('--json escapes them as \\uXXXX and stays valid JSON holding the same text', () => {

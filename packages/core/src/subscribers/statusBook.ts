@@ -10,9 +10,13 @@ export interface SubscriberBook {
   checkpoint(name: string): string;
   /** How errors name one subscriber of this book ("subscriber", "memory provider"). */
   noun: string;
+  /** The names a subscriber of this book may have: another name asked for is invalid_input, not not_found. */
+  validName: RegExp;
 }
 
 export const SUBSCRIBERS_STREAM = 'ledger-subscribers';
+
+export const SUBSCRIBER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 
 export const SUBSCRIBER_BOOK: SubscriberBook = {
   stream: SUBSCRIBERS_STREAM,
@@ -24,9 +28,8 @@ export const SUBSCRIBER_BOOK: SubscriberBook = {
   },
   checkpoint: (name) => name,
   noun: 'subscriber',
+  validName: SUBSCRIBER_NAME,
 };
-
-export const SUBSCRIBER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 
 export type SubscriberEventKind = keyof SubscriberBook['types'];
 

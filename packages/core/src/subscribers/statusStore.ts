@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '../envelope.js';
-import { isLedgerError, notFound } from '../errors.js';
+import { invalidInput, isLedgerError, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import type { JsonObject } from '../json.js';
 import { createLedger, readWholeStream, type Ledger } from '../ledger.js';
@@ -25,7 +25,16 @@ export const readSubscriberStatuses = async (store: EventStore, book: Subscriber
 };
 
 /** One subscriber's status; not_found when it never registered. */
+/**
+ * A name no subscriber of the book can have is bad input (exit 2, 400), not a subscriber not found:
+ * a name holding a newline was "not found" under another name's spelling (outside test, session 25).
+ */
+const checkName = (book: SubscriberBook, name: string): void => {
+  if (!book.validName.test(name)) throw invalidInput(`Invalid ${book.noun} name: ${JSON.stringify(name)}`, 'name');
+};
+
 export const readSubscriberStatus = async (store: EventStore, name: string, book: SubscriberBook = SUBSCRIBER_BOOK): Promise<SubscriberStatus> => {
+  checkName(book, name);
   const status = (await readSubscriberStatuses(store, book)).find((candidate) => candidate.name === name);
   if (!status) throw notFound(book.noun, name);
   return status;
@@ -45,6 +54,7 @@ export const resumeSubscribers = async (
   by = 'cli',
   book: SubscriberBook = SUBSCRIBER_BOOK,
 ): Promise<string[]> => {
+  if (name !== undefined) checkName(book, name);
   const statuses = await readSubscriberStatuses(store, book);
   if (name !== undefined && !statuses.some((status) => status.name === name)) throw notFound(book.noun, name);
   const parked = statuses.filter((status) => status.state === 'parked' && (name === undefined || status.name === name));

@@ -15,6 +15,8 @@ import { z } from 'zod';
  */
 export const PROVIDER_STATUS_STREAM = 'ledger-memory-providers';
 
+export const PROVIDER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
+
 /** The fan-out's durable checkpoint name for a provider. */
 export const providerCheckpoint = (name: string): string => `memory-provider:${name}`;
 
@@ -28,9 +30,8 @@ export const PROVIDER_BOOK: SubscriberBook = {
   },
   checkpoint: providerCheckpoint,
   noun: 'memory provider',
+  validName: PROVIDER_NAME,
 };
-
-export const PROVIDER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
 
 const at = { stream: z.string(), revision: z.number(), position: z.number(), eventId: z.string(), eventType: z.string().optional() };
 
