@@ -89,6 +89,13 @@ describe('batch resolution', () => {
     expect(ok([entry('a', 'third')], [{ op: 'remove', target: 'memory', old: '\u001cthird\u0085' }]).entries).toEqual([]);
   });
 
+  it('refuses a batch of more than 1000 operations before resolving any (outside test, session 25)', () => {
+    const ops = (n: number): MemoryOperation[] => Array.from({ length: n }, (_, i) => ({ op: 'add', target: 'memory', content: `e${i}` }));
+    expect(fail([], ops(1001))).toMatchObject({ type: 'invalid_input', message: 'Malformed batch: the batch holds more than 1000 operations: split it' });
+    // 1000 are resolved (and here over the budget)
+    expect(fail([], ops(1000)).type).toBe('over_budget');
+  });
+
   it('allows the same content in the other target', () => {
     expect(ok([entry('a', 'Likes jazz')], [{ op: 'add', target: 'user', content: 'Likes jazz' }]).receipts).toHaveLength(1);
   });

@@ -5,6 +5,14 @@ import type { MemoryOperation } from './operations.js';
 
 const text = z.string();
 
+/**
+ * The most operations one batch may hold. Default budgets fit fewer than 900 entries in all, and the
+ * resolver's cost grows with the square of a batch: a `POST /memory/apply` of 32,000 operations held
+ * `serve` for 105 s, one of 200,000 for over an hour, before its answer (outside test, session 25).
+ */
+export const MAX_BATCH_OPERATIONS = 1000;
+const TOO_MANY = `the batch holds more than ${MAX_BATCH_OPERATIONS} operations: split it`;
+
 /** The batch file format: [{"op", "target", "content"?, "old"?}, ...]. */
 export const batchSchema = z
   .array(
@@ -14,7 +22,8 @@ export const batchSchema = z
       z.strictObject({ op: z.literal('remove'), target: memoryTarget, old: text }),
     ]),
   )
-  .min(1, 'the batch is empty');
+  .min(1, 'the batch is empty')
+  .max(MAX_BATCH_OPERATIONS, TOO_MANY);
 
 /** Validates an untrusted batch; throws invalid_input naming the first bad operation. */
 export const parseBatch = (input: unknown): MemoryOperation[] => {
@@ -25,3 +34,6 @@ export const parseBatch = (input: unknown): MemoryOperation[] => {
   const where = typeof index === 'number' ? `operation ${index + 1}${field === undefined ? '' : ` field "${String(field)}"`}: ` : '';
   throw invalidInput(`Malformed batch: ${where}${issue.message}`, field === undefined ? 'batch' : String(field));
 };
+
+/** The same bound for a batch built in code (resolveBatch): every surface refuses it alike. */
+export const tooManyOperations = (count: number): string | null => (count > MAX_BATCH_OPERATIONS ? `Malformed batch: ${TOO_MANY}` : null);

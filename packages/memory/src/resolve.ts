@@ -7,6 +7,7 @@ import type { MemoryOperation, Receipt } from './operations.js';
 import type { MemoryEntry } from '@session-ledger/projections';
 import { selectEntry } from './select.js';
 import { cleanContent, cleanSelector } from './validate.js';
+import { tooManyOperations } from './batchSchema.js';
 
 export interface ResolveContext {
   stream: string;
@@ -110,6 +111,8 @@ export const resolveBatch = (
   ctx: ResolveContext,
 ): E.Either<LedgerError, Resolution> => {
   if (operations.length === 0) return E.left(ledgerError('invalid_input', 'Malformed batch: the batch is empty', { field: 'batch' }));
+  const tooMany = tooManyOperations(operations.length);
+  if (tooMany !== null) return E.left(ledgerError('invalid_input', tooMany, { field: 'batch' }));
   let state: E.Either<LedgerError, Resolution> = E.right({ events: [], receipts: [], entries: [...entries] });
   operations.forEach((op, index) => {
     state = pipe(state, E.chain((current) => step(ctx, current, op, index)));

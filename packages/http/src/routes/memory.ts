@@ -4,6 +4,7 @@ import {
   budgetsFromSettings,
   createMemoryLedger,
   entryToJson,
+  MAX_BATCH_OPERATIONS,
   mirrorFromSettings,
   parseBatch,
   providerStatusToJson,
@@ -20,12 +21,13 @@ const causation = z.strictObject({ sessionId: z.string().min(1).optional(), turn
 const target = z.enum(['memory', 'user']);
 const common = { profile: z.string().optional().describe('default: "default"'), causation: causation.optional() };
 const operation = z.looseObject({ op: z.enum(['add', 'replace', 'remove']) }).describe('{op: add|replace|remove, target, content?, old?}');
+const operations = z.array(operation).max(MAX_BATCH_OPERATIONS, `the batch holds more than ${MAX_BATCH_OPERATIONS} operations: split it`);
 
 const bodies = {
   add: z.strictObject({ ...common, target, content: z.string() }),
   replace: z.strictObject({ ...common, target, old: z.string().describe('a unique substring of the entry'), content: z.string() }),
   remove: z.strictObject({ ...common, target, old: z.string().describe('a unique substring of the entry') }),
-  apply: z.union([z.array(operation), z.strictObject({ ...common, operations: z.array(operation) })]),
+  apply: z.union([operations, z.strictObject({ ...common, operations })]),
 };
 
 const ERRORS = {
