@@ -11,7 +11,8 @@ const text = z.string();
  * `serve` for 105 s, one of 200,000 for over an hour, before its answer (outside test, session 25).
  */
 export const MAX_BATCH_OPERATIONS = 1000;
-const TOO_MANY = `the batch holds more than ${MAX_BATCH_OPERATIONS} operations: split it`;
+/** Why a larger batch is refused, in the batch schema, the resolver and the HTTP body alike. */
+export const TOO_MANY_OPERATIONS = `the batch holds more than ${MAX_BATCH_OPERATIONS} operations: split it`;
 
 /** The batch file format: [{"op", "target", "content"?, "old"?}, ...]. */
 export const batchSchema = z
@@ -23,7 +24,7 @@ export const batchSchema = z
     ]),
   )
   .min(1, 'the batch is empty')
-  .max(MAX_BATCH_OPERATIONS, TOO_MANY);
+  .max(MAX_BATCH_OPERATIONS, TOO_MANY_OPERATIONS);
 
 /** Validates an untrusted batch; throws invalid_input naming the first bad operation. */
 export const parseBatch = (input: unknown): MemoryOperation[] => {
@@ -36,4 +37,4 @@ export const parseBatch = (input: unknown): MemoryOperation[] => {
 };
 
 /** The same bound for a batch built in code (resolveBatch): every surface refuses it alike. */
-export const tooManyOperations = (count: number): string | null => (count > MAX_BATCH_OPERATIONS ? `Malformed batch: ${TOO_MANY}` : null);
+export const tooManyOperations = (count: number): string | null => (count > MAX_BATCH_OPERATIONS ? `Malformed batch: ${TOO_MANY_OPERATIONS}` : null);

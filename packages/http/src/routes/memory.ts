@@ -5,6 +5,7 @@ import {
   createMemoryLedger,
   entryToJson,
   MAX_BATCH_OPERATIONS,
+  TOO_MANY_OPERATIONS,
   mirrorFromSettings,
   parseBatch,
   providerStatusToJson,
@@ -21,7 +22,7 @@ const causation = z.strictObject({ sessionId: z.string().min(1).optional(), turn
 const target = z.enum(['memory', 'user']);
 const common = { profile: z.string().optional().describe('default: "default"'), causation: causation.optional() };
 const operation = z.looseObject({ op: z.enum(['add', 'replace', 'remove']) }).describe('{op: add|replace|remove, target, content?, old?}');
-const operations = z.array(operation).max(MAX_BATCH_OPERATIONS, `the batch holds more than ${MAX_BATCH_OPERATIONS} operations: split it`);
+const operations = z.array(operation).max(MAX_BATCH_OPERATIONS, TOO_MANY_OPERATIONS);
 
 const bodies = {
   add: z.strictObject({ ...common, target, content: z.string() }),
