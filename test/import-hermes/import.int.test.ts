@@ -4,6 +4,7 @@ import { createMemoryStore, readWholeStream, streamNames, verifyStreamChain, typ
 import { decodeSessionEvents, sessionStream } from '@session-ledger/events';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
 import { importHermes } from '@session-ledger/import-hermes';
+import { createMemoryLedger } from '@session-ledger/memory';
 import type { HermesFixture } from './fixtures/hermesDb.js';
 import { buildCurrentEra, buildV2Era, tempDir, writeMemories } from './fixtures/scenarios.js';
 
@@ -77,5 +78,26 @@ describe('importing a Hermes state.db', () => {
       'Ünïcode ✓',
     ]);
     expect(events.every((e) => e.metadata.legacy === true)).toBe(true);
+  });
+
+  // Outside test, session 26: the way on from a parked mirror (import the files Hermes changed, then rebuild) added
+  // the entries the profile already held a second time; Hermes reads a mirrored file with duplicates as drift.
+  it('adds only the entries the profile does not hold: an entry the ledger already has, by its text, is present', async () => {
+    const { path, dir } = fixture(buildV2Era);
+    const store = createMemoryStore();
+    const memory = createMemoryLedger(store);
+    await memory.add('memory', 'Uses the blue notebook');
+    await memory.add('memory', 'ledger second');
+    await memory.add('user', 'Hermes wrote this');
+    const memories = writeMemories(join(dir, 'memories'), ['Uses the blue notebook', 'Hermes wrote this'], ['Name: Ada']);
+    const report = await importHermes(store, { path, memoriesDir: memories });
+    expect([report.memoryEntries, report.unchanged.memoryEntries]).toEqual([2, 1]);
+    expect((await memory.list()).map((entry) => `${entry.target}:${entry.content}`)).toEqual([
+      'memory:Uses the blue notebook',
+      'memory:ledger second',
+      'user:Hermes wrote this',
+      'memory:Hermes wrote this',
+      'user:Name: Ada',
+    ]);
   });
 });

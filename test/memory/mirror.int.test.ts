@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLedger, createMemoryStore, newId } from '@session-ledger/core';
@@ -223,6 +223,54 @@ describe('Markdown mirror provider', () => {
     await memory.add('user', 'Name is Ada');
     await until(() => says(dir, 'USER.md', 'Name is Ada'), 'the next mutation');
     expect(read(dir, 'MEMORY.md')).toBe('hermes entry\n§\nother');
+  });
+
+  // Outside test, session 26: Hermes' memory tool added an entry to the mirrored MEMORY.md ("Entry added."), and the
+  // mirror's next write of that file replaced it with the mapping's entries: gone from the file, in no event, status active.
+  it("a mirrored file Hermes changed since the mirror wrote it is not overwritten: the mirror parks, and import, rebuild and resume recover", async () => {
+    const store = createMemoryStore();
+    const dir = temp.make();
+    running.push(startMemoryFanOut(store, [createMarkdownMirror({ dir })], quiet));
+    const memory = createMemoryLedger(store);
+    const first = await memory.add('memory', 'Uses the blue notebook');
+    await until(() => says(dir, 'MEMORY.md', 'Uses the blue notebook') && JSON.parse(read(dir, MAPPING_FILE)).position === first.position.toString(), 'the first add');
+    // What Hermes' MemoryStore.add writes: the entries it read, then its own, joined by the delimiter.
+    writeFileSync(join(dir, 'MEMORY.md'), 'Uses the blue notebook\n§\nHermes wrote this');
+    await memory.add('memory', 'ledger second');
+    await until(async () => (await readProviderStatus(store, 'markdown-mirror').catch(() => null))?.state === 'parked', 'parked');
+    expect((await readProviderStatus(store, 'markdown-mirror')).reason).toMatch(/MEMORY\.md changed since the mirror wrote it.*import hermes.*memory mirror rebuild/);
+    expect(read(dir, 'MEMORY.md')).toBe('Uses the blue notebook\n§\nHermes wrote this');
+    // The way on: import Hermes' entry (what `import hermes --memories DIR` stores), rebuild, resume.
+    await memory.add('memory', 'Hermes wrote this');
+    await createMarkdownMirror({ dir }).rebuild(store);
+    expect(await resumeProviders(store, 'markdown-mirror')).toEqual(['markdown-mirror']);
+    await memory.add('user', 'Name is Ada');
+    await until(() => says(dir, 'USER.md', 'Name is Ada'), 'the next mutation');
+    expect(read(dir, 'MEMORY.md')).toBe('Uses the blue notebook\n§\nledger second\n§\nHermes wrote this');
+    expect((await readProviderStatus(store, 'markdown-mirror')).state).toBe('active');
+  });
+
+  it('a mirrored file that already says what a redelivered mutation leaves (a crash before the mapping) is taken as written', async () => {
+    const dir = temp.make();
+    const mirror = createMarkdownMirror({ dir });
+    const add = (entryId: string, content: string, position: bigint): MemoryMutation => ({
+      op: 'add', profile: 'default', entryId, target: 'memory', previousContent: null, content, selector: null,
+      eventId: newId(), stream: 'memory-default', revision: position - 1n, position, causation: {},
+    });
+    await mirror.apply(add('a', 'first', 1n));
+    // The files were written, the process died before the mapping: the file says what the redelivery leaves.
+    writeFileSync(join(dir, 'MEMORY.md'), 'first\n§\nsecond');
+    await mirror.apply(add('b', 'second', 2n));
+    expect(JSON.parse(read(dir, MAPPING_FILE)).position).toBe('2');
+    // A file deleted by hand loses nothing the stream does not hold: it is written again.
+    rmSync(join(dir, 'MEMORY.md'));
+    await mirror.apply(add('c', 'third', 3n));
+    expect(read(dir, 'MEMORY.md')).toBe('first\n§\nsecond\n§\nthird');
+    // Anything else is a change the mirror did not make: refused, the file left as it is.
+    writeFileSync(join(dir, 'MEMORY.md'), 'first\n§\nsecond');
+    await expect(mirror.apply(add('d', 'fourth', 4n))).rejects.toThrow(/MEMORY\.md changed since the mirror wrote it/);
+    expect(read(dir, 'MEMORY.md')).toBe('first\n§\nsecond');
+    expect(JSON.parse(read(dir, MAPPING_FILE)).position).toBe('3');
   });
 
   it('a directory whose Markdown files hold no entry (empty files, no mapping) is filled at start like a new one', async () => {

@@ -1,5 +1,6 @@
 import { type Ledger } from '@session-ledger/core';
-import { memoryStream } from '@session-ledger/events';
+import { decodeMemoryEvents, memoryStream } from '@session-ledger/events';
+import { foldMemoryEntries } from '@session-ledger/projections';
 import { checkProfile } from '@session-ledger/memory';
 import { readIds } from '../ledger/readIds.js';
 import { memoryEvents } from './memoryEvents.js';
@@ -18,7 +19,11 @@ export interface MemoryImport {
 
 /**
  * Adds the entries of Hermes' memory files that the profile's memory stream does not hold
- * yet (by event id), at the end, conditional on the revision read. Entries are never removed here.
+ * yet, at the end, conditional on the revision read. Held means imported before (the event id)
+ * or in the profile now with the same text in the same target: a second copy would be a
+ * duplicate the memory ledger refuses and Hermes reads as drift (outside test, session 26: the
+ * import after a parked mirror added every entry the ledger had mirrored again). Entries are
+ * never removed here.
  */
 export const importMemory = async (ledger: Ledger, files: MemoryFileEntries[], profile: string, dryRun: boolean): Promise<MemoryImport> => {
   const planned = memoryEvents(checkMemoryProfile(profile), files);
@@ -26,7 +31,12 @@ export const importMemory = async (ledger: Ledger, files: MemoryFileEntries[], p
   const held = await readIds(ledger.store, stream);
   if (held.kind === 'deleted') return { found: planned.length, written: 0, skipped: [{ reason: `${stream} was deleted in the ledger` }] };
   const have = new Set(held.kind === 'present' ? held.ids : []);
-  const fresh = planned.filter((event) => !have.has(event.id));
+  const entries = held.kind === 'present' ? foldMemoryEntries(decodeMemoryEvents(held.events), { entries: [] }).entries : [];
+  const texts = new Set(entries.map((entry) => `${entry.target}\u0000${entry.content}`));
+  const fresh = planned.filter((event) => {
+    const { target, content } = event.data as { target: string; content: string };
+    return !have.has(event.id) && !texts.has(`${target}\u0000${content}`);
+  });
   if (!dryRun && fresh.length > 0) {
     await ledger.append(stream, fresh, { expectedRevision: held.kind === 'present' ? held.lastRevision : 'no_stream' });
   }

@@ -14,8 +14,12 @@ const fsyncDir = (dir: string) => {
   }
 };
 
-/** Writes a file so readers see the old or the new content, never a part: temp file, fsync, rename, fsync dir. */
-export const writeFileAtomic = (path: string, content: string): void => {
+/**
+ * Writes a file so readers see the old or the new content, never a part: temp file, fsync, rename, fsync dir.
+ * `beforeReplace` runs just before the rename (the temp file durable), so a check of what is replaced
+ * leaves the narrowest window; if it throws, nothing is replaced.
+ */
+export const writeFileAtomic = (path: string, content: string, beforeReplace?: () => void): void => {
   const dir = dirname(path);
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const fd = openSync(temp, 'w', 0o644);
@@ -24,6 +28,7 @@ export const writeFileAtomic = (path: string, content: string): void => {
     let written = 0;
     while (written < buffer.length) written += writeSync(fd, buffer, written, buffer.length - written);
     fsyncSync(fd);
+    beforeReplace?.();
   } catch (error) {
     closeSync(fd);
     rmSync(temp, { force: true });

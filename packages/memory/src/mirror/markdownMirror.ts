@@ -3,6 +3,7 @@ import { DEFAULT_PROFILE } from '../profile.js';
 import type { MemoryEntry } from '@session-ledger/projections';
 import type { MemoryMutation, MemoryProvider } from '../providers/index.js';
 import { readMemoryState } from '../readState.js';
+import { unchangedSince } from './changedFiles.js';
 import { foreignFiles, holdEntries, sameAsEntries, unmappedFiles } from './foreignFiles.js';
 import { withMirrorLock } from './mirrorLock.js';
 import { readMirrorState, writeMirrorState, type MirrorState } from './mirrorState.js';
@@ -38,7 +39,8 @@ const applyById = (entries: readonly MemoryEntry[], mutation: MemoryMutation): M
  * The Markdown mirror: MEMORY.md and USER.md in a directory, in Hermes' format (entries joined by
  * a line holding only §), written atomically. It keeps an entry id → content mapping and the last
  * commit position it applied, so a redelivered mutation changes nothing. Every write holds the
- * directory's lock (mirrorLock.ts), so several processes may mirror into one directory.
+ * directory's lock (mirrorLock.ts), so several processes may mirror into one directory; a file changed
+ * since the mirror wrote it is never replaced (changedFiles.ts).
  */
 export const createMarkdownMirror = (options: MarkdownMirrorOptions): MarkdownMirror => {
   const { dir } = options;
@@ -61,7 +63,8 @@ export const createMarkdownMirror = (options: MarkdownMirrorOptions): MarkdownMi
         const state = readMirrorState(dir, profile);
         if (mutation.position <= state.position) return;
         const next: MirrorState = { profile, position: mutation.position, entries: applyById(state.entries, mutation) };
-        writeMirrorState(dir, next, [mutation.target]);
+        // A file changed since this mirror wrote it (Hermes' memory tool) is not replaced: checked just before the rename.
+        writeMirrorState(dir, next, [mutation.target], unchangedSince(dir, state, next));
       });
     },
     rebuild(store) {

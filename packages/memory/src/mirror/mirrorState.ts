@@ -52,10 +52,18 @@ export const renderTarget = (entries: readonly MemoryEntry[], target: MemoryTarg
 
 /**
  * Writes the Markdown files first, the mapping last: a crash in between leaves the old
- * position, so the mutation is applied again (idempotently) after the restart.
+ * position, so the mutation is applied again (idempotently) after the restart. `guard` checks
+ * each target's file just before it is replaced (see markdownMirror's `unchangedSince`).
  */
-export const writeMirrorState = (dir: string, state: MirrorState, targets: readonly MemoryTarget[]): void => {
-  for (const target of targets) writeFileAtomic(join(dir, TARGET_FILES[target]), renderTarget(state.entries, target));
+export const writeMirrorState = (
+  dir: string,
+  state: MirrorState,
+  targets: readonly MemoryTarget[],
+  guard?: (target: MemoryTarget) => void,
+): void => {
+  for (const target of targets) {
+    writeFileAtomic(join(dir, TARGET_FILES[target]), renderTarget(state.entries, target), guard && (() => guard(target)));
+  }
   const mapping = {
     format: 'session-ledger-markdown-mirror',
     version: 1,

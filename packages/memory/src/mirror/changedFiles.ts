@@ -1,0 +1,27 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ledgerError } from '@session-ledger/core';
+import type { MemoryTarget } from '@session-ledger/events';
+import { renderTarget, TARGET_FILES, type MirrorState } from './mirrorState.js';
+
+/**
+ * A mapped directory's Markdown file that says neither what the mirror last wrote nor what the
+ * mutation being applied leaves (a crash before the mapping): Hermes' memory tool, or a hand edit,
+ * changed it. Replacing it would lose those entries (outside test, session 26: an entry Hermes
+ * added and confirmed was gone at the mirror's next write, in no event), so the mirror refuses and
+ * names the way on. An absent file loses nothing the stream does not hold: it is written again.
+ */
+export const unchangedSince =
+  (dir: string, before: MirrorState, after: MirrorState) =>
+  (target: MemoryTarget): void => {
+    const file = TARGET_FILES[target];
+    const path = join(dir, file);
+    if (!existsSync(path)) return;
+    const text = readFileSync(path, 'utf8');
+    if (text === renderTarget(before.entries, target) || text === renderTarget(after.entries, target)) return;
+    throw ledgerError(
+      'invalid_input',
+      `${path} changed since the mirror wrote it (Hermes' memory tool or a hand edit) and is left as it is: keep its entries (session-ledger import hermes STATE_DB --memories ${dir}, then session-ledger memory mirror rebuild --dir ${dir}) or drop them (session-ledger memory mirror rebuild --dir ${dir}), then session-ledger memory providers resume`,
+      { field: 'mirror' },
+    );
+  };
