@@ -110,5 +110,16 @@ export const CASES: Case[] = [
     expected: [['stray', 'session-c@3']],
   },
   { name: 'stored JSON made invalid by a byte edit', edit: (db) => db.prepare(`UPDATE events SET data = '{"n":4,"text":"b says' || char(1) || '"}' WHERE stream = 'session-b' AND revision = 4`).run(), expected: [['json', 'session-b@4']] },
+  // Outside test, session 26: a number past a double parses to Infinity, which no ledger value holds; verify stopped
+  // with "Not a JSON number: Infinity" (exit 2), naming no event and listing no other break.
+  {
+    name: 'a stored number edited past a double (1e400, -1e400), beside another edit',
+    edit: (db) => {
+      db.prepare(`UPDATE events SET data = '{"n":1e400}' WHERE stream = 'session-a' AND revision = 4`).run();
+      db.prepare(`UPDATE events SET data = '{"n":[-1e400]}' WHERE stream = 'session-c' AND revision = 2`).run();
+      deleteEvents(db, 'session-b', [5]);
+    },
+    expected: [['json', 'session-a@4'], ['missing', 'session-b@5'], ['json', 'session-c@2']],
+  },
 ];
 

@@ -52,6 +52,13 @@ describe('hash chain links', () => {
     expect(verifyStreamChain(events)).toMatchObject({ revision: 1n, reason: 'hash' });
   });
 
+  // Outside test, session 26: a stored 1e400 reads back as Infinity; `audit verify --stream` ended with exit 2 naming no event.
+  it('an event whose stored data reads back as a value no event holds (Infinity) breaks its link, naming why', async () => {
+    const events = await chained(3);
+    (events[1]!.data as { n: number }).n = Number.POSITIVE_INFINITY;
+    expect(verifyStreamChain(events)).toMatchObject({ revision: 1n, reason: 'hash', expected: expect.stringMatching(/^no hash: .*Not a JSON number: Infinity/) });
+  });
+
   it('an event removed from the middle breaks the next link', async () => {
     const events = await chained(4);
     events.splice(1, 1);

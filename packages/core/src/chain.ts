@@ -58,7 +58,7 @@ export const hashOf = (event: RecordedEvent): string | null => {
 export interface BrokenLink {
   stream: string;
   revision: bigint;
-  /** What the link should be: the recomputed hash, or the predecessor's hash. */
+  /** What the link should be: the recomputed hash, or the predecessor's hash; `no hash: WHY` when the content cannot be hashed. */
   expected: string;
   found: string;
   reason: 'hash' | 'prev';
@@ -72,14 +72,13 @@ export const verifyStreamChain = (events: RecordedEvent[]): BrokenLink | null =>
   let previous: string | null | undefined;
   for (const event of events) {
     const { [HASH]: stored, ...rest } = event.metadata;
-    const recomputed = chainHash({
-      stream: event.streamName,
-      revision: event.revision,
-      id: event.id,
-      type: event.type,
-      data: event.data,
-      metadata: rest,
-    });
+    let recomputed: string;
+    try {
+      recomputed = chainHash({ stream: event.streamName, revision: event.revision, id: event.id, type: event.type, data: event.data, metadata: rest });
+    } catch (error) {
+      // Stored data that reads back as a value no event holds (a stored 1e400 is Infinity): this link is broken, and says why.
+      return { stream: event.streamName, revision: event.revision, expected: `no hash: ${(error as Error).message}`, found: String(stored), reason: 'hash' };
+    }
     const prev = rest[PREV_HASH] ?? null;
     const expectedPrev = previous === undefined ? (event.revision === 0n ? null : prev) : previous;
     if (prev !== expectedPrev) {

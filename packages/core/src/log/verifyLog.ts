@@ -142,7 +142,7 @@ export const verifyLog = async (store: EventStore, options: VerifyLogOptions = {
     checked += 1;
     const result = rehash(event);
     if ('error' in result) {
-      report('json', entry.stream, entry.revision, entry.position, entry.index, `stored JSON does not parse: ${result.error}`);
+      report('json', entry.stream, entry.revision, entry.position, entry.index, `stored JSON ${result.error}`);
       return;
     }
     if (result.stored !== result.hash) report('hash', entry.stream, entry.revision, entry.position, entry.index, `content hashes to ${result.hash}, stored hash is ${String(result.stored)}`);
