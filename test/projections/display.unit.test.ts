@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { advanceConversation, displayMessage, displayView, foldConversation, viewToJson } from '@session-ledger/projections';
+import { advanceConversation, displayMessage, displayView, foldConversation, liveTurnOf, viewToJson } from '@session-ledger/projections';
 import type { SessionRecord } from '@session-ledger/events';
 import { history, only } from './given.js';
 
@@ -171,5 +171,33 @@ describe('display view', () => {
     expect(messages.map((message) => JSON.stringify(viewToJson(message)))).toEqual(messages.map((message) => JSON.stringify(viewToJson(displayMessage(message)))));
     expect(viewToJson(messages[1]!)).toMatchObject({ toolCalls: data.toolCalls, toolName: 'search', extra: { k: 1 } });
     expect(viewToJson(messages[0]!)).toMatchObject({ compacted: true, compactedBy: 'sum' });
+  });
+
+  // Outside test, session 26: a turn id ended before a compression was begun again in the child (the child's decider
+  // knows its own turns only); the display folded the live second turn into the first, ended, and showed no live turn.
+  it('given a turn id ended in a segment and begun again in its compression child, when folded, then both turns show and the second is live', () => {
+    const given = history().start('a').turn('a', 'X', '2026-01-01T01:00:00.000Z').endTurn('a', 'X').compress('a', 'b', 'a');
+    given.turn('b', 'X', '2026-01-01T02:00:00.000Z').message('b', 'm1', 'second in X');
+
+    const view = displayView(foldConversation(given.records));
+
+    expect(view.turns.map((turn) => [turn.turnId, turn.sessionId, turn.ended === null])).toEqual([
+      ['X', 'a', false],
+      ['X', 'b', true],
+    ]);
+    expect(liveTurnOf(view, '2026-01-01T00:30:00Z')).toMatchObject({ turnId: 'X', sessionId: 'b' });
+
+    // When the second one ends, it is that one that ends.
+    given.endTurn('b', 'X');
+    expect(displayView(foldConversation(given.records)).turns.map((turn) => [turn.sessionId, turn.ended?.outcome ?? null])).toEqual([
+      ['a', 'completed'],
+      ['b', 'completed'],
+    ]);
+  });
+
+  it('given a turn begun in a segment and still open, when a child repeats its start, then it stays one turn', () => {
+    const given = history().start('a').turn('a', 'X', '2026-01-01T01:00:00.000Z').compress('a', 'b', 'a').turn('b', 'X', '2026-01-01T01:00:00.000Z');
+
+    expect(displayView(foldConversation(given.records)).turns.map((turn) => turn.sessionId)).toEqual(['a']);
   });
 });
