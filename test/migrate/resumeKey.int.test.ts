@@ -1,4 +1,4 @@
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { mkdirSync, renameSync, symlinkSync } from 'node:fs';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newId, type EventStore } from '@session-ledger/core';
 import { migrateStores, migrationNames } from '@session-ledger/migrate';
@@ -50,6 +50,20 @@ describe('a migration resumed under another spelling of its SQLite source', () =
     } finally {
       await other.close();
     }
+    expect(comparable(await allEvents(to))).toEqual(comparable(await allEvents(from)));
+  });
+
+  // Outside test, session 26: a finished migration run again from the same ledger moved to another path found each
+  // soft-deleted stream "already deleted" in the target (its marker is under the first key), and failed for good.
+  it('a finished migration run again from the source moved elsewhere verifies: a stream deleted alike in the target is not a mismatch', async () => {
+    const first = await migrateStores({ from, to });
+    expect(first.mismatches).toEqual([]);
+    await from.close();
+    const moved = dir.path(`${newId()}-moved.sqlite`);
+    renameSync(source, moved);
+    from = sqliteAt(moved);
+    const again = await migrateStores({ from, to });
+    expect([again.ok, again.mismatches]).toEqual([true, []]);
     expect(comparable(await allEvents(to))).toEqual(comparable(await allEvents(from)));
   });
 
