@@ -11,7 +11,8 @@ export interface RoundResult {
 }
 
 export type Round =
-  | { kind: 'messages'; session: string; count: number }
+  /** `pauseMs` between appends stretches the racer's writes so a slower surface writes among them. */
+  | { kind: 'messages'; session: string; count: number; pauseMs?: number }
   | { kind: 'turn'; session: string }
   | { kind: 'compress'; session: string };
 
