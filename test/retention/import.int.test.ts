@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createLedger, createMemoryStore, digestOf, readWholeStream } from '@session-ledger/core';
+import { createLedger, createMemoryStore, digestOf, MAX_JSON_DEPTH, readWholeStream, type JsonObject, type JsonValue } from '@session-ledger/core';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
 import { appendMessage, loadConversation, startSession } from '@session-ledger/sessions';
 import { exportAndDelete, exportSession, importJsonl } from '@session-ledger/retention';
@@ -38,6 +38,33 @@ describe.each(STORES)('jsonl export and import (%s source)', (_name, open) => {
     await expect(importJsonl(restored, file)).rejects.toMatchObject({ type: 'duplicate' });
     await expect(importJsonl(ledger, file)).rejects.toMatchObject({ type: 'stream_deleted' });
     await target.close();
+  });
+
+  // Outside test, session 26: a message as deep as the CLI takes (tool calls nested 100 levels: its data 101) was
+  // exported, verified and deleted, and its export could not be imported (the line wraps the data one level deeper).
+  it('a message nested as deep as a surface takes is exported, deleted and restored; one deeper is not deleted', async () => {
+    const { context, store, ledger, now } = writerOn(open());
+    const nested = (depth: number): JsonValue => (depth === 0 ? 'x' : [nested(depth - 1)]);
+    /** data { toolCalls: [ { arguments } ] }: three levels above the arguments. */
+    const withDataDepth = (depth: number) => ({ role: 'assistant' as const, content: null, toolCalls: [{ id: 'c1', arguments: nested(depth - 3) }] as JsonObject[] });
+    await startSession(context, { id: 'deep' });
+    await appendMessage(context, 'deep', withDataDepth(MAX_JSON_DEPTH + 1));
+    const display = await loadConversation(store, 'deep');
+    const file = join(scratchDir(), 'deep.jsonl');
+    await exportAndDelete(ledger, 'deep', { format: 'jsonl', out: file, now: now() });
+    const target = createMemoryStore();
+    await importJsonl(createLedger(target), file);
+    expect((await loadConversation(target, 'deep')).messages).toEqual(display.messages);
+
+    // Deeper than any surface takes (stored through the library): the import would refuse its export, so nothing is deleted.
+    await startSession(context, { id: 'deeper' });
+    await appendMessage(context, 'deeper', withDataDepth(MAX_JSON_DEPTH + 2));
+    const refused = join(scratchDir(), 'deeper.jsonl');
+    await expect(exportAndDelete(ledger, 'deeper', { format: 'jsonl', out: refused, now: now() })).rejects.toMatchObject({
+      type: 'verification_failed',
+      message: expect.stringContaining('sessions import would refuse it'),
+    });
+    expect((await loadConversation(store, 'deeper')).messages).toHaveLength(1);
   });
 
   it('restores a session whose messages carry numeric JSON keys (tool arguments, extras): the manifest digest is canonical', async () => {

@@ -106,7 +106,7 @@ describe('importing a jsonl export holding an event no append surface would stor
     }, '"__proto__"'],
     ['JSON nested 2,000 deep', (events: Line[]) => {
       events[2]!.data = { ...events[2]!.data, extra: deep(2000) };
-    }, 'deeper than 100 levels'],
+    }, 'deeper than 102 levels'],
   ] satisfies Array<[string, (events: Line[]) => void, string]>)('%s: import_source_invalid naming it (exit 2), nothing written', async (_what, edit, named) => {
     const file = await forgedExport(edit);
     const target = createMemoryStore();

@@ -76,7 +76,7 @@ const exportAndDeleteUntraced = async (
   const file = earlier ? resolve(options.out) : await writeDurably(options.out, prepared.bytes);
   const kept = `the session was kept and the export stays at ${file}`;
   try {
-    const sha = await verifyWritten(file, prepared);
+    const sha = await verifyWritten(file, prepared, { restorable: true });
     options.onProgress?.('verify', 1, 2);
     const reread = () => readCoverage(ledger.store, anyId, { lineage: resolved.lineage, retry: options.retry });
     if (options.recheck === 'full') checkUnchanged(prepared, await reread(), resolved.now);

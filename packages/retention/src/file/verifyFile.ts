@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { ledgerError, sha256Hex } from '@session-ledger/core';
+import { isLedgerError, ledgerError, sha256Hex } from '@session-ledger/core';
+import { parseJsonlExport } from '../import/parseJsonl.js';
 import type { PreparedExport } from '../prepareExport.js';
 import type { Manifest } from '../manifest.js';
 import { manifestOf } from '../render/index.js';
@@ -13,13 +14,24 @@ export const manifestOfBytes = (format: Manifest['format'], bytes: Buffer): Mani
 
 /**
  * Reads the written file back: its bytes must hash to what was rendered, and the manifest it
- * declares must name the digest of the view that was rendered. Returns the file's sha256.
+ * declares must name the digest of the view that was rendered. With `restorable` (before a
+ * deletion), a jsonl export must also read as `sessions import` reads it: a file the import would
+ * refuse is no copy to delete from (outside test, session 26: a message nested as deep as the CLI
+ * takes was exported, verified and deleted, and its export could not be imported). Returns the file's sha256.
  */
-export const verifyWritten = async (path: string, prepared: PreparedExport): Promise<string> => {
+export const verifyWritten = async (path: string, prepared: PreparedExport, options: { restorable?: boolean } = {}): Promise<string> => {
   const bytes = await readFile(path);
   const written = sha256Hex(bytes);
   if (written !== prepared.sha256) throw failed(path, 'its bytes differ from the rendered export');
   const manifest = manifestOfBytes(prepared.manifest.format, bytes);
   if (manifest.digest !== prepared.manifest.digest) throw failed(path, `its manifest names digest ${manifest.digest}, the view is ${prepared.manifest.digest}`);
+  if (options.restorable && prepared.manifest.format === 'jsonl') {
+    try {
+      parseJsonlExport(path, bytes);
+    } catch (error) {
+      if (!isLedgerError(error, 'import_source_invalid')) throw error;
+      throw failed(path, `sessions import would refuse it (${error.message.replace(/^Cannot import [^:]*: /, '')})`);
+    }
+  }
   return `sha256:${written}`;
 };

@@ -25,9 +25,16 @@ export interface ParsedExport {
   events: number;
 }
 
-const parseLine = (path: string, line: string, number: number): unknown => {
-  const scan = scanJsonText(line);
-  if (scan.deeper) throw corrupt(path, `line ${number} nests JSON deeper than ${MAX_JSON_DEPTH} levels`);
+/**
+ * How deep an event line may nest: the line wraps the event's data (one level), whose message fields
+ * the CLI takes as JSON values MAX_JSON_DEPTH deep each (one more: `--tool-calls`). Until session 26
+ * lines were held to MAX_JSON_DEPTH, and such a message exported but would not import (outside test).
+ */
+const EVENT_LINE_DEPTH = MAX_JSON_DEPTH + 2;
+
+const parseLine = (path: string, line: string, number: number, depth = MAX_JSON_DEPTH): unknown => {
+  const scan = scanJsonText(line, depth);
+  if (scan.deeper) throw corrupt(path, `line ${number} nests JSON deeper than ${depth} levels`);
   // An export writes every number with its own digits (JSON.stringify): one JSON.parse would change was not written by one.
   if (scan.inexact !== undefined) throw corrupt(path, `line ${number} holds the number ${scan.inexact.slice(0, 40)}, which JSON reads as another`);
   try {
@@ -68,8 +75,8 @@ const checkLikeAnAppend = (path: string, line: number, event: z.infer<typeof eve
 /**
  * Reads a jsonl export: the manifest line, then the events. Refuses (import_source_invalid) a file
  * whose events do not hash to the manifest digest, whose chains break, or whose streams are not whole,
- * or holding an event no append surface would store (checkLikeAnAppend, a repeated id, JSON deeper
- * than MAX_JSON_DEPTH).
+ * or holding an event no append surface would store (checkLikeAnAppend, a repeated id, a line
+ * deeper than EVENT_LINE_DEPTH).
  */
 /** ignoreBOM: a byte-order mark stays in its line (and fails its parse), as the export never writes one. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -104,7 +111,7 @@ export const parseJsonlExport = (path: string, file: string | Uint8Array): Parse
   const streams = new Map<string, RecordedEvent[]>();
   const ids = new Map<string, Set<string>>();
   lines.slice(1).forEach((line, index) => {
-    const raw = parseLine(path, line, index + 2);
+    const raw = parseLine(path, line, index + 2, EVENT_LINE_DEPTH);
     const parsed = eventLine.safeParse(raw);
     if (!parsed.success) throw corrupt(path, `line ${index + 2} is not an event (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message})`);
     const event = parsed.data;
