@@ -25,7 +25,7 @@ try {
   const first = startDurableSubscriber(store, 'billing', (event) => void billed.push(event.data.n), options);
   await first.caughtUp;
   await first.stop();
-  console.log(`first run billed ${billed.join(',')}; checkpoint ${await store.readCheckpoint('billing')}`);
+  console.log(`first run billed ${billed.join(',')}; checkpoint ${(await readSubscriberStatus(store, 'billing')).checkpoint}`);
 
   await place(3); // written while no subscriber runs
   let billingDown = true;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDurableSubscriber, type EventStore, type SubscriptionItem } from '@session-ledger/core';
+import { startDurableSubscriber, SUBSCRIBER_BOOK, type EventStore, type SubscriptionItem } from '@session-ledger/core';
 import { connect, events, pull, unique } from './helpers.js';
 
 const kinds = (items: SubscriptionItem[]) => items.map((item) => item.kind);
@@ -53,7 +53,7 @@ describe('EventStoreDB subscriptions through the real client', () => {
     await subscriber.caughtUp;
     await subscriber.stop();
     expect(seen).toEqual([`${prefix}x`]);
-    expect(await store.readCheckpoint(name)).toBeGreaterThanOrEqual(head);
+    expect(await store.readCheckpoint(SUBSCRIBER_BOOK.checkpoint(name))).toBeGreaterThanOrEqual(head);
   });
 
   it('delivers live events after caught-up, and filters event types exactly', async () => {

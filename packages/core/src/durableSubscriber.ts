@@ -6,7 +6,7 @@ import type { Subscription } from './subscription.js';
 import { backoffDelay, DEFAULT_SUBSCRIBER_RETRY, sleep, type RetryOptions } from './subscribers/backoff.js';
 import { SUBSCRIBER_BOOK, SUBSCRIBER_NAME, type SubscriberBook } from './subscribers/statusBook.js';
 import { deliver, reasonOf, type Delivery, type SubscriberWarning } from './subscribers/deliver.js';
-import { recordSubscriberEvent } from './subscribers/statusStore.js';
+import { readBookCheckpoint, recordSubscriberEvent } from './subscribers/statusStore.js';
 import { watchSubscriberStatus } from './subscribers/statusWatcher.js';
 
 export type { SubscriberWarning } from './subscribers/deliver.js';
@@ -58,12 +58,14 @@ export const startDurableSubscriber = (
   let markCaughtUp!: () => void;
   const caughtUp = new Promise<void>((resolve) => (markCaughtUp = resolve));
   let current: Subscription | undefined;
+  /** Whether the status stream knew this subscriber when it started (set before the first consume). */
+  let registeredBefore = false;
 
   const delivery: Delivery = { name, handler, retry, book, ledger, status, warn, signal };
 
   /** One subscription from the checkpoint, until stopped or parked. */
   const consume = async (): Promise<void> => {
-    const from = await store.readCheckpoint(checkpoint);
+    const from = await readBookCheckpoint(store, book, name, registeredBefore);
     if (signal.aborted) return;
     const subscription = store.subscribeToAll({ fromPosition: from ?? 'start', filter: options.filter });
     current = subscription;
@@ -84,7 +86,8 @@ export const startDurableSubscriber = (
 
   const done = (async () => {
     await status.ready;
-    if (!signal.aborted && !status.get(name)) await recordSubscriberEvent(ledger, book, 'registered', { name });
+    registeredBefore = status.get(name) !== undefined;
+    if (!signal.aborted && !registeredBefore) await recordSubscriberEvent(ledger, book, 'registered', { name });
     for (let restarts = 0; !signal.aborted; ) {
       if (status.get(name)?.state === 'parked') {
         markCaughtUp();

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { readSubscriberStatus, resumeSubscribers, startDurableSubscriber, type RecordedEvent } from '@session-ledger/core';
+import { createLedger, readSubscriberStatus, recordSubscriberEvent, resumeSubscribers, startDurableSubscriber, SUBSCRIBER_BOOK, type RecordedEvent } from '@session-ledger/core';
 import type { ConformanceContext } from '../context.js';
 import { expectLedgerError, idsOf, makeEvents, uniquePrefix, uniqueStream, waitFor } from '../helpers.js';
 
 const checkpointName = () => `conformance-${randomUUID()}`;
 
 export const durableSection = ({ store }: ConformanceContext): void => {
-  /** A checkpoint at the current end, so the subscriber need not scan what other tests wrote. */
+  /** A subscriber's checkpoint at the current end, so it need not scan what other tests wrote. */
   const checkpointNow = async (name: string) => {
     const { position } = await store().appendToStream(uniqueStream('marker'), makeEvents(1, 'marker'));
-    await store().storeCheckpoint(name, position);
+    await store().storeCheckpoint(SUBSCRIBER_BOOK.checkpoint(name), position);
   };
 
   describe('durable checkpoints', () => {
@@ -38,7 +38,7 @@ export const durableSection = ({ store }: ConformanceContext): void => {
       await waitFor(() => first.length >= 3, 'the live event');
       await one.stop();
       expect(idsOf(first)).toEqual(idsOf(before));
-      expect((await store().readCheckpoint(name))! >= first[2]!.position).toBe(true);
+      expect((await store().readCheckpoint(SUBSCRIBER_BOOK.checkpoint(name)))! >= first[2]!.position).toBe(true);
 
       const missed = makeEvents(2);
       await store().appendToStream(`${prefix}a`, missed.slice(0, 1));
@@ -51,6 +51,32 @@ export const durableSection = ({ store }: ConformanceContext): void => {
       await waitFor(() => second.length >= 3, 'the events appended while stopped, then the live one');
       await two.stop();
       expect(idsOf(second)).toEqual([...idsOf(missed), ...idsOf(live)]);
+    });
+
+    // Until session 26 a subscriber's checkpoint was its bare name, the name space of other modules' checkpoints.
+    it('a subscriber an earlier version ran resumes after the checkpoint kept under its bare name; a new one never reads a bare name', async () => {
+      const prefix = uniquePrefix();
+      const filter = { streamNamePrefixes: [prefix] };
+      const before = makeEvents(2);
+      const { position } = await store().appendToStream(`${prefix}a`, before);
+      const collect = async (name: string) => {
+        const seen: RecordedEvent[] = [];
+        const subscriber = startDurableSubscriber(store(), name, (event) => void seen.push(event), { filter });
+        await subscriber.caughtUp;
+        await subscriber.stop();
+        return idsOf(seen);
+      };
+      const earlier = checkpointName();
+      await recordSubscriberEvent(createLedger(store()), SUBSCRIBER_BOOK, 'registered', { name: earlier });
+      await store().storeCheckpoint(earlier, position);
+      const unknown = checkpointName();
+      await store().storeCheckpoint(unknown, position);
+      const after = makeEvents(1);
+      await store().appendToStream(`${prefix}b`, after);
+
+      expect(await collect(earlier)).toEqual(idsOf(after));
+      expect((await readSubscriberStatus(store(), earlier)).checkpoint! >= position).toBe(true);
+      expect(await collect(unknown)).toEqual([...idsOf(before), ...idsOf(after)]);
     });
 
     it('a throwing handler is retried with backoff, parked naming the event, kept parked across a restart, and resumed with nothing lost', async () => {

@@ -16,11 +16,18 @@ export const readSubscriberEvents = async (store: EventStore, book: SubscriberBo
   }
 };
 
+/** A subscriber's checkpoint; one that `registered` before may still have it where an earlier version kept it. */
+export const readBookCheckpoint = async (store: EventStore, book: SubscriberBook, name: string, registered: boolean): Promise<bigint | null> => {
+  const current = await store.readCheckpoint(book.checkpoint(name));
+  if (current !== null || !registered || !book.formerCheckpoint) return current;
+  return store.readCheckpoint(book.formerCheckpoint(name));
+};
+
 /** Every subscriber of `book` ever registered in this store, with its state and checkpoint. */
 export const readSubscriberStatuses = async (store: EventStore, book: SubscriberBook = SUBSCRIBER_BOOK): Promise<SubscriberStatus[]> => {
   const folded = foldSubscriberStatus(book, await readSubscriberEvents(store, book));
   const out: SubscriberStatus[] = [];
-  for (const status of folded.values()) out.push({ ...status, checkpoint: await store.readCheckpoint(book.checkpoint(status.name)) });
+  for (const status of folded.values()) out.push({ ...status, checkpoint: await readBookCheckpoint(store, book, status.name, true) });
   return out;
 };
 
