@@ -105,7 +105,7 @@ describe('segment decider (Given events / When command / Then events or error)',
 
   it('given an ended session, when it ends again, then no-op; when a turn begins, then session_ended', () => {
     const state = given(started, { type: 'session.ended', data: { endedAt: '2026-01-01T00:02:00.000Z' } });
-    expect(when(state, { kind: 'end', sessionId: 's', eventId: 'x', data: { endedAt: '2026-01-01T00:03:00.000Z' } }).events).toEqual([]);
+    expect(when(state, { kind: 'end', sessionId: 's', eventId: 'x', data: { endedAt: '2026-01-01T00:03:00.000Z' }, now: NOW }).events).toEqual([]);
     expect(() => when(state, begin('t9'))).toThrow(expect.objectContaining({ type: 'session_ended' }));
   });
 

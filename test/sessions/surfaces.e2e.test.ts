@@ -21,6 +21,14 @@ describe('resume by any id through the CLI (seed 002 reproduction)', () => {
   const env = { SESSION_LEDGER_STORE: `sqlite:${join(tempDir(), 'ledger.sqlite')}` };
   const cli = jsonCli(env);
 
+  it('sessions end under another live turn is refused (exit 1, session_active); with --turn the holder ends it', () => {
+    const id = cli('sessions', 'start').sessionId as string;
+    const turn = cli('turns', 'begin', id, '--ttl', '5m').turnId as string;
+    const refused = runCli(['sessions', 'end', id, '--reason', 'other harness'], { env });
+    expect([refused.code, refused.stderr]).toEqual([1, expect.stringContaining(turn)]);
+    expect(cli('sessions', 'end', id, '--turn', turn)).toMatchObject({ written: true });
+  });
+
   it('resumes the whole conversation from the root, the tip and a middle id', () => {
     const root = cli('sessions', 'start', '--title', 'long chat').sessionId as string;
     const segments = [root];
@@ -200,9 +208,14 @@ describe('sessions over HTTP', () => {
       error: { type: 'session_active', details: { turnId } },
     });
     expect((await call('POST', `/sessions/${id}/messages`, { role: 'user', content: 'x', turnId })).status).toBe(201);
+    // Ending the session under another live turn is refused (outside test, session 26: it was accepted); the turn itself may.
+    expect((await call('POST', `/sessions/${id}/end`, { reason: 'other harness' })).status).toBe(409);
     await call('POST', `/sessions/${id}/turns/${turnId}/end`, {});
     const ended = await callAs(errorBody, 'POST', `/sessions/${id}/messages`, { role: 'user', content: 'x', turnId });
     expect([ended.status, ended.body!.error.type]).toEqual([404, 'turn_not_found']);
+    const held = (await callAs(started, 'POST', '/sessions', {})).body!.sessionId;
+    const holder = (await callAs(turnBody, 'POST', `/sessions/${held}/turns`, { ttl: '1m' })).body!.turnId;
+    expect((await call('POST', `/sessions/${held}/end`, { reason: 'done', turnId: holder })).status).toBe(200);
   });
 
   it("streams one conversation's events across compression; a reconnect with Last-Event-ID misses nothing", async () => {

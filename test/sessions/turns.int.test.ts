@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isLedgerError, type EventStore } from '@session-ledger/core';
-import { appendMessage, appendMessages, beginTurn, compressSession, endTurn, listConversations, loadConversation, renewLease, startSession } from '@session-ledger/sessions';
+import { appendMessage, appendMessages, beginTurn, compressSession, endSession, endTurn, listConversations, loadConversation, renewLease, startSession } from '@session-ledger/sessions';
 import { STORES, writerOn } from './stores.js';
 
 describe.each(STORES)('turns and leases (%s)', (_name, open) => {
@@ -50,6 +50,23 @@ describe.each(STORES)('turns and leases (%s)', (_name, open) => {
     await expect(endTurn(writer.context, 's', 'unknown')).rejects.toMatchObject({ type: 'session_active', details: { turnId: 't2' } });
     await endTurn(writer.context, 's', 't2');
     await expect(endTurn(writer.context, 's', 'unknown')).rejects.toMatchObject({ type: 'turn_not_found' });
+  });
+
+  // Outside test, session 26: `sessions end` from another harness was accepted under a live turn (the holder's next
+  // write then answered session_ended: it stopped recording mid-turn), while `sessions delete` refused it.
+  it('ending the session while another live turn holds it is refused; the holder may end it in its turn; an expired lease lets anyone', async () => {
+    const writer = writerOn(open());
+    await startSession(writer.context, { id: 's' });
+    await beginTurn(writer.context, 's', { turnId: 't1', owner: 'harness-a', ttlMs: 30_000 });
+    await expect(endSession(writer.context, 's')).rejects.toMatchObject({ type: 'session_active', details: { turnId: 't1' } });
+    await expect(endSession(writer.context, 's', { turnId: 'other' })).rejects.toMatchObject({ type: 'session_active' });
+    await appendMessage(writer.context, 's', { role: 'user', content: 'still recording' }, { turnId: 't1' });
+    await expect(endSession(writer.context, 's', { turnId: 't1', reason: 'user_exit' })).resolves.toMatchObject({ written: true });
+
+    await startSession(writer.context, { id: 'expired' });
+    await beginTurn(writer.context, 'expired', { turnId: 't2', ttlMs: 30_000 });
+    writer.advance(30_000);
+    await expect(endSession(writer.context, 'expired')).resolves.toMatchObject({ written: true });
   });
 
   it('a turn live at compression still holds the tip, and ends there', async () => {

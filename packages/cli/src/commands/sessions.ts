@@ -161,10 +161,16 @@ export const registerSessions = (program: Command): void => {
   );
 
   action(
-    sessions.command('end <session>').description('end the session').option('--reason <reason>', 'why it ended, e.g. user_exit (shown in exports)'),
-    async (context, session: string, options: { reason?: string }) => {
+    sessions
+      .command('end <session>')
+      .description('end the session (while a live turn holds it, only that turn may: --turn)')
+      .option('--reason <reason>', 'why it ended, e.g. user_exit (shown in exports)')
+      .option('--turn <turn>', 'the live turn ending it'),
+    async (context, session: string, options: { reason?: string; turn?: string }) => {
       const S = await load();
-      const result = await withLedger(context, { write: true }, async (ledger, store) => S.endSession(writer(ledger, context.now), await resolveId(store, session), { reason: options.reason }));
+      const result = await withLedger(context, { write: true }, async (ledger, store) =>
+        S.endSession(writer(ledger, context.now), await resolveId(store, session), { reason: options.reason, turnId: options.turn }),
+      );
       emit(context.io, context.json, result, () => '');
       note(context.io, context.json, `ended ${session}`);
     },

@@ -221,8 +221,8 @@ export const sessionRoutes: Route[] = [
     body: B.endSessionBody,
     responses: { 200: { description: 'ended', schema: R.sessionWritten }, ...WRITE_ERRORS },
     handler: async (context) => {
-      const { reason, expectedRevision } = context.body;
-      return { body: await endSession(writer(context), context.params.id!, { reason, expectedRevision: B.expectedOf(expectedRevision) }) };
+      const { reason, turnId, expectedRevision } = context.body;
+      return { body: await endSession(writer(context), context.params.id!, { reason, turnId, expectedRevision: B.expectedOf(expectedRevision) }) };
     },
   }),
 ];

@@ -57,7 +57,8 @@ export type SegmentCommand =
    * child the segment's stored continuation names held (read by the writer; absent: not read).
    */
   | { kind: 'continue'; sessionId: string; eventId: string; continued: SessionContinued; childGiven: boolean; child: ChildStream; pending?: ObservedChild }
-  | { kind: 'end'; sessionId: string; eventId: string; data: SessionEventDataMap['session.ended'] }
+  /** `turnId`: the live turn ending it (another live turn refuses the end); `now` fences the turns. */
+  | { kind: 'end'; sessionId: string; eventId: string; data: SessionEventDataMap['session.ended']; turnId?: string; now: Date }
   /** Rewrite, compaction, rewind: decided against the whole conversation by the writer; here the segment must be open. */
   | { kind: 'append'; sessionId: string; events: IdentifiedEvent[] };
 

@@ -158,6 +158,9 @@ const end = (command: CommandOf<'end'>, state: SegmentWriteState): Decided => {
     throw duplicate(`session ${command.sessionId}`, `has ended already${state.endReason === null ? ' with no reason' : ` for the reason ${JSON.stringify(state.endReason)}`}`);
   }
   assertOpen(command.sessionId, state);
+  // A live turn holds the session: only it may end it (as deletion waits for it), so no harness stops recording mid-turn.
+  if (command.turnId !== undefined) openTurn(command.sessionId, command.turnId, state.turn, command.now);
+  else if (state.turn && !state.turn.ended && holdsSegment(state.turn, command.now)) throw sessionActive(command.sessionId, state.turn.turnId, command.sessionId);
   return write([encoded(command.eventId, { type: 'session.ended', data: command.data })]);
 };
 
