@@ -45,4 +45,19 @@ describe('session list', () => {
 
     expect(foldSessionList(given.records, '2026-01-01T00:00:00Z').map((row) => row.rootId)).toEqual(['old', 'new']);
   });
+
+  // Outside test, session 26: a message given the time 9999-12-31 kept its conversation first in every list, inside
+  // every --since, and never pruned.
+  it('given a message whose writer time is in the future, when folded, then its activity is the time it was stored', () => {
+    const given = history().start('future').start('now').message('now', 'm2', 'hi');
+    given.event('future', { type: 'message.appended', data: { messageId: 'm1', role: 'user', content: 'hi', timestamp: '9999-12-31T23:59:59.999Z' } });
+    const stored = given.records[given.records.length - 1]!.created;
+
+    const rows = foldSessionList(given.records, '2026-01-01T00:00:00Z');
+
+    expect(rows.map((row) => [row.rootId, row.lastActivity])).toEqual([
+      ['future', stored],
+      ['now', (given.records[2]!.data as { timestamp: string }).timestamp], // a writer time in the past stays
+    ]);
+  });
 });

@@ -1,7 +1,18 @@
 import type { SessionRecord } from '@session-ledger/events';
 
-/** The writer's time of an event (the harness clock), not the store's commit time. */
+/**
+ * When an event happened: the writer's time (the harness clock, or the source's time of an import),
+ * but never later than the store's commit time (`created`). A caller-given time in the future
+ * (`9999-12-31…`) pinned a conversation's last activity: first in every list, inside every `--since`,
+ * never pruned (outside test, session 26).
+ */
 export const eventTimeOf = (record: SessionRecord): string => {
+  const written = writerTimeOf(record);
+  return record.created ? earlierOf(written, record.created) : written;
+};
+
+/** The writer's time of an event, as given. */
+const writerTimeOf = (record: SessionRecord): string => {
   switch (record.type) {
     case 'session.started':
     case 'turn.started':
@@ -33,4 +44,11 @@ export const laterOf = (current: string | null, next: string): string => {
   if (current === null) return next;
   if (sameShape(current, next)) return next > current ? next : current;
   return Date.parse(next) > Date.parse(current) ? next : current;
+};
+
+/** The earlier of two ISO times, by the rule `laterOf` uses. */
+export const earlierOf = (current: string | null, next: string): string => {
+  if (current === null) return next;
+  if (sameShape(current, next)) return next < current ? next : current;
+  return Date.parse(next) < Date.parse(current) ? next : current;
 };

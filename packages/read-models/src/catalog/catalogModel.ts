@@ -38,7 +38,7 @@ const settle = (db: Database.Database, segments: SegmentTable, changed: Iterable
 /** The session catalog: one row per logical conversation (see schema.ts and README). */
 export const catalogReadModel: ReadModel = {
   name: 'catalog',
-  version: 1,
+  version: 2, // 2: activity never later than the commit time (eventTimeOf, session 26)
   // Kept inline, the catalog's rows cost a single append 44-62% (docs/benchmarks.md, "catalog:
   // single appendMessage ... with the catalog inline", 0.38-0.56 against a ceiling of >= 0.8); deferred,
   // the append pays nothing and the next list folds in what was written since, in one transaction

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { laterOf } from '@session-ledger/projections';
-import { earlierOf, type Segment } from './segment.js';
+import { earlierOf } from '@session-ledger/projections';
+import type { Segment } from './segment.js';
 import type { SegmentTable } from './segmentTable.js';
 import { composeTurns } from './turns.js';
 

@@ -1,5 +1,5 @@
 import type { SessionRecord } from '@session-ledger/events';
-import { eventTimeOf, laterOf } from '@session-ledger/projections';
+import { earlierOf, eventTimeOf, laterOf } from '@session-ledger/projections';
 import { NO_TURNS, withTurnEvent, type TurnEffect } from './turns.js';
 
 /** What one segment's own events say, as `catalog_segments` keeps it. */
@@ -38,14 +38,6 @@ export const emptySegment = (id: string): Segment => ({
   rootId: null,
 });
 
-const sameShape = (a: string, b: string) => a.length === b.length && a.endsWith('Z') && b.endsWith('Z');
-
-/** The earlier of two ISO times, by the rule `laterOf` uses. */
-export const earlierOf = (current: string | null, next: string): string => {
-  if (current === null) return next;
-  if (sameShape(current, next)) return next < current ? next : current;
-  return Date.parse(next) < Date.parse(current) ? next : current;
-};
 
 /**
  * Folds one session event into its segment's row: the same counts as the session list's fold
