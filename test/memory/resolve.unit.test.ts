@@ -89,6 +89,16 @@ describe('batch resolution', () => {
     expect(ok([entry('a', 'third')], [{ op: 'remove', target: 'memory', old: '\u001cthird\u0085' }]).entries).toEqual([]);
   });
 
+  // Outside test, session 26: Hermes reads MEMORY.md in Python's text mode (universal newlines: \r and \r\n are \n),
+  // so "a\n§\rb" was one ledger entry and two Hermes entries, and Hermes removed half of it on its own.
+  it('takes carriage returns as Hermes reads them (newlines), so a § line behind one is refused and \r\n is one entry', () => {
+    expect(fail([], [{ op: 'add', target: 'memory', content: 'keep\n§\rsecret' }])).toMatchObject({ type: 'invalid_input', message: expect.stringContaining('line with only §') });
+    expect(fail([], [{ op: 'add', target: 'memory', content: 'keep\r§\rsecret' }]).type).toBe('invalid_input');
+    expect(ok([], [{ op: 'add', target: 'user', content: 'line1\r\nline2\rline3' }]).entries.map((e) => e.content)).toEqual(['line1\nline2\nline3']);
+    expect(fail([entry('a', 'line1\nline2')], [{ op: 'add', target: 'memory', content: 'line1\r\nline2' }]).type).toBe('duplicate');
+    expect(ok([entry('a', 'line1\nline2')], [{ op: 'remove', target: 'memory', old: '1\r\nline' }]).entries).toEqual([]);
+  });
+
   it('refuses a batch of more than 1000 operations before resolving any (outside test, session 25)', () => {
     const ops = (n: number): MemoryOperation[] => Array.from({ length: n }, (_, i) => ({ op: 'add', target: 'memory', content: `e${i}` }));
     expect(fail([], ops(1001))).toMatchObject({ type: 'invalid_input', message: 'Malformed batch: the batch holds more than 1000 operations: split it' });
