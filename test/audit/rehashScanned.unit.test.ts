@@ -130,17 +130,15 @@ describe('rehashScanned: the range scan rehash, as the reference verify', () => 
     expect(surrogate.data).toHaveLength(9);
     expect(reference(surrogate)).toBeNull();
     agrees(surrogate);
+    // A number past a double reads as Infinity: not hashed, a json break (session 26; it threw before).
     const infinite = forged('{"n":1e999}', '{"n":null}');
-    expect(() => reference(infinite)).toThrow();
-    expect(() => rehashScanned(infinite, PREV)).toThrow();
+    expect(reference(infinite)).toBeNull();
+    agrees(infinite);
   });
 
-  it('throws where rehash throws (a number past the JSON range) and reports unreadable text as rehash does', () => {
+  it('reports unreadable text as rehash does: a number past the JSON range (Infinity), cut JSON', () => {
     const event = usual(PREV);
-    const infinite = { ...event, data: '{"n":1e999}' };
-    expect(() => reference(infinite)).toThrow();
-    expect(() => rehashScanned(infinite, PREV)).toThrow();
-    for (const broken of [{ ...event, data: '{"n":' }, { ...event, metadata: event.metadata.slice(0, -1) }]) {
+    for (const broken of [{ ...event, data: '{"n":1e999}' }, { ...event, data: '{"n":' }, { ...event, metadata: event.metadata.slice(0, -1) }]) {
       expect(reference(broken)).toBeNull();
       agrees(broken);
     }
