@@ -250,6 +250,32 @@ describe('Markdown mirror provider', () => {
     expect((await readProviderStatus(store, 'markdown-mirror')).state).toBe('active');
   });
 
+  // Outside test, session 26: `providers run --mirror pW --mirror-profile work` ran under the same provider name and took
+  // the default mirror's delivery of m2 (ignored there: another profile); the default directory never got m2, status active.
+  it('a mapped directory behind its profile (another mirror of the name took its deliveries) catches up at its next start', async () => {
+    const store = createMemoryStore();
+    const memory = createMemoryLedger(store);
+    await memory.add('memory', 'm1');
+    const home = temp.make();
+    const first = startMemoryFanOut(store, [createMarkdownMirror({ dir: home })], quiet);
+    await first.caughtUp;
+    await until(() => says(home, 'MEMORY.md', 'm1'), 'the default mirror');
+    await first.stop();
+    await memory.add('memory', 'm2');
+    await memory.add('memory', 'w1', { profile: 'work' });
+    const other = temp.make();
+    const workRun = startMemoryFanOut(store, [createMarkdownMirror({ dir: other, profile: 'work' })], quiet);
+    await workRun.caughtUp;
+    await until(() => says(other, 'MEMORY.md', 'w1'), 'the work mirror');
+    await workRun.stop();
+
+    const again = startMemoryFanOut(store, [createMarkdownMirror({ dir: home })], quiet);
+    running.push(again);
+    await again.caughtUp;
+    expect(read(home, 'MEMORY.md')).toBe('m1\n§\nm2');
+    expect((await readProviderStatus(store, 'markdown-mirror')).state).toBe('active');
+  });
+
   it('a mirrored file that already says what a redelivered mutation leaves (a crash before the mapping) is taken as written', async () => {
     const dir = temp.make();
     const mirror = createMarkdownMirror({ dir });

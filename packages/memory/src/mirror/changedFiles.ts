@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ledgerError } from '@session-ledger/core';
 import type { MemoryTarget } from '@session-ledger/events';
+import { filledBy } from './fillMarker.js';
 import { renderTarget, TARGET_FILES, type MirrorState } from './mirrorState.js';
 
 /**
@@ -19,6 +20,8 @@ export const unchangedSince =
     if (!existsSync(path)) return;
     const text = readFileSync(path, 'utf8');
     if (text === renderTarget(before.entries, target) || text === renderTarget(after.entries, target)) return;
+    // A rebuild killed before its mapping wrote it (the marker names it): the mirror's own.
+    if (filledBy(dir, target, text)) return;
     throw ledgerError(
       'invalid_input',
       `${path} changed since the mirror wrote it (Hermes' memory tool or a hand edit) and is left as it is: keep its entries (session-ledger import hermes STATE_DB --memories ${dir}, then session-ledger memory mirror rebuild --dir ${dir}) or drop them (session-ledger memory mirror rebuild --dir ${dir}), then session-ledger memory providers resume`,

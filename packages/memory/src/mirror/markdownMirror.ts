@@ -1,12 +1,15 @@
-import { notFound, type EventStore } from '@session-ledger/core';
+import { notFound, readStreamIfAny, type EventStore } from '@session-ledger/core';
 import { DEFAULT_PROFILE } from '../profile.js';
 import type { MemoryEntry } from '@session-ledger/projections';
 import type { MemoryMutation, MemoryProvider } from '../providers/index.js';
+import { providerCheckpoint } from '../providers/statusEvents.js';
+import { MEMORY_TARGETS, memoryStream, type MemoryTarget } from '@session-ledger/events';
 import { readMemoryState } from '../readState.js';
 import { unchangedSince } from './changedFiles.js';
+import { endFill, fileText, interruptedFill, startFill } from './fillMarker.js';
 import { foreignFiles, holdEntries, sameAsEntries, unmappedFiles } from './foreignFiles.js';
 import { withMirrorLock } from './mirrorLock.js';
-import { readMirrorState, writeMirrorState, type MirrorState } from './mirrorState.js';
+import { readMirrorState, renderTarget, writeMirrorState, type MirrorState } from './mirrorState.js';
 
 export interface MarkdownMirrorOptions {
   dir: string;
@@ -23,6 +26,13 @@ export interface MarkdownMirror extends MemoryProvider {
   /** Rewrites the directory from the stream's current state (repair after drift or a lost directory). */
   rebuild(store: EventStore): Promise<{ entries: number; position: bigint | null }>;
 }
+
+/** Whether the profile's stream holds an event after `from` and at or before `to` (delivered elsewhere under the name). */
+const missedBetween = async (store: EventStore, profile: string, from: bigint, to: bigint): Promise<boolean> => {
+  if (to <= from) return false;
+  const events = (await readStreamIfAny(store, memoryStream(profile), { direction: 'backwards', maxCount: 1_000_000 })) ?? [];
+  return events.some((event) => event.position > from && event.position <= to);
+};
 
 /** Applies one mutation by entry id; never searches by selector. */
 const applyById = (entries: readonly MemoryEntry[], mutation: MemoryMutation): MemoryEntry[] => {
@@ -45,13 +55,17 @@ const applyById = (entries: readonly MemoryEntry[], mutation: MemoryMutation): M
 export const createMarkdownMirror = (options: MarkdownMirrorOptions): MarkdownMirror => {
   const { dir } = options;
   const profile = options.profile ?? DEFAULT_PROFILE;
-  /** Both files and the mapping from the profile's state as read (rebuild, and prepare's fill). */
+  /** Both files and the mapping from the profile's state as read (rebuild, and prepare's fill), inside a fill marker (fillMarker.ts). */
   const writeWhole = (current: Awaited<ReturnType<typeof readMemoryState>>) => {
+    const texts = (target: MemoryTarget): [string | null, string] => [fileText(dir, target), renderTarget(current.entries, target)];
+    startFill(dir, { memory: texts('memory'), user: texts('user') });
     writeMirrorState(dir, { profile, position: current.position ?? -1n, entries: current.entries }, ['memory', 'user']);
+    endFill(dir);
     return { entries: current.entries.length, position: current.position };
   };
+  const name = options.name ?? 'markdown-mirror';
   return {
-    name: options.name ?? 'markdown-mirror',
+    name,
     dir,
     profile,
     async apply(mutation) {
@@ -76,13 +90,27 @@ export const createMarkdownMirror = (options: MarkdownMirrorOptions): MarkdownMi
     // imported), which is adopted. Files that say anything else are Hermes' own entries, never
     // imported: left as they are, and the fan-out is told why (as apply refuses them).
     async prepare(store) {
-      if (unmappedFiles(dir) === null) return;
       await withMirrorLock(dir, async () => {
-        // Read again under the lock: another process may have filled it meanwhile.
+        // Read under the lock: another process may have filled it meanwhile.
         const files = unmappedFiles(dir);
-        if (files === null) return;
         const current = await readMemoryState(store, profile);
-        if (holdEntries(files) && !sameAsEntries(files, current.entries)) throw foreignFiles(dir, profile);
+        if (files === null) {
+          // Mapped, but the name's checkpoint is past the mapping while the profile holds more: another directory
+          // or profile under that name took the mutations it lacks (outside test, session 26: a mirror
+          // of the work profile took the default mirror's delivery, which then never came). Written whole,
+          // unless Hermes changed a file since (that parks, as an apply does).
+          const state = readMirrorState(dir, profile);
+          const delivered = await store.readCheckpoint(providerCheckpoint(name));
+          if (delivered !== null && (await missedBetween(store, profile, state.position, delivered))) {
+            const next: MirrorState = { profile, position: current.position ?? -1n, entries: current.entries };
+            for (const target of MEMORY_TARGETS) unchangedSince(dir, state, next)(target);
+            writeWhole(current);
+          }
+          endFill(dir); // left by a fill killed after its mapping
+          return;
+        }
+        // The mirror's own fill, killed before its mapping, is filled again (outside test, session 26: it parked for good).
+        if (holdEntries(files) && !sameAsEntries(files, current.entries) && !interruptedFill(dir, files)) throw foreignFiles(dir, profile);
         writeWhole(current);
       });
     },
