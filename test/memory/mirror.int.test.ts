@@ -143,6 +143,15 @@ describe('Markdown mirror provider', () => {
     expect(read(dir, 'MEMORY.md')).toBe('hand written');
   });
 
+  it('a directory where no lock can be created fails at once, naming the cause, never "locked by another process"', async () => {
+    // /proc/1 exists but nothing can be made in it (ENOENT): before, every lock error was retried for ~30 s.
+    const store = createMemoryStore();
+    await createMemoryLedger(store).add('memory', 'x');
+    const failure = await createMarkdownMirror({ dir: '/proc/1' }).rebuild(store).then(() => null, (error: unknown) => error);
+    expect(failure).toMatchObject({ type: 'store_unavailable', details: { cause: 'ENOENT' } });
+    expect((failure as Error).message).toMatch(/^The mirror \/proc\/1 cannot be locked: /);
+  });
+
   it('a new directory under a name whose checkpoint is past every mutation gets the whole profile first, then follows', async () => {
     const store = createMemoryStore();
     const first = temp.make();

@@ -5,8 +5,35 @@ import { ledgerError, makeFolder } from '@session-ledger/core';
 export const LOCK_FILE = '.session-ledger-mirror.lock';
 /** A lock its holder has not refreshed for this long is a dead holder's (kill -9), and is taken over. */
 const STALE_MS = 5_000;
-/** How a writer waits for the lock: short tries, about 30 s in all (past a dead holder's STALE_MS). */
-const RETRIES = { retries: 600, factor: 1.2, minTimeout: 2, maxTimeout: 50 };
+/** How long a writer waits for a held lock, in short tries (past a dead holder's STALE_MS). */
+const WAIT_MS = 30_000;
+const TRY_MS = { min: 2, max: 50 };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+type Lockfile = typeof import('proper-lockfile');
+type LockOptions = Parameters<Lockfile['lock']>[1];
+
+/**
+ * Takes the lock, waiting only while another process holds it (ELOCKED). Any other error (a directory
+ * where nothing can be created: read-only, /proc, no permission) fails at once and names its cause:
+ * proper-lockfile's own retries retry every error, so such a directory waited 30 s and was then
+ * reported as "locked by another process" (outside test, session 26).
+ */
+const acquire = async (lockfile: Lockfile, dir: string, path: string, options: LockOptions): Promise<() => Promise<void>> => {
+  const deadline = Date.now() + WAIT_MS;
+  for (let delay = TRY_MS.min; ; delay = Math.min(TRY_MS.max, delay * 1.2)) {
+    try {
+      return await lockfile.lock(dir, { ...options, retries: 0 });
+    } catch (caught) {
+      const error = caught as { code?: string; message?: string };
+      if (error.code !== 'ELOCKED')
+        throw ledgerError('store_unavailable', `The mirror ${dir} cannot be locked: ${path}: ${error.code ?? error.message ?? String(caught)}`, { cause: error.code ?? error.message ?? String(caught) });
+      if (Date.now() >= deadline) throw ledgerError('store_unavailable', `The mirror ${dir} stayed locked by another process (${path}); try again`, { cause: 'ELOCKED' });
+      await sleep(delay);
+    }
+  }
+};
 
 /**
  * Runs `work` (which reads the mapping and writes the files) while holding the directory's lock
@@ -25,11 +52,7 @@ export const withMirrorLock = async <T>(dir: string, work: () => T | Promise<T>)
   // SIGINT/SIGTERM/SIGHUP listeners when loaded, and a process holding them does not die of those
   // signals when it has listeners of its own (an export's temp-file cleanup: every CLI command).
   const { default: lockfile } = await import('proper-lockfile');
-  const release = await lockfile
-    .lock(dir, { lockfilePath: path, realpath: false, stale: STALE_MS, retries: RETRIES, onCompromised: (error) => void (compromised = error) })
-    .catch((error: { code?: string; message?: string }) => {
-      throw ledgerError('store_unavailable', `The mirror ${dir} stayed locked by another process (${path}); try again`, { cause: error.code ?? error.message ?? String(error) });
-    });
+  const release = await acquire(lockfile, dir, path, { lockfilePath: path, realpath: false, stale: STALE_MS, onCompromised: (error) => void (compromised = error) });
   try {
     return await work();
   } finally {
