@@ -75,6 +75,34 @@ describe('memory fan-out to providers', () => {
     expect(seen.slice(3).map((m) => m.content)).toEqual(['Prefers tea', 'Prefers tea with milk', 'Last one']);
   });
 
+  it('hands a batch to applyBatch at once, in order, also after a crash that checkpointed its first event; a forged batch is delivered alone', async () => {
+    const store = createMemoryStore();
+    const memory = createMemoryLedger(store);
+    await memory.add('memory', 'Uses the blue notebook');
+    const batch = await memory.apply([
+      { op: 'add', target: 'memory', content: 'Prefers tea' },
+      { op: 'replace', target: 'memory', old: 'blue notebook', content: 'Uses the green notebook' },
+      { op: 'remove', target: 'memory', old: 'tea' },
+    ]);
+    const [first] = await store.readStream(memoryStream('default'), { fromRevision: 1n, maxCount: 1 });
+    // A crash after the batch's first event was checkpointed: the fan-out resumes at its second.
+    await store.storeCheckpoint(providerCheckpoint('batches'), first!.position);
+    const calls: string[][] = [];
+    const provider = {
+      name: 'batches',
+      apply: (mutation: { content: string | null }) => void calls.push([`apply ${mutation.content}`]),
+      applyBatch: (mutations: readonly { op: string; entryId: string }[]) => void calls.push(mutations.map((m) => `${m.op} ${m.entryId}`)),
+    };
+    await start(store, [provider], quiet).caughtUp;
+    expect(calls).toEqual([batch.receipts.map((r) => `${r.op} ${r.entryId}`)]);
+
+    // An event whose batch metadata names siblings its stream does not hold (written behind the decider's back) is not held back.
+    const forged = { ...first!, id: newId(), metadata: { ...first!.metadata, batch: { id: 'forged', index: 0, size: 3 } } };
+    await store.appendToStream(memoryStream('other'), [{ id: forged.id, type: forged.type, data: forged.data, metadata: forged.metadata }], { expectedRevision: 'no_stream' });
+    await until(() => calls.length === 2, 'the forged event delivered');
+    expect(calls[1]).toEqual([`add ${(first!.data as { entryId: string }).entryId}`]);
+  });
+
   it('after a crash mid-fan-out, a restarted provider gets the rest with none lost', async () => {
     const file = join(temp.make(), 'ledger.db');
     const first = sqlite(file);

@@ -28,3 +28,29 @@ describe('Markdown mirror: kill -9 during the first fill, then run again', () =>
     expect(existsSync(join(dir, '.session-ledger-mirror.filling'))).toBe(false);
   });
 });
+
+/**
+ * A batch is one atomic append; before, the mirror wrote MEMORY.md after each of its operations, so a
+ * kill -9 between them (or Hermes reading then) left a state the ledger never held: here both long
+ * entries, over Hermes' 2,200-character budget (outside test, session 26, F3).
+ */
+describe('Markdown mirror: kill -9 while it writes a batch', () => {
+  it("killed after the batch's first rename, MEMORY.md holds the state before or after the batch, never one between", () => {
+    const home = tempDir();
+    const env = { SESSION_LEDGER_STORE: `sqlite:${join(home, 'ledger.sqlite')}` };
+    const dir = join(home, 'memories');
+    const [a, b] = ['A'.repeat(2000), 'B'.repeat(1500)];
+    expect(runCli(['memory', 'add', '--target', 'memory', '--content', a], { env }).code).toBe(0);
+    expect(runCli(['memory', 'providers', 'run', '--mirror', dir, '--once'], { env }).code).toBe(0);
+    const batch = JSON.stringify([{ op: 'add', target: 'memory', content: b }, { op: 'remove', target: 'memory', old: 'AAAA' }]);
+    expect(runCli(['memory', 'apply', '--file', '-'], { env, input: batch }).code).toBe(0);
+
+    const killed = runCli(['memory', 'providers', 'run', '--mirror', dir, '--once'], { env: { ...env, NODE_OPTIONS: `--require ${KILLER}`, KILL_DIR: dir, KILL_AT: '1' } });
+    expect(killed.code).toBe(-1);
+    expect([a, b]).toContain(readFileSync(join(dir, 'MEMORY.md'), 'utf8'));
+
+    const again = runCli(['memory', 'providers', 'run', '--mirror', dir, '--once'], { env });
+    expect([again.code, again.stderr]).toEqual([0, '']);
+    expect(readFileSync(join(dir, 'MEMORY.md'), 'utf8')).toBe(b);
+  });
+});

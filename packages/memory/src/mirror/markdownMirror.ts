@@ -23,6 +23,8 @@ export interface MarkdownMirror extends MemoryProvider {
   readonly profile: string;
   /** Applies one mutation under the directory's lock (resolves once the files and the mapping are written). */
   apply(mutation: MemoryMutation): Promise<void>;
+  /** Applies a batch's mutations under the lock, writing each file they touch once. */
+  applyBatch(mutations: readonly MemoryMutation[]): Promise<void>;
   /** Rewrites the directory from the stream's current state (repair after drift or a lost directory). */
   rebuild(store: EventStore): Promise<{ entries: number; position: bigint | null }>;
 }
@@ -63,24 +65,30 @@ export const createMarkdownMirror = (options: MarkdownMirrorOptions): MarkdownMi
     endFill(dir);
     return { entries: current.entries.length, position: current.position };
   };
+  const applyBatch = async (mutations: readonly MemoryMutation[]): Promise<void> => {
+    const mine = mutations.filter((mutation) => mutation.profile === profile);
+    if (mine.length === 0) return;
+    await withMirrorLock(dir, () => {
+      // Files this mirror never wrote that hold entries are not overwritten: the provider parks, naming import and rebuild.
+      const unmapped = unmappedFiles(dir);
+      if (unmapped && holdEntries(unmapped)) throw foreignFiles(dir, profile);
+      const state = readMirrorState(dir, profile);
+      const fresh = mine.filter((mutation) => mutation.position > state.position);
+      if (fresh.length === 0) return;
+      // The whole batch in one write of each file it touches: no reader sees a state between its operations.
+      const next: MirrorState = { profile, position: fresh.at(-1)!.position, entries: fresh.reduce(applyById, state.entries) };
+      const targets = MEMORY_TARGETS.filter((target) => fresh.some((mutation) => mutation.target === target));
+      // A file changed since this mirror wrote it (Hermes' memory tool) is not replaced: checked just before the rename.
+      writeMirrorState(dir, next, targets, unchangedSince(dir, state, next));
+    });
+  };
   const name = options.name ?? 'markdown-mirror';
   return {
     name,
     dir,
     profile,
-    async apply(mutation) {
-      if (mutation.profile !== profile) return;
-      await withMirrorLock(dir, () => {
-        // Files this mirror never wrote that hold entries are not overwritten: the provider parks, naming import and rebuild.
-        const unmapped = unmappedFiles(dir);
-        if (unmapped && holdEntries(unmapped)) throw foreignFiles(dir, profile);
-        const state = readMirrorState(dir, profile);
-        if (mutation.position <= state.position) return;
-        const next: MirrorState = { profile, position: mutation.position, entries: applyById(state.entries, mutation) };
-        // A file changed since this mirror wrote it (Hermes' memory tool) is not replaced: checked just before the rename.
-        writeMirrorState(dir, next, [mutation.target], unchangedSince(dir, state, next));
-      });
-    },
+    apply: (mutation) => applyBatch([mutation]),
+    applyBatch,
     rebuild(store) {
       return withMirrorLock(dir, async () => writeWhole(await readMemoryState(store, profile)));
     },

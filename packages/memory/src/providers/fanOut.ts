@@ -8,6 +8,7 @@ import {
 } from '@session-ledger/core';
 import { DEFAULT_PROVIDER_RETRY, type RetryOptions } from './backoff.js';
 import { MEMORY_PREFIX } from '@session-ledger/events';
+import { batchEventsAt } from './batchEvents.js';
 import { checkProviderNames } from './names.js';
 import { deliveryOf, type MemoryMutation, type MemoryProvider } from './mutation.js';
 import { PROVIDER_BOOK } from './statusEvents.js';
@@ -72,20 +73,28 @@ export const startMemoryFanOut = (store: EventStore, providers: readonly MemoryP
   };
 
   const handle = (provider: MemoryProvider) => async (event: RecordedEvent) => {
-    const delivery = deliveryOf(event);
-    if (!delivery) return;
+    if (deliveryOf(event) === null) return;
+    // A batch reaches the provider at once, at its last event (batchEvents.ts).
+    const deliveries = (await batchEventsAt(store, event)).map(deliveryOf).filter((each) => each !== null);
+    if (deliveries.length === 0) return;
     // After a resume (an import, a rebuild), the copy is prepared again before the first mutation: a failure is the mutation's (retried, then parked).
     await prepare(provider);
-    if (delivery.kind === 'skip') {
+    const mutations: MemoryMutation[] = [];
+    for (const delivery of deliveries) {
+      if (delivery.kind === 'deliver') {
+        mutations.push(delivery.mutation);
+        continue;
+      }
       warn({ provider: provider.name, message: delivery.reason, mutation: delivery.mutation });
       await recordProviderEvent(ledger, 'memory.provider_skipped', {
         name: provider.name,
         reason: delivery.reason,
         ...positionOf(delivery.mutation),
       });
-      return;
     }
-    await provider.apply(delivery.mutation);
+    if (mutations.length === 0) return;
+    if (provider.applyBatch) await provider.applyBatch(mutations);
+    else for (const mutation of mutations) await provider.apply(mutation);
   };
 
   const onWarning = (warning: SubscriberWarning) => {

@@ -30,6 +30,12 @@ export interface MemoryProvider {
   readonly name: string;
   apply(mutation: MemoryMutation): Promise<void> | void;
   /**
+   * The mutations of one batch (one atomic append), in order. A provider that keeps a copy others
+   * read (the Markdown mirror) writes it once, so no reader sees a state between two operations.
+   * Without it, `apply` is called for each. Delivered again whole after a crash, like `apply`.
+   */
+  applyBatch?(mutations: readonly MemoryMutation[]): Promise<void> | void;
+  /**
    * Run before the provider's subscription starts: a provider that finds its own copy missing
    * (a new or lost directory) fills it here, since its checkpoint, shared by name, may be past every
    * mutation it would need. Throwing parks the provider at once (its status names no mutation); after
