@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -52,5 +52,26 @@ describe('Markdown mirror: kill -9 while it writes a batch', () => {
     const again = runCli(['memory', 'providers', 'run', '--mirror', dir, '--once'], { env });
     expect([again.code, again.stderr]).toEqual([0, '']);
     expect(readFileSync(join(dir, 'MEMORY.md'), 'utf8')).toBe(b);
+  });
+});
+
+/** Killed between a temporary file and its rename, a write left `.MEMORY.md.PID.HEX.tmp` in Hermes' directory for good (outside test, session 26, F8). */
+describe('Markdown mirror: kill -9 before a rename', () => {
+  it.each([1, 2])('killed before rename %i of a write: the next write removes the temporary file, and leaves files it does not own', (at) => {
+    const home = tempDir();
+    const env = { SESSION_LEDGER_STORE: `sqlite:${join(home, 'ledger.sqlite')}` };
+    const dir = join(home, 'memories');
+    expect(runCli(['memory', 'add', '--target', 'memory', '--content', 'm1'], { env }).code).toBe(0);
+    expect(runCli(['memory', 'providers', 'run', '--mirror', dir, '--once'], { env }).code).toBe(0);
+    writeFileSync(join(dir, '.mem_hermes.tmp'), 'a temporary file of Hermes');
+    expect(runCli(['memory', 'add', '--target', 'memory', '--content', 'm2'], { env }).code).toBe(0);
+    const killed = runCli(['memory', 'providers', 'run', '--mirror', dir, '--once'], { env: { ...env, NODE_OPTIONS: `--require ${KILLER}`, KILL_DIR: dir, KILL_AT: String(at), KILL_BEFORE: '1' } });
+    expect(killed.code).toBe(-1);
+    expect(readdirSync(dir).filter((name) => name.endsWith('.tmp')).length).toBe(2);
+
+    const again = runCli(['memory', 'providers', 'run', '--mirror', dir, '--once'], { env });
+    expect([again.code, again.stderr]).toEqual([0, '']);
+    expect(readFileSync(join(dir, 'MEMORY.md'), 'utf8')).toBe('m1\n§\nm2');
+    expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual(['.mem_hermes.tmp']);
   });
 });

@@ -11,7 +11,7 @@ import { TARGET_FILES } from './mirrorState.js';
  * marker, written before the first file and removed after the mapping, names what each file held
  * before the fill and what the fill writes: files that say one or the other are the mirror's own.
  */
-const MARKER_FILE = '.session-ledger-mirror.filling';
+export const MARKER_FILE = '.session-ledger-mirror.filling';
 
 type Texts = Record<MemoryTarget, [before: string | null, after: string]>;
 

@@ -6,10 +6,14 @@ import { providerCheckpoint } from '../providers/statusEvents.js';
 import { MEMORY_TARGETS, memoryStream, type MemoryTarget } from '@session-ledger/events';
 import { readMemoryState } from '../readState.js';
 import { unchangedSince } from './changedFiles.js';
-import { endFill, fileText, interruptedFill, startFill } from './fillMarker.js';
+import { removeLeftTemps } from './atomicWrite.js';
+import { endFill, fileText, interruptedFill, MARKER_FILE, startFill } from './fillMarker.js';
 import { foreignFiles, holdEntries, sameAsEntries, unmappedFiles } from './foreignFiles.js';
 import { withMirrorLock } from './mirrorLock.js';
-import { readMirrorState, renderTarget, writeMirrorState, type MirrorState } from './mirrorState.js';
+import { MAPPING_FILE, readMirrorState, renderTarget, TARGET_FILES, writeMirrorState, type MirrorState } from './mirrorState.js';
+
+/** Every file the mirror writes atomically (through a temporary file) in its directory. */
+const MIRROR_FILES = [...Object.values(TARGET_FILES), MAPPING_FILE, MARKER_FILE];
 
 export interface MarkdownMirrorOptions {
   dir: string;
@@ -57,6 +61,12 @@ const applyById = (entries: readonly MemoryEntry[], mutation: MemoryMutation): M
 export const createMarkdownMirror = (options: MarkdownMirrorOptions): MarkdownMirror => {
   const { dir } = options;
   const profile = options.profile ?? DEFAULT_PROFILE;
+  /** Work on the directory under its lock, after removing the temporary files of a writer killed with -9. */
+  const locked = <T>(work: () => T | Promise<T>): Promise<T> =>
+    withMirrorLock(dir, () => {
+      removeLeftTemps(dir, MIRROR_FILES);
+      return work();
+    });
   /** Both files and the mapping from the profile's state as read (rebuild, and prepare's fill), inside a fill marker (fillMarker.ts). */
   const writeWhole = (current: Awaited<ReturnType<typeof readMemoryState>>) => {
     const texts = (target: MemoryTarget): [string | null, string] => [fileText(dir, target), renderTarget(current.entries, target)];
@@ -68,7 +78,7 @@ export const createMarkdownMirror = (options: MarkdownMirrorOptions): MarkdownMi
   const applyBatch = async (mutations: readonly MemoryMutation[]): Promise<void> => {
     const mine = mutations.filter((mutation) => mutation.profile === profile);
     if (mine.length === 0) return;
-    await withMirrorLock(dir, () => {
+    await locked(() => {
       // Files this mirror never wrote that hold entries are not overwritten: the provider parks, naming import and rebuild.
       const unmapped = unmappedFiles(dir);
       if (unmapped && holdEntries(unmapped)) throw foreignFiles(dir, profile);
@@ -90,7 +100,7 @@ export const createMarkdownMirror = (options: MarkdownMirrorOptions): MarkdownMi
     apply: (mutation) => applyBatch([mutation]),
     applyBatch,
     rebuild(store) {
-      return withMirrorLock(dir, async () => writeWhole(await readMemoryState(store, profile)));
+      return locked(async () => writeWhole(await readMemoryState(store, profile)));
     },
     // A directory without the mapping is filled before following, because the checkpoint, shared by
     // every mirror of this name, may be past every mutation it needs (outside test, session 17): a new
@@ -98,7 +108,7 @@ export const createMarkdownMirror = (options: MarkdownMirrorOptions): MarkdownMi
     // imported), which is adopted. Files that say anything else are Hermes' own entries, never
     // imported: left as they are, and the fan-out is told why (as apply refuses them).
     async prepare(store) {
-      await withMirrorLock(dir, async () => {
+      await locked(async () => {
         // Read under the lock: another process may have filled it meanwhile.
         const files = unmappedFiles(dir);
         const current = await readMemoryState(store, profile);
