@@ -4,7 +4,7 @@ import { createMemoryStore, readWholeStream, streamNames, verifyStreamChain, typ
 import { decodeSessionEvents, sessionStream } from '@session-ledger/events';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
 import { importHermes } from '@session-ledger/import-hermes';
-import { createMemoryLedger } from '@session-ledger/memory';
+import { createMarkdownMirror, createMemoryLedger, readProviderStatus, startMemoryFanOut } from '@session-ledger/memory';
 import type { HermesFixture } from './fixtures/hermesDb.js';
 import { buildCurrentEra, buildV2Era, tempDir, writeMemories } from './fixtures/scenarios.js';
 
@@ -99,5 +99,18 @@ describe('importing a Hermes state.db', () => {
       'memory:Hermes wrote this',
       'user:Name: Ada',
     ]);
+  });
+
+  it("keeps a leading U+FEFF of a Hermes file, as Hermes reads it, so a mirror over the imported directory adopts it", async () => {
+    const { path, dir } = fixture(buildV2Era);
+    const store = createMemoryStore();
+    // Hermes reads MEMORY.md with read_text(encoding="utf-8") and str.strip(): both keep U+FEFF.
+    const memories = writeMemories(join(dir, 'memories'), ['\ufeffBOM-led entry', 'second entry'], ['Name: Ada']);
+    await importHermes(store, { path, memoriesDir: memories });
+    expect((await createMemoryLedger(store).list()).map((entry) => entry.content)).toEqual(['\ufeffBOM-led entry', 'second entry', 'Name: Ada']);
+    const fanOut = startMemoryFanOut(store, [createMarkdownMirror({ dir: memories })], { onWarning: () => undefined });
+    await fanOut.caughtUp;
+    await fanOut.stop();
+    expect((await readProviderStatus(store, 'markdown-mirror')).state).toBe('active');
   });
 });

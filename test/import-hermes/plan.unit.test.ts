@@ -57,6 +57,7 @@ describe('memory file entries', () => {
     ]);
     expect(parseEntries('a § b\n§ not a separator\n')).toEqual(['a § b\n§ not a separator']);
     expect(parseEntries('')).toEqual([]);
+    expect(parseEntries('\ufeffBOM-led\n§\nsecond')).toEqual(['\ufeffBOM-led', 'second']);
   });
 
   it('splits exactly where Hermes does (on "\\n§\\n") and strips as Python does (outside test, session 24)', () => {
