@@ -1,9 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ledgerError } from '@session-ledger/core';
 import type { MemoryTarget } from '@session-ledger/events';
 import { filledBy } from './fillMarker.js';
-import { renderTarget, TARGET_FILES, type MirrorState } from './mirrorState.js';
+import { fileText, renderTarget, TARGET_FILES, type MirrorState } from './mirrorState.js';
 
 /**
  * A mapped directory's Markdown file that says neither what the mirror last wrote nor what the
@@ -15,16 +14,14 @@ import { renderTarget, TARGET_FILES, type MirrorState } from './mirrorState.js';
 export const unchangedSince =
   (dir: string, before: MirrorState, after: MirrorState) =>
   (target: MemoryTarget): void => {
-    const file = TARGET_FILES[target];
-    const path = join(dir, file);
-    if (!existsSync(path)) return;
-    const text = readFileSync(path, 'utf8');
+    const text = fileText(dir, target);
+    if (text === null) return;
     if (text === renderTarget(before.entries, target) || text === renderTarget(after.entries, target)) return;
     // A rebuild killed before its mapping wrote it (the marker names it): the mirror's own.
     if (filledBy(dir, target, text)) return;
     throw ledgerError(
       'invalid_input',
-      `${path} changed since the mirror wrote it (Hermes' memory tool or a hand edit) and is left as it is: keep its entries (session-ledger import hermes STATE_DB --memories ${dir}, then session-ledger memory mirror rebuild --dir ${dir}) or drop them (session-ledger memory mirror rebuild --dir ${dir}), then session-ledger memory providers resume`,
+      `${join(dir, TARGET_FILES[target])} changed since the mirror wrote it (Hermes' memory tool or a hand edit) and is left as it is: keep its entries (session-ledger import hermes STATE_DB --memories ${dir}, then session-ledger memory mirror rebuild --dir ${dir}) or drop them (session-ledger memory mirror rebuild --dir ${dir}), then session-ledger memory providers resume`,
       { field: 'mirror' },
     );
   };

@@ -2,7 +2,6 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MemoryTarget } from '@session-ledger/events';
 import { writeFileAtomic } from './atomicWrite.js';
-import { TARGET_FILES } from './mirrorState.js';
 
 /**
  * A fill (prepare: the whole profile into a directory without a mapping) writes MEMORY.md, USER.md,
@@ -35,9 +34,3 @@ export const filledBy = (dir: string, target: MemoryTarget, text: string | null)
 /** Whether the directory's files are all those of a fill that was interrupted. */
 export const interruptedFill = (dir: string, files: ReadonlyArray<{ target: MemoryTarget; text: string | null }>): boolean =>
   existsSync(join(dir, MARKER_FILE)) && files.every(({ target, text }) => filledBy(dir, target, text));
-
-/** What the target's file holds now (null: absent). */
-export const fileText = (dir: string, target: MemoryTarget): string | null => {
-  const path = join(dir, TARGET_FILES[target]);
-  return existsSync(path) ? readFileSync(path, 'utf8') : null;
-};

@@ -1,16 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ledgerError } from '@session-ledger/core';
 import type { MemoryEntry } from '@session-ledger/projections';
-import { MAPPING_FILE, renderTarget, TARGET_FILES } from './mirrorState.js';
+import { fileText, MAPPING_FILE, renderTarget, TARGET_FILES } from './mirrorState.js';
 
 /** The texts of the mirror's Markdown files (null: absent) when the directory has no mapping; null when it has one. */
 export const unmappedFiles = (dir: string): Array<{ target: keyof typeof TARGET_FILES; text: string | null }> | null => {
   if (existsSync(join(dir, MAPPING_FILE))) return null;
-  return (Object.entries(TARGET_FILES) as Array<[keyof typeof TARGET_FILES, string]>).map(([target, file]) => {
-    const path = join(dir, file);
-    return { target, text: existsSync(path) ? readFileSync(path, 'utf8') : null };
-  });
+  return (Object.keys(TARGET_FILES) as Array<keyof typeof TARGET_FILES>).map((target) => ({ target, text: fileText(dir, target) }));
 };
 
 type Unmapped = NonNullable<ReturnType<typeof unmappedFiles>>;

@@ -7,10 +7,10 @@ import { MEMORY_TARGETS, memoryStream, type MemoryTarget } from '@session-ledger
 import { readMemoryState } from '../readState.js';
 import { unchangedSince } from './changedFiles.js';
 import { removeLeftTemps } from './atomicWrite.js';
-import { endFill, fileText, interruptedFill, MARKER_FILE, startFill } from './fillMarker.js';
+import { endFill, interruptedFill, MARKER_FILE, startFill } from './fillMarker.js';
 import { foreignFiles, holdEntries, sameAsEntries, unmappedFiles } from './foreignFiles.js';
 import { withMirrorLock } from './mirrorLock.js';
-import { MAPPING_FILE, readMirrorState, renderTarget, TARGET_FILES, writeMirrorState, type MirrorState } from './mirrorState.js';
+import { fileText, MAPPING_FILE, readMirrorState, renderTarget, TARGET_FILES, writeMirrorState, type MirrorState } from './mirrorState.js';
 
 /** Every file the mirror writes atomically (through a temporary file) in its directory. */
 const MIRROR_FILES = [...Object.values(TARGET_FILES), MAPPING_FILE, MARKER_FILE];

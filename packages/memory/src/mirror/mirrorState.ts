@@ -73,3 +73,9 @@ export const writeMirrorState = (
   };
   writeFileAtomic(join(dir, MAPPING_FILE), `${JSON.stringify(mapping, null, 2)}\n`);
 };
+
+/** What the target's file holds now (null: absent). */
+export const fileText = (dir: string, target: MemoryTarget): string | null => {
+  const path = join(dir, TARGET_FILES[target]);
+  return existsSync(path) ? readFileSync(path, 'utf8') : null;
+};
