@@ -29,6 +29,15 @@ export interface EsdbTestServerOptions {
   stride?: bigint;
   /** Write a few `$`-prefixed system events first, as a fresh server has (default true). */
   systemEvents?: boolean;
+  /**
+   * The checkpoint a filtered `$all` subscription gets as its catch-up ends: 'last-event' (default)
+   * names the last event it considered; 'end-of-log' is (where the next record will start, prepare 0),
+   * as KurrentDB 24.10.0-24.10.4 and 25.0.0 send after an empty last page (kurrent-io/KurrentDB#4970,
+   * fixed by #4975): the next append lands at that commit position.
+   */
+  catchUpCheckpoint?: 'last-event' | 'end-of-log';
+  /** The most bytes (data, metadata and type) one append may carry; default 1 MiB, the server's MaxAppendSize default. */
+  maxAppendSize?: number;
 }
 
 export interface EsdbTestServer {
@@ -58,7 +67,7 @@ export const startEsdbTestServer = async (options: EsdbTestServerOptions = {}): 
   const store = options.store ?? createMemoryStore({ name: 'esdb-test-double', deletedEventsInAll: options.deletedEventsInAll ?? 'until-scavenge' });
   const scavenge = async () => ('scavenge' in store && typeof store.scavenge === 'function' ? (store.scavenge as () => Promise<number>)() : 0);
   const host = options.host ?? '127.0.0.1';
-  const layout = { stride: options.stride ?? 16n };
+  const layout = { stride: options.stride ?? 16n, catchUpCheckpoint: options.catchUpCheckpoint ?? 'last-event', maxAppendSize: options.maxAppendSize ?? 1024 * 1024 };
   if (options.systemEvents ?? true) await seedSystemEvents(store);
   const server = new Server();
   let port = 0;

@@ -50,6 +50,11 @@ export const subscribe = async (
     const wire = toWire(layout, position).toString();
     return new streams.ReadResp().setCheckpoint(new streams.ReadResp.Checkpoint().setCommitPosition(wire).setPreparePosition(wire));
   };
+  /** The catch-up's last checkpoint: the last event, or (where the next record starts, 0) as KurrentDB 24.10.0-24.10.4 send. */
+  const caughtUpCheckpoint = (position: bigint) =>
+    layout.catchUpCheckpoint === 'last-event'
+      ? checkpoint(position)
+      : new streams.ReadResp().setCheckpoint(new streams.ReadResp.Checkpoint().setCommitPosition(toWire(layout, position + 1n).toString()).setPreparePosition('0'));
   await send(call, new streams.ReadResp().setConfirmation(new streams.ReadResp.SubscriptionConfirmation().setSubscriptionId(randomUUID())));
   let live = false;
   let considered = 0;
@@ -68,7 +73,7 @@ export const subscribe = async (
           await send(call, checkpoint(item.event.position));
         }
       } else if (item.kind === 'checkpoint') {
-        if (filter && !live) await send(call, checkpoint(item.position));
+        if (filter && !live) await send(call, caughtUpCheckpoint(item.position));
       } else if (!live) {
         live = true;
         await send(call, new streams.ReadResp().setCaughtUp(new streams.ReadResp.CaughtUp()));

@@ -8,6 +8,10 @@ import { invalidPosition } from './rpcErrors.js';
  */
 export interface Layout {
   stride: bigint;
+  /** Which checkpoint ends a filtered catch-up (EsdbTestServerOptions.catchUpCheckpoint). */
+  catchUpCheckpoint: 'last-event' | 'end-of-log';
+  /** The most bytes one append may carry (EsdbTestServerOptions.maxAppendSize). */
+  maxAppendSize: number;
 }
 
 export const toWire = (layout: Layout, position: bigint): bigint => position * layout.stride;

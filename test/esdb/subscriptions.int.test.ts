@@ -98,3 +98,39 @@ describe('EventStoreDB subscriptions through the real client', () => {
     await gone.store.close();
   });
 });
+
+/**
+ * KurrentDB 24.10.0-24.10.4 and 25.0.0 end a filtered catch-up after an empty page with the checkpoint
+ * (end of the log, prepare 0): the next append lands at that commit position. The adapter kept only
+ * the commit half; a subscriber that stored it and resumed from {Q, Q} never got the event at Q
+ * (kurrent-io/KurrentDB#4970; outside review, session 27).
+ */
+describe('EventStoreDB subscriptions: a catch-up checkpoint at the end of the log (prepare 0)', () => {
+  let env: Awaited<ReturnType<typeof connect>>;
+  beforeAll(async () => {
+    env = await connect({ catchUpCheckpoint: 'end-of-log' });
+  });
+  afterAll(() => env.close());
+
+  it('resuming from every checkpoint it yields delivers the next event, the one stored at that commit position', async () => {
+    const { store } = env;
+    const prefix = `${unique('resumed')}-`;
+    await store.appendToStream(`${prefix}a`, events(1));
+    await store.appendToStream(unique('other'), events(40));
+    const subscription = store.subscribeToAll({ filter: { streamNamePrefixes: [prefix] } });
+    const items = await pull(subscription, (got) => got.some((item) => item.kind === 'caught_up'));
+    await subscription.close();
+    const checkpoints = items.flatMap((item) => (item.kind === 'checkpoint' ? [item.position] : []));
+    expect(checkpoints.length).toBeGreaterThan(0);
+
+    const next = `${prefix}next`;
+    await store.appendToStream(next, events(1));
+    await store.appendToStream(`${prefix}after`, events(1));
+    for (const from of checkpoints) {
+      const resumed = store.subscribeToAll({ fromPosition: from, filter: { streamNamePrefixes: [prefix] } });
+      const [first] = await pull(resumed, (got) => got.some((item) => item.kind === 'event'));
+      await resumed.close();
+      expect(first).toMatchObject({ kind: 'event', event: { streamName: next } });
+    }
+  });
+});
