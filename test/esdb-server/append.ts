@@ -10,7 +10,7 @@ import {
   type JsonValue,
 } from '@session-ledger/core';
 import { Any, ProtoEmpty, shared, status, streams, type StreamsPb } from './pb.js';
-import { invalidArgument, missingMetadata, streamDeletedError, unknown } from './rpcErrors.js';
+import { invalidArgument, maxAppendSizeExceeded, missingMetadata, streamDeletedError, unknown } from './rpcErrors.js';
 import { idOf, identifierOf, streamNameOf, toWire, type Layout } from './wire.js';
 
 interface Proposed {
@@ -25,6 +25,19 @@ const json = (bytes: Uint8Array, what: string): JsonValue => {
     return JSON.parse(Buffer.from(bytes).toString('utf8')) as JsonValue;
   } catch {
     throw invalidArgument(`The ${what} of an application/json event is not JSON`);
+  }
+};
+
+/**
+ * The server's MaxAppendSize check (Streams.Append.cs: the proposed messages' data, metadata and
+ * type summed, against 1 MiB by default): over it, the whole append is refused with
+ * `maximum-append-size-exceeded`. Counted here from the bytes on the wire.
+ */
+export const checkAppendSize = (layout: Layout, messages: readonly Proposed[]): void => {
+  let size = 0;
+  for (const message of messages) {
+    size += message.getData_asU8().length + message.getCustomMetadata_asU8().length + Buffer.byteLength(message.getMetadataMap().get('type') ?? '');
+    if (size > layout.maxAppendSize) throw maxAppendSizeExceeded(layout.maxAppendSize);
   }
 };
 
@@ -122,11 +135,13 @@ export const appendHandler =
         const [head, ...rest] = requests;
         const options = head?.getOptions();
         if (!options) throw invalidArgument('The first append message must carry the options');
-        const events = rest.map((request) => {
+        const messages = rest.map((request) => {
           const message = request.getProposedMessage();
           if (!message) throw invalidArgument('Only proposed messages may follow the options');
-          return toEventData(message);
+          return message;
         });
+        checkAppendSize(layout, messages);
+        const events = messages.map(toEventData);
         const stream = streamNameOf(options.getStreamIdentifier());
         return appendResponse(await appendEvents(store, layout, stream, events, expectedOfAppend(options)));
       };
@@ -168,6 +183,7 @@ const batchResponse = async (
   const response = new streams.BatchAppendResp().setStreamIdentifier(identifierOf(stream));
   try {
     const expected = expectedOfBatch(options);
+    checkAppendSize(layout, messages);
     const outcome = await appendEvents(store, layout, stream, messages.map(toEventData), expected);
     if (outcome.kind === 'success') {
       const success = new streams.BatchAppendResp.Success();

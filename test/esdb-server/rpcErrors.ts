@@ -28,6 +28,13 @@ export const wrongExpectedVersionError = (operation: string, stream: string, exp
 
 export const invalidArgument = (details: string) => rpcError(Code.INVALID_ARGUMENT, details);
 
+/** Streams.Append over MaxAppendSize (RpcExceptions.MaxAppendSizeExceeded). */
+export const maxAppendSizeExceeded = (maxAppendSize: number) =>
+  rpcError(Code.INVALID_ARGUMENT, `Maximum Append Size of ${maxAppendSize} Exceeded.`, {
+    exception: 'maximum-append-size-exceeded',
+    'maximum-append-size': String(maxAppendSize),
+  });
+
 export const invalidPosition = () => invalidArgument('Trying to read from an invalid position.');
 
 export const missingMetadata = (property: string) =>

@@ -24,6 +24,15 @@ describe('EventStoreDB adapter through the real client', () => {
     expect(shown.filter((event) => event.streamName.startsWith('ledger-checkpoint-'))).toEqual([]);
   });
 
+  it("refuses an append over the server's MaxAppendSize (1 MiB by default) as invalid_input, storing none of it", async () => {
+    const stream = unique('large');
+    const big = [{ ...events(1)[0]!, data: { text: 'x'.repeat(600 * 1024) } }, { ...events(1)[0]!, data: { text: 'y'.repeat(600 * 1024) } }];
+    await expect(store.appendToStream(stream, big)).rejects.toMatchObject({ type: 'invalid_input', message: expect.stringMatching(/Maximum Append Size/) });
+    await expect(store.readStream(stream)).rejects.toMatchObject({ type: 'stream_not_found' });
+    await store.appendToStream(stream, big.slice(0, 1));
+    expect(await store.readStream(stream)).toHaveLength(1);
+  });
+
   it('counts only visible events towards maxCount, across hidden runs', async () => {
     const stream = unique('count');
     for (let i = 0; i < 5; i += 1) {

@@ -158,3 +158,29 @@ describe('an interrupted migration', () => {
     expect(again).toMatchObject({ ok: true, eventsRead: 0, eventsCopied: 0 });
   });
 });
+
+/**
+ * EventStoreDB refuses an append over its MaxAppendSize (1 MiB by default; the double too). A run of
+ * one stream's consecutive events was one append: a session of 600 ordinary 2 KiB messages, imported
+ * in one batch, could not be migrated into a default server (outside review, session 27).
+ */
+describe('migrate into EventStoreDB: runs larger than one append may carry', () => {
+  it('copies a stream whose consecutive events exceed 1 MiB, in appends the server accepts', async () => {
+    const from = sqliteAt(dir.path(`${newId()}.sqlite`));
+    const server = await startEsdbTestServer();
+    const to = openEventStoreDbStore(server.url);
+    try {
+      const ledger = createLedger(from);
+      const text = 'x'.repeat(2048);
+      await ledger.append('session-big', Array.from({ length: 600 }, (_, n) => ({ id: newId(), type: 'message.appended', data: { n, text } })), { expectedRevision: 'no_stream' });
+      const summary = await migrateStores({ from, to });
+      expect(summary.mismatches).toEqual([]);
+      expect(comparable(await to.readStream('session-big'))).toEqual(comparable(await from.readStream('session-big')));
+      expect((await createLedger(to).verify()).broken).toBeNull();
+    } finally {
+      await from.close();
+      await to.close();
+      await server.close();
+    }
+  });
+});

@@ -11,6 +11,7 @@ export * from './port.js';
 export * from './subscription.js';
 export * from './catchUp.js';
 export * from './appendRules.js';
+export * from './appendChunks.js';
 export * from './readWindow.js';
 export * from './memoryStore.js';
 export * from './chain.js';

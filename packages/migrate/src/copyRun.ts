@@ -1,4 +1,4 @@
-import { isLedgerError, type AppendResult, type EventData, type RecordedEvent } from '@session-ledger/core';
+import { appendChunks, eventBytes, isLedgerError, type AppendResult, type EventData, type RecordedEvent } from '@session-ledger/core';
 import { finishInterruptedPrefix, rebuildDeletedPrefix, type PrefixContext } from './prefix.js';
 
 const asEventData = (event: RecordedEvent): EventData => ({
@@ -99,5 +99,6 @@ export const runsOf = (page: RecordedEvent[]): Array<{ stream: string; events: R
     if (current && current.stream === event.streamName) current.events.push(event);
     else runs.push({ stream: event.streamName, events: [event] });
   }
-  return runs;
+  // Each run is one append: bounded in bytes too, or EventStoreDB (1 MiB a write by default) refused it (appendChunks.ts).
+  return runs.flatMap((run) => appendChunks(run.events, eventBytes, run.events.length).map((events) => ({ stream: run.stream, events })));
 };

@@ -1,4 +1,4 @@
-import { isLedgerError, type ChainHead, type ExpectedRevision, type Ledger, type LedgerAppendResult } from '@session-ledger/core';
+import { appendChunks, eventBytes, isLedgerError, type ChainHead, type ExpectedRevision, type Ledger, type LedgerAppendResult } from '@session-ledger/core';
 import type { PlannedEvent } from '../mapping/stepEvent.js';
 import { deletedReason } from './deletedSession.js';
 import { readIds } from './readIds.js';
@@ -26,8 +26,8 @@ export interface SyncOptions {
 
 /**
  * Brings one stream up to `planned`: what it already holds must be a prefix of the plan (same ids
- * in the same places); the rest is appended in batches, each conditional on the exact revision
- * before it. An interrupted import resumes after the last batch; a repeated one writes nothing.
+ * in the same places); the rest is appended in batches (of `batchSize` events and at most
+ * APPEND_BYTES of text), each conditional on the exact revision before it. An interrupted import resumes after the last batch; a repeated one writes nothing.
  */
 export const syncStream = async (ledger: Ledger, stream: string, planned: SyncEvent[], options: SyncOptions): Promise<SyncOutcome> => {
   const held = await readIds(ledger.store, stream);
@@ -43,10 +43,10 @@ export const syncStream = async (ledger: Ledger, stream: string, planned: SyncEv
     }
   }
   const rest = planned.length - ids.length;
+  // Batches of batchSize events and at most APPEND_BYTES of text: EventStoreDB refuses a larger append (appendChunks.ts).
+  const batches = appendChunks(planned.slice(ids.length), (item) => eventBytes(item.event), options.batchSize).map((chunk) => chunk.map((item) => item.event));
   if (options.dryRun) {
-    for (let start = ids.length; start < planned.length; start += options.batchSize) {
-      options.onBatch?.(planned.slice(start, start + options.batchSize).map((item) => item.event));
-    }
+    for (const batch of batches) options.onBatch?.(batch);
     return { kind: 'synced', existing: ids.length, written: rest };
   }
   let expected: ExpectedRevision = held.kind === 'present' ? held.lastRevision : 'no_stream';
@@ -56,8 +56,7 @@ export const syncStream = async (ledger: Ledger, stream: string, planned: SyncEv
   let written = 0;
   /** Batches another writer (a racing import of the same source) had stored, found by the append's idempotent replay: present, not written here. */
   let found = 0;
-  for (let start = ids.length; start < planned.length; start += options.batchSize) {
-    const batch = planned.slice(start, start + options.batchSize).map((item) => item.event);
+  for (const batch of batches) {
     try {
       const result = await ledger.append(
         stream,
