@@ -29,6 +29,19 @@ describe('resume by any id through the CLI (seed 002 reproduction)', () => {
     expect(cli('sessions', 'end', id, '--turn', turn)).toMatchObject({ written: true });
   });
 
+  it("a deleted session's own id names it still: deleting it again, or showing it, never reaches a session its id prefixes", () => {
+    const gone = cli('sessions', 'start').sessionId as string;
+    const other = cli('sessions', 'start', '--id', `${gone}-retry`).sessionId as string;
+    expect(cli('sessions', 'delete', gone, '--yes')).toMatchObject({ deleted: [gone] });
+    // Before, the catalog forgot the deleted id, the selector matched as a prefix, and the retry deleted the other conversation.
+    const again = runCli(['sessions', 'delete', gone, '--yes', '--json'], { env });
+    expect(again.code).toBe(0);
+    expect(again.json()).toMatchObject({ deleted: [] });
+    const shown = runCli(['sessions', 'show', gone], { env });
+    expect([shown.code, shown.stderr]).toEqual([1, expect.stringContaining('is deleted')]);
+    expect(cli('sessions', 'show', other).rootId).toBe(other);
+  });
+
   it('resumes the whole conversation from the root, the tip and a middle id', () => {
     const root = cli('sessions', 'start', '--title', 'long chat').sessionId as string;
     const segments = [root];
@@ -192,6 +205,19 @@ describe('sessions over HTTP', () => {
     const sealed = await callAs(errorBody, 'POST', `/sessions/${root}/messages`, { role: 'user', content: 'late' });
     expect(sealed.status).toBe(409);
     expect(sealed.body!.error.details?.tipId).toBe(ids[4]);
+  });
+
+  it("answers 410 for a deleted session's own id, never the conversation it prefixes or one titled with it", async () => {
+    const gone = (await callAs(started, 'POST', '/sessions', {})).body!.sessionId;
+    const prefixed = (await callAs(started, 'POST', '/sessions', { id: `${gone}-retry` })).body!.sessionId;
+    const titled = (await callAs(started, 'POST', '/sessions', { title: gone })).body!.sessionId;
+    expect((await fetch(`${service.url}/sessions/${gone}`, { method: 'DELETE', headers: { 'if-match': '*' } })).status).toBe(200);
+    for (const path of [`/sessions/${gone}`, `/sessions/${gone}?view=raw`, `/sessions/${gone}/transcript`]) {
+      const response = await fetch(`${service.url}${path}`);
+      expect([path, response.status]).toEqual([path, 410]);
+      await response.body?.cancel();
+    }
+    for (const id of [prefixed, titled]) expect((await callAs(view, 'GET', `/sessions/${id}`)).body!.rootId).toBe(id);
   });
 
   it('answers 400 for bad bodies, 404 for unknown sessions, 409 for a second live turn', async () => {

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import type { EventStore } from '@session-ledger/core';
-import { catalogPage, catalogStats, parseSince, readModelsOf, resolveSession, type CatalogPage, type CatalogStats } from '@session-ledger/read-models';
+import { catalogPage, catalogStats, parseSince, readModelsOf, resolveSessionIn, type CatalogPage, type CatalogStats } from '@session-ledger/read-models';
 import type { CommandContext } from '../context.js';
 import { parseCountOption } from '../parse.js';
 
@@ -44,5 +44,5 @@ const fileBytes = (storeName: string): number | null => {
 /** `sessions stats`: totals over the catalog, and the store file's size. */
 export const stats = async (store: EventStore): Promise<CatalogStats> => catalogStats(await readModelsOf(store).ready('catalog'), fileBytes(store.name));
 
-/** A session id as typed: a full id, a unique prefix (4+ characters) or an exact title (see resolveSession). */
-export const resolveId = async (store: EventStore, selector: string): Promise<string> => resolveSession(await readModelsOf(store).ready('catalog'), selector);
+/** A session id as typed: a full id, a unique prefix (4+ characters) or an exact title (see resolveSession); a deleted session's own id names it still. */
+export const resolveId = (store: EventStore, selector: string): Promise<string> => resolveSessionIn(store, selector);

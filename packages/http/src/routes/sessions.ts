@@ -14,7 +14,7 @@ import {
   viewToJson,
 } from '@session-ledger/sessions';
 import { z } from 'zod';
-import { catalogPage, parseSince, readModelsOf, resolveSession } from '@session-ledger/read-models';
+import { catalogPage, parseSince, readModelsOf, resolveSessionIn } from '@session-ledger/read-models';
 import { noneMatchHolds } from '../conditional.js';
 import { name } from '../contract/common.js';
 import { catalogPageBody, catalogQuery } from '../contract/catalog.js';
@@ -77,7 +77,7 @@ export const sessionRoutes: Route[] = [
     query: z.strictObject({ view: z.enum(VIEWS).optional().describe('display (default), active or raw') }),
     responses: { 200: { description: 'the view', schema: R.conversation }, 304: { description: 'unchanged since the ETag' }, 404: { description: 'unknown id' }, 409: { description: 'an ambiguous prefix or title' }, ...GONE },
     handler: async ({ store, params, query, req }) => {
-      const id = resolveSession(await readModelsOf(store).ready('catalog'), params.id!);
+      const id = await resolveSessionIn(store, params.id!);
       const loaded = await loadConversation(store, id, { view: query.view ?? 'display' });
       const etag = viewEtag(loaded);
       if (noneMatchHolds(req.headers['if-none-match'], etag)) return { status: 304, headers: { etag } };
@@ -93,7 +93,7 @@ export const sessionRoutes: Route[] = [
     headers: { 'If-None-Match': IF_NONE_MATCH },
     responses: { 200: { description: 'the transcript', contentType: 'text/plain' }, 304: { description: 'unchanged since the ETag' }, 404: { description: 'unknown id' }, ...GONE },
     handler: async ({ store, params, req, res }) => {
-      const loaded = await loadConversation(store, resolveSession(await readModelsOf(store).ready('catalog'), params.id!), { view: 'display' });
+      const loaded = await loadConversation(store, await resolveSessionIn(store, params.id!), { view: 'display' });
       const etag = viewEtag(loaded);
       if (noneMatchHolds(req.headers['if-none-match'], etag)) return { status: 304, headers: { etag } };
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', etag });
