@@ -37,4 +37,20 @@ describe('the browser: live updates', () => {
     expect(await page.locator('#message-other-1').count()).toBe(0);
     expect(await page.locator('.meta code').first().textContent()).toBe('prefixed-root-0001');
   });
+
+  it('a conversation deleted elsewhere while open: the page says so, drops what it showed and disables its buttons (outside test, session 27)', async () => {
+    const api = apiOf(served.service.url);
+    await seedConversation(api, 'gone-root-0001', 'gone-tip-0001');
+    const page = await served.browser.open(`${served.service.url}/s/gone-root-0001`);
+    await page.locator('#message-m6').waitFor();
+    const deleted = await fetch(`${served.service.url}/sessions/gone-root-0001`, { method: 'DELETE', headers: { 'if-match': '*' } });
+    expect(deleted.status).toBe(200);
+    // Before, the feed's session_deleted was taken for a change, the reload's 410 was swallowed, and the erased messages stayed.
+    await page.getByText('This conversation was deleted', { exact: false }).waitFor();
+    expect(await page.locator('#message-m6').count()).toBe(0);
+    const buttons = page.locator('.actions button');
+    expect(await buttons.count()).toBeGreaterThan(0);
+    for (const disabled of await buttons.evaluateAll((all) => all.map((button) => (button as HTMLButtonElement).disabled))) expect(disabled).toBe(true);
+    expect(await trouble(page)).toEqual({ dialogs: [], errors: [], violations: [] });
+  });
 });

@@ -65,16 +65,19 @@ class Conversation extends HTMLElement {
       return;
     }
     // From here on the conversation is named by its root: the same whole conversation whatever id opened it.
+    // Whoever deleted it (this page's button, or another client whose deletion the feed reports): the same words.
     const deleted = () => {
+      if (this.#abort.signal.aborted) return;
       this.#abort.abort();
-      replace(body, h('p', { class: 'status' }, 'This conversation was deleted.'));
+      for (const button of this.querySelectorAll('.actions button')) button.disabled = true;
+      replace(body, h('p', { class: 'status', role: 'status' }, 'This conversation was deleted.'));
     };
     replace(this, head, actionsView(rootId, deleted), body);
     this.#scrollToHash();
     // Reloads by the root too: the id in the address may be a prefix or a title, which a session started
     // since (an exact id wins) could take over, showing another conversation beside this one's buttons
     // (outside test, session 24).
-    followSession(rootId, () => this.#reloadSoon(() => load(rootId)), this.#abort.signal);
+    followSession(rootId, () => this.#reloadSoon(() => load(rootId)), this.#abort.signal, deleted);
   }
 
   disconnectedCallback() {

@@ -22,17 +22,31 @@ export const parseSse = (buffer) => {
   return { events, rest: buffer };
 };
 
+/** Whether a feed event is the feed's last word on a deleted conversation (`event: error`, data `{type: "session_deleted"}`). */
+const isDeletion = (event) => {
+  if (event.event !== 'error') return false;
+  try {
+    return JSON.parse(event.data).type === 'session_deleted';
+  } catch {
+    return false;
+  }
+};
+
 /**
  * Follows a conversation's SSE feed through fetch() (EventSource cannot send the bearer token): calls
  * `onChange` for every event after history was caught up, reconnects after the last id it saw when the
- * stream ends, and stops for good on abort or a 404/410.
+ * stream ends, and stops for good on abort or a 404/410. When the conversation is deleted (the feed's
+ * `session_deleted`, or a reconnect answered 410) it calls `onGone` once: before, the page took that
+ * last event for a change, its reload failed quietly, and it kept showing what had been erased, every
+ * button enabled (outside test, session 27).
  */
-export const followSession = (id, onChange, signal) => {
+export const followSession = (id, onChange, signal, onGone = () => undefined) => {
   let after = null;
   let caughtUp = false;
   const once = async () => {
     const query = after === null ? '' : `?after=${encodeURIComponent(after)}`;
     const response = await request(`/sessions/${encodeURIComponent(id)}/events${query}`, { headers: { accept: 'text/event-stream' }, signal });
+    if (response.status === 410) onGone();
     if (response.status === 404 || response.status === 410) return false;
     if (!response.ok || !response.body) return true;
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -44,6 +58,10 @@ export const followSession = (id, onChange, signal) => {
       buffer = parsed.rest;
       for (const event of parsed.events) {
         if (event.id !== undefined) after = event.id;
+        if (isDeletion(event)) {
+          onGone();
+          return false;
+        }
         if (event.event === 'caught-up') caughtUp = true;
         else if (caughtUp) onChange(event);
       }
