@@ -67,6 +67,14 @@ describe('checkRestoredEvent: what an import of a jsonl export restores', () => 
 });
 
 describe('checkRawAppend: on any stream', () => {
+  it('refuses a new stream named "." or "..", which no URL can name (GET /streams/.. is /), and still restores one stored before', () => {
+    for (const stream of ['.', '..']) {
+      expect(refused(raw(stream, 'noted', {}))).toMatch(/URLs resolve/);
+      expect(() => checkRestoredEvent(raw(stream, 'noted', {}))).not.toThrow();
+    }
+    expect(() => checkRawAppend(raw('...', 'noted', {}))).not.toThrow();
+  });
+
   it('refuses every raw append to a ledger- stream: an audit record cannot be forged', () => {
     const forged = { rootId: 'X', streams: [], deleted: ['session-X'], kept: [], complete: true };
     expect(refused(raw('ledger-audit', 'retention.deleted', forged))).toContain('written only by session-ledger itself');

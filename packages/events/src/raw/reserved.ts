@@ -5,7 +5,7 @@ import { SESSION_PREFIX } from '../session/streams.js';
 import { causationV1 } from '../memory/schemas.js';
 import { MEMORY_SCHEMAS } from '../memory/registry.js';
 import { isMemoryEventType } from '../memory/types.js';
-import { isSafeId } from '../session/ids.js';
+import { isDotSegment, isSafeId } from '../session/ids.js';
 import type { EventSchemas } from '../session/registry.js';
 import { SESSION_SCHEMAS } from '../session/registry.js';
 import { isSessionEventType } from '../session/types.js';
@@ -129,6 +129,8 @@ const WRITERS: ReadonlyArray<[string, string]> = [
  */
 export const checkRawAppend = (append: RawAppend): void => {
   checkCommon(append);
+  // As for new session ids: `/streams/..` is `/` to every URL parser, so no client could read it back (outside test, session 27).
+  if (isDotSegment(append.stream)) throw refuse(append.stream, `a stream cannot be named "${append.stream}": URLs resolve "." and ".." away (RFC 3986), so no address could name it`, 'stream');
   for (const [prefix, writer] of WRITERS) {
     if (append.stream.startsWith(prefix)) throw refuse(append.stream, `${prefix} streams are written only through ${writer}; a raw ${JSON.stringify(append.type)} event is never appended there`, 'stream');
   }

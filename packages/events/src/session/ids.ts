@@ -16,6 +16,9 @@ export const checkSafeId = (text: unknown, field: string): string => {
 /** "." and "..": every URL parser resolves these path segments away (RFC 3986 §5.2.4). */
 const DOT_SEGMENT = /^\.\.?$/;
 
+/** Whether `text` is "." or "..", which no URL can name as a path segment. */
+export const isDotSegment = (text: string): boolean => DOT_SEGMENT.test(text);
+
 /** Whether `text` may name something new: a safe id that is not "." or ".." (checkNewId's rule, as a test). */
 export const isNewId = (text: unknown): text is string => isSafeId(text) && !DOT_SEGMENT.test(text);
 
