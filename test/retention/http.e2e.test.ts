@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '@session-ledger/store-sqlite';
@@ -63,6 +64,24 @@ describe('DELETE /sessions/:id with If-Match, and GET /sessions/:id/export (HTTP
     expect((await send('lineage=tip', 'text/plain')).status).toBe(415);
     expect((await fetch(`${service.url}/sessions/bodied`)).status).toBe(200);
     expect((await remove('bodied', { 'if-match': '*' })).status).toBe(200);
+  });
+
+  it('refuses a GET or HEAD with a body (400): an option sent there was dropped and the export answered on the defaults (outside test, session 27)', async () => {
+    // fetch() cannot send a body with GET; some HTTP libraries do.
+    const sent = (method: string, body: string) =>
+      new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const request = httpRequest(`${service.url}/sessions/idle/export`, { method, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (response) => {
+          let text = '';
+          response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve({ status: response.statusCode!, text }));
+        });
+        request.on('error', reject);
+        request.end(body);
+      });
+    const get = await sent('GET', '{"format":"jsonl"}');
+    expect(get.status).toBe(400);
+    expect(JSON.parse(get.text).error).toMatchObject({ type: 'invalid_input', message: 'GET /sessions/:id/export takes no body: its options go in the query' });
+    expect((await sent('HEAD', 'null')).status).toBe(400);
+    expect((await fetch(`${service.url}/sessions/idle/export?format=jsonl`)).headers.get('content-type')).toMatch(/jsonl|ndjson|json/);
   });
 
   it('answers 409 session_active while a live turn holds it', async () => {

@@ -34,6 +34,7 @@ const TITLES: Record<number, string> = {
   428: 'Precondition Required',
   431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
+  501: 'Not Implemented',
   503: 'Service Unavailable',
 };
 
