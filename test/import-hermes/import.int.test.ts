@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryStore, readWholeStream, streamNames, verifyStreamChain, type EventStore } from '@session-ledger/core';
@@ -101,13 +102,18 @@ describe('importing a Hermes state.db', () => {
     ]);
   });
 
-  it("keeps a leading U+FEFF of a Hermes file, as Hermes reads it, so a mirror over the imported directory adopts it", async () => {
+  it("reads memory files as Hermes does: a leading BOM dropped (a mirror over the directory adopts it), a file of invalid UTF-8 holds no entry and is reported", async () => {
     const { path, dir } = fixture(buildV2Era);
     const store = createMemoryStore();
-    // Hermes reads MEMORY.md with read_text(encoding="utf-8") and str.strip(): both keep U+FEFF.
-    const memories = writeMemories(join(dir, 'memories'), ['\ufeffBOM-led entry', 'second entry'], ['Name: Ada']);
-    await importHermes(store, { path, memoriesDir: memories });
-    expect((await createMemoryLedger(store).list()).map((entry) => entry.content)).toEqual(['\ufeffBOM-led entry', 'second entry', 'Name: Ada']);
+    // Hermes (e89532d, _read_raw_checked) decodes with utf-8-sig, strictly: the BOM goes, invalid bytes make the file unreadable.
+    const memories = writeMemories(join(dir, 'memories'), ['\ufeffBOM-led entry', 'second entry', 'BOM-led entry'], []);
+    writeFileSync(join(memories, 'USER.md'), Buffer.concat([Buffer.from('user fact\n§\nbad '), Buffer.from([0xff, 0xfe]), Buffer.from(' bytes')]));
+    const report = await importHermes(store, { path, memoriesDir: memories });
+    expect((await createMemoryLedger(store).list()).map((entry) => entry.content)).toEqual(['BOM-led entry', 'second entry']);
+    expect(report.skipped).toEqual([{ reason: 'USER.md is not valid UTF-8: Hermes reads it as unreadable (no entries); none of it was imported' }]);
+    // The directory as Notepad saves what the profile holds (a BOM, CRLF): the mirror adopts it.
+    writeFileSync(join(memories, 'MEMORY.md'), '\ufeffBOM-led entry\r\n§\r\nsecond entry');
+    writeFileSync(join(memories, 'USER.md'), '');
     const fanOut = startMemoryFanOut(store, [createMarkdownMirror({ dir: memories })], { onWarning: () => undefined });
     await fanOut.caughtUp;
     await fanOut.stop();

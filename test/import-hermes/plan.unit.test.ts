@@ -57,7 +57,8 @@ describe('memory file entries', () => {
     ]);
     expect(parseEntries('a § b\n§ not a separator\n')).toEqual(['a § b\n§ not a separator']);
     expect(parseEntries('')).toEqual([]);
-    expect(parseEntries('\ufeffBOM-led\n§\nsecond')).toEqual(['\ufeffBOM-led', 'second']);
+    // Hermes (e89532d) reads with utf-8-sig: the BOM goes, so the entry dedups with its copy.
+    expect(parseEntries('\ufeffBOM-led\n§\nsecond\n§\nBOM-led')).toEqual(['BOM-led', 'second']);
   });
 
   it('splits exactly where Hermes does (on "\\n§\\n") and strips as Python does (outside test, session 24)', () => {

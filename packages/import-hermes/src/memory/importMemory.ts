@@ -27,9 +27,10 @@ export interface MemoryImport {
  */
 export const importMemory = async (ledger: Ledger, files: MemoryFileEntries[], profile: string, dryRun: boolean): Promise<MemoryImport> => {
   const planned = memoryEvents(checkMemoryProfile(profile), files);
+  const unreadable = files.flatMap((file) => (file.unreadable === undefined ? [] : [{ reason: file.unreadable }]));
   const stream = memoryStream(profile);
   const held = await readIds(ledger.store, stream);
-  if (held.kind === 'deleted') return { found: planned.length, written: 0, skipped: [{ reason: `${stream} was deleted in the ledger` }] };
+  if (held.kind === 'deleted') return { found: planned.length, written: 0, skipped: [...unreadable, { reason: `${stream} was deleted in the ledger` }] };
   const have = new Set(held.kind === 'present' ? held.ids : []);
   const entries = held.kind === 'present' ? foldMemoryEntries(decodeMemoryEvents(held.events), { entries: [] }).entries : [];
   const texts = new Set(entries.map((entry) => `${entry.target}\u0000${entry.content}`));
@@ -40,5 +41,5 @@ export const importMemory = async (ledger: Ledger, files: MemoryFileEntries[], p
   if (!dryRun && fresh.length > 0) {
     await ledger.append(stream, fresh, { expectedRevision: held.kind === 'present' ? held.lastRevision : 'no_stream' });
   }
-  return { found: planned.length, written: fresh.length, skipped: [] };
+  return { found: planned.length, written: fresh.length, skipped: unreadable };
 };

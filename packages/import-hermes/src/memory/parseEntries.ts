@@ -9,12 +9,12 @@ const DELIMITER = '\n§\n';
  * read it) split on `\n§\n` exactly, each part stripped as Python's `str.strip()` strips, empty parts
  * dropped, a repeated entry kept once (its first occurrence). A line holding `§` with spaces around it,
  * or a second `§` line right after a delimiter, is entry text there: taken as a separator, one Hermes
- * entry became two (outside test, session 24). A leading U+FEFF (byte order mark) is kept, as Hermes
- * keeps it (`read_text(encoding="utf-8")`, and `str.strip()` does not strip it): dropped, the imported
- * directory said something else than the profile, and the mirror never adopted it (session 26, F5).
+ * entry became two (outside test, session 24). A leading byte order mark is dropped, as Hermes reads
+ * the file (`read_text(encoding="utf-8-sig")`, tools/memory_tool.py `_read_raw_checked` at e89532d;
+ * an older Hermes kept it, glued to the first entry, which broke its matching and dedup).
  */
 export const parseEntries = (text: string): string[] => {
-  const raw = text.replace(/\r\n?/g, '\n');
+  const raw = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
   const seen = new Set<string>();
   const out: string[] = [];
   for (const part of raw.split(DELIMITER)) {

@@ -12,7 +12,12 @@ export interface MemoryFileEntries {
   entries: string[];
   /** The file's modification time (ISO), the best available time for legacy entries. */
   modified: string;
+  /** Why Hermes cannot read the file (not valid UTF-8): it then holds no entry, as Hermes reads it. */
+  unreadable?: string;
 }
+
+/** Strict UTF-8, as Hermes decodes a memory file (`errors` strict): a BOM is consumed, invalid bytes throw. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 const FILES: Array<[MemoryTarget, string]> = [
   ['memory', 'MEMORY.md'],
@@ -26,7 +31,17 @@ export const readMemoryDir = (dir: string): MemoryFileEntries[] => {
   for (const [target, name] of FILES) {
     const file = join(dir, name);
     if (!existsSync(file)) continue;
-    out.push({ target, file, entries: parseEntries(readFileSync(file, 'utf8')), modified: statSync(file).mtime.toISOString() });
+    const modified = statSync(file).mtime.toISOString();
+    let text: string;
+    try {
+      text = UTF8.decode(readFileSync(file));
+    } catch {
+      // Hermes reads such a file as unreadable (no entries) and refuses to write it; read leniently, its
+      // bad bytes became U+FFFD in entries Hermes never had (outside test, session 27).
+      out.push({ target, file, entries: [], modified, unreadable: `${name} is not valid UTF-8: Hermes reads it as unreadable (no entries); none of it was imported` });
+      continue;
+    }
+    out.push({ target, file, entries: parseEntries(text), modified });
   }
   return out;
 };

@@ -74,8 +74,13 @@ export const writeMirrorState = (
   writeFileAtomic(join(dir, MAPPING_FILE), `${JSON.stringify(mapping, null, 2)}\n`);
 };
 
-/** What the target's file holds now (null: absent). */
+/**
+ * What the target's file holds now, as Hermes reads it (null: absent): a leading byte order mark
+ * dropped (`utf-8-sig`) and newlines made `\n` (Python's universal newlines). Every check of what a
+ * file says (adopted, changed since, filled) compares this: a Hermes file saved by Notepad with a BOM
+ * holds the same entries, and was taken for another text, so the mirror parked over it (session 27).
+ */
 export const fileText = (dir: string, target: MemoryTarget): string | null => {
   const path = join(dir, TARGET_FILES[target]);
-  return existsSync(path) ? readFileSync(path, 'utf8') : null;
+  return existsSync(path) ? readFileSync(path, 'utf8').replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n') : null;
 };
