@@ -24,30 +24,33 @@ const readRun = async (store: EventStore, stream: string, from: bigint, count: n
   return read.state === 'live' ? read.events : [];
 };
 
-/** Whether `events` are the batch `id`, indexes 0.. in order (what one append of the decider stored). */
-const isWholeBatch = (events: readonly RecordedEvent[], id: string, size: number): boolean =>
-  events.length === size && events.every((event, index) => {
-    const place = batchPlaceOf(event);
-    return place !== null && place.id === id && place.index === index && place.size === size;
-  });
-
 /**
  * The events a provider receives for one stored memory event, so that a batch (one atomic append)
  * reaches a provider's copy at once: before, the mirror wrote MEMORY.md after each operation, and
  * Hermes could read (and keep, after a kill -9) a state between two operations that the ledger never
  * held, over budget included (outside test, session 26, F3).
- * - An event before its batch's last one: [] (handled with the last one, stored in the same append).
- * - The batch's last event: the whole batch, read back from its stream, in order.
- * - An event in no batch, or one whose batch does not line up in its stream (data written behind the
- *   decider's back): the event alone, delivered as before.
+ * - An event before its batch's last one, when that last one is stored (the same append): [] (it
+ *   hands this one over). One read of one event.
+ * - The batch's last event: the batch's events that handed themselves over to it, in order, and it.
+ * - An event in no batch, or whose batch's last event its stream does not hold (data written behind
+ *   the decider's back): the event alone, delivered as before.
  * The checkpoint may pass the earlier events while the last is pending: after a crash the last one is
- * delivered again and reads the whole batch back, and providers skip what they applied (by position).
+ * delivered again and reads the batch back, and providers skip what they applied (by position).
  */
 export const batchEventsAt = async (store: EventStore, event: RecordedEvent): Promise<RecordedEvent[]> => {
   const place = batchPlaceOf(event);
   if (place === null || place.size === 1) return [event];
   const first = event.revision - BigInt(place.index);
-  const batch = await readRun(store, event.streamName, first, place.size);
-  if (!isWholeBatch(batch, place.id, place.size) || batch[place.index]!.id !== event.id) return [event];
-  return place.index === place.size - 1 ? batch : [];
+  const last = first + BigInt(place.size - 1);
+  /** Whether `other` stands in this batch at its own revision. */
+  const inBatch = (other: RecordedEvent): boolean => {
+    const its = batchPlaceOf(other);
+    return its !== null && its.id === place.id && its.size === place.size && other.revision - first === BigInt(its.index);
+  };
+  if (event.revision !== last) {
+    const [closing] = await readRun(store, event.streamName, last, 1);
+    return closing !== undefined && closing.revision === last && inBatch(closing) ? [] : [event];
+  }
+  const run = await readRun(store, event.streamName, first, place.size);
+  return [...run.filter((other) => other.revision < last && inBatch(other)), event];
 };
