@@ -73,9 +73,10 @@ export const startMemoryFanOut = (store: EventStore, providers: readonly MemoryP
   };
 
   const handle = (provider: MemoryProvider) => async (event: RecordedEvent) => {
-    if (deliveryOf(event) === null) return;
-    // A batch reaches the provider at once, at its last event (batchEvents.ts).
-    const deliveries = (await batchEventsAt(store, event)).map(deliveryOf).filter((each) => each !== null);
+    const own = deliveryOf(event);
+    if (own === null) return;
+    // A batch reaches the provider at once, at its last event (batchEvents.ts); this event is decoded once.
+    const deliveries = (await batchEventsAt(store, event)).map((each) => (each === event ? own : deliveryOf(each))).filter((each) => each !== null);
     if (deliveries.length === 0) return;
     // After a resume (an import, a rebuild), the copy is prepared again before the first mutation: a failure is the mutation's (retried, then parked).
     await prepare(provider);
