@@ -16,6 +16,12 @@ export interface ImportReport {
   compacted: number;
   /** Hermes rows taken back (active = 0, compacted = 0), as rewind events written. */
   rewound: number;
+  /**
+   * Hermes rows deleted by a transcript rewrite since an earlier import (`replace_messages`: `/retry`,
+   * an editor save), whose messages this run took out of the views (a `history.rewound` event,
+   * reason `replaced`); the raw view keeps them.
+   */
+  replaced: number;
   memoryEntries: number;
   /** Events written in all. */
   events: number;
@@ -34,6 +40,7 @@ export const emptyReport = (path: string, dryRun: boolean): ImportReport => ({
   messages: 0,
   compacted: 0,
   rewound: 0,
+  replaced: 0,
   memoryEntries: 0,
   events: 0,
   updated: 0,
@@ -41,9 +48,13 @@ export const emptyReport = (path: string, dryRun: boolean): ImportReport => ({
   skipped: [],
 });
 
-const hermesRowIds = (event: PlannedEvent): number => {
+const hermesOf = (event: PlannedEvent) => {
   const hermes = event.metadata.hermes;
-  const ids = hermes && typeof hermes === 'object' && !Array.isArray(hermes) ? hermes.rowIds : undefined;
+  return hermes && typeof hermes === 'object' && !Array.isArray(hermes) ? hermes : undefined;
+};
+
+const hermesRowIds = (event: PlannedEvent): number => {
+  const ids = hermesOf(event)?.rowIds;
   return Array.isArray(ids) ? ids.length : 0;
 };
 
@@ -57,6 +68,7 @@ export const countWritten = (report: ImportReport, written: PlannedEvent[]): voi
       if (data.link === 'compression') report.segments += 1;
     } else if (event.type === 'message.appended') report.messages += 1;
     else if (event.type === 'history.compacted') report.compacted += hermesRowIds(event);
+    else if (event.type === 'history.rewound' && hermesOf(event)?.replaced === true) report.replaced += hermesRowIds(event);
     else if (event.type === 'history.rewound') report.rewound += hermesRowIds(event);
   }
 };
@@ -77,7 +89,9 @@ export const formatReport = (report: ImportReport): string => {
   const verb = report.dryRun ? 'would import' : 'imported';
   const lines = [
     `${verb} ${report.sessions} sessions (${report.segments} compression segments), ${report.messages} messages, ` +
-      `${report.compacted} compacted and ${report.rewound} rewound rows, ${report.memoryEntries} memory entries ` +
+      `${report.compacted} compacted and ${report.rewound} rewound rows, ` +
+      (report.replaced > 0 ? `${report.replaced} rows Hermes rewrote since taken out of the views, ` : '') +
+      `${report.memoryEntries} memory entries ` +
       `(${report.events} events; already present: ${report.unchanged.sessions} sessions, ${report.unchanged.events} events, ` +
       `${report.unchanged.memoryEntries} memory entries)`,
   ];

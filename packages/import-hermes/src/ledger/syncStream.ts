@@ -2,6 +2,7 @@ import { appendChunks, eventBytes, isLedgerError, type ChainHead, type ExpectedR
 import type { PlannedEvent } from '../mapping/stepEvent.js';
 import { deletedReason } from './deletedSession.js';
 import { readIds } from './readIds.js';
+import { reconcile } from './reconcile.js';
 
 /**
  * A planned event, built (and so checked) before anything of its session is written, with what its
@@ -26,25 +27,19 @@ export interface SyncOptions {
 
 /**
  * Brings one stream up to `planned`: what it already holds must be a prefix of the plan (same ids
- * in the same places); the rest is appended in batches (of `batchSize` events and at most
- * APPEND_BYTES of text), each conditional on the exact revision before it. An interrupted import resumes after the last batch; a repeated one writes nothing.
+ * in the same places), beside what a Hermes rewrite retired (`reconcile`); the rest is appended in
+ * batches (of `batchSize` events and at most APPEND_BYTES of text), each conditional on the exact
+ * revision before it. An interrupted import resumes after the last batch; a repeated one writes nothing.
  */
 export const syncStream = async (ledger: Ledger, stream: string, planned: SyncEvent[], options: SyncOptions): Promise<SyncOutcome> => {
   const held = await readIds(ledger.store, stream);
   if (held.kind === 'deleted') return { kind: 'conflict', existing: 0, written: 0, reason: await deletedReason(ledger.store, stream, planned.length) };
   const ids = held.kind === 'present' ? held.ids : [];
-  for (let i = 0; i < ids.length; i += 1) {
-    if (i >= planned.length || ids[i] !== planned[i]!.event.id) {
-      const reason =
-        i >= planned.length
-          ? `the ledger holds ${ids.length - planned.length} event(s) after what this file has for the session (written since, or from a newer copy)`
-          : `the source differs from what was imported before at event ${i} (${planned[i]!.kind}); the ledger is left as it is`;
-      return { kind: 'conflict', existing: ids.length, written: 0, reason };
-    }
-  }
-  const rest = planned.length - ids.length;
+  const reconciled = reconcile(stream, held.kind === 'present' ? held.events : [], planned);
+  if (reconciled.kind === 'conflict') return { kind: 'conflict', existing: ids.length, written: 0, reason: reconciled.reason };
+  const rest = reconciled.events.length;
   // Batches of batchSize events and at most APPEND_BYTES of text: EventStoreDB refuses a larger append (appendChunks.ts).
-  const batches = appendChunks(planned.slice(ids.length), (item) => eventBytes(item.event), options.batchSize).map((chunk) => chunk.map((item) => item.event));
+  const batches = appendChunks(reconciled.events, (item) => eventBytes(item.event), options.batchSize).map((chunk) => chunk.map((item) => item.event));
   if (options.dryRun) {
     for (const batch of batches) options.onBatch?.(batch);
     return { kind: 'synced', existing: ids.length, written: rest };

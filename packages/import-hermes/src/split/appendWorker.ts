@@ -34,7 +34,7 @@ interface Session {
 }
 let session: Session | null = null;
 
-const NOTHING_WRITTEN = { events: 0, sessions: 0, segments: 0, messages: 0, compacted: 0, rewound: 0 };
+const NOTHING_WRITTEN = { events: 0, sessions: 0, segments: 0, messages: 0, compacted: 0, rewound: 0, replaced: 0 };
 
 const append = async (s: Session, message: Extract<ToAppender, { t: 'batch' }>): Promise<void> => {
   if (s.stopped !== null) return;

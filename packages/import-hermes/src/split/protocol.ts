@@ -48,6 +48,7 @@ export interface WroteCounts {
   messages: number;
   compacted: number;
   rewound: number;
+  replaced: number;
   rows: number;
 }
 

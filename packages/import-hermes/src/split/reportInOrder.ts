@@ -15,7 +15,7 @@ export const countsOf = (batch: PlannedEvent[]): WroteCounts => {
   countWritten(r, batch);
   let rows = 0;
   for (const event of batch) rows += event.rowIds.length;
-  return { events: r.events, sessions: r.sessions, segments: r.segments, messages: r.messages, compacted: r.compacted, rewound: r.rewound, rows };
+  return { events: r.events, sessions: r.sessions, segments: r.segments, messages: r.messages, compacted: r.compacted, rewound: r.rewound, replaced: r.replaced, rows };
 };
 
 export interface ReportInOrder {
@@ -80,6 +80,7 @@ export const reportInOrder = (report: ImportReport, total: number, onProgress?: 
         report.messages += message.messages;
         report.compacted += message.compacted;
         report.rewound += message.rewound;
+        report.replaced += message.replaced;
         onProgress?.(done + message.rows, total);
         return;
       }

@@ -2,6 +2,7 @@ import { createLedger, isLedgerError, type ChainHead, type EventStore, type Expe
 import { interrupted, type SessionsOptions } from '../importSessions.js';
 import { deletedReason } from '../ledger/deletedSession.js';
 import { readIds } from '../ledger/readIds.js';
+import { reconcile } from '../ledger/reconcile.js';
 import type { SyncEvent } from '../ledger/syncStream.js';
 import type { PlannedEvent } from '../mapping/stepEvent.js';
 import { buildImportPlan, type SessionImport } from '../plan/importPlan.js';
@@ -63,9 +64,20 @@ export const splitSessions = async (store: EventStore, source: HermesSource, rep
       return decided({ kind: 'conflict', existing: 0, written: 0, reason: await deletedReason(store, item.stream, planned) });
     }
     const ids = held.kind === 'present' ? held.ids : [];
+    if (held.kind === 'present') {
+      // A stream imported before: built whole, to be reconciled with what it holds (syncStream's rules).
+      try {
+        whole ??= plannedEvents(item);
+      } catch (error) {
+        if (!isLedgerError(error, 'invalid_input')) throw error;
+        return decided({ kind: 'refused', written: 0, reason: error.message });
+      }
+      const reconciled = reconcile(item.stream, held.events, whole);
+      if (reconciled.kind === 'conflict') return decided({ kind: 'conflict', existing: ids.length, written: 0, reason: reconciled.reason });
+      whole = reconciled.events;
+    }
     let expected: ExpectedRevision = held.kind === 'present' ? held.lastRevision : 'no_stream';
     let chainHead: ChainHead | null = held.kind === 'present' ? held.head : null;
-    let at = 0;
     let begun = false;
     let batch: PlannedEvent[] = [];
     const flush = async () => {
@@ -76,27 +88,18 @@ export const splitSessions = async (store: EventStore, source: HermesSource, rep
       chainHead = (result as LedgerAppendResult).head;
       batch = [];
     };
-    /** One planned event in order: checked against what the stream holds, or queued for an append. Returns a conflict, if it is one. */
-    const take = async (planned: SyncEvent): Promise<SessionOutcome | null> => {
-      const i = at;
-      at += 1;
-      if (i < ids.length) {
-        if (ids[i] === planned.event.id) return null;
-        const reason = `the source differs from what was imported before at event ${i} (${planned.kind}); the ledger is left as it is`;
-        return { kind: 'conflict', existing: ids.length, written: 0, reason };
-      }
+    /** One event to append, in order. */
+    const take = async (planned: SyncEvent): Promise<void> => {
       batch.push(planned.event);
       if (batch.length === batchSize) await flush();
-      return null;
     };
-    let conflict: SessionOutcome | null = null;
     try {
       if (whole !== null) {
-        for (const planned of whole) if ((conflict = await take(planned)) !== null) break;
+        for (const planned of whole) await take(planned);
       } else {
         for (const step of item.steps) {
           const planned = plannedEvent(item, step);
-          if (planned !== null && (conflict = await take(planned)) !== null) break;
+          if (planned !== null) await take(planned);
         }
       }
     } catch (error) {
@@ -105,11 +108,6 @@ export const splitSessions = async (store: EventStore, source: HermesSource, rep
       if (!begun) return decided({ kind: 'refused', written: 0, reason: error.message });
       return thread.end(error.message);
     }
-    if (conflict === null && at < ids.length) {
-      const reason = `the ledger holds ${ids.length - at} event(s) after what this file has for the session (written since, or from a newer copy)`;
-      conflict = { kind: 'conflict', existing: ids.length, written: 0, reason };
-    }
-    if (conflict !== null) return decided(conflict);
     if (batch.length > 0) await flush();
     if (begun) thread.end();
     else decided({ kind: 'synced', existing: ids.length, written: 0 });

@@ -1,0 +1,26 @@
+import { deterministicId } from '@session-ledger/core';
+import { encodeSessionEvent } from '@session-ledger/events';
+import type { PlannedEvent } from './stepEvent.js';
+
+/** The `history.rewound` reason of messages whose rows Hermes deleted and wrote again (`replace_messages`). */
+export const REPLACED = 'replaced';
+
+/**
+ * The rewind of messages whose Hermes rows are gone because Hermes rewrote the transcript (`/retry`,
+ * an editor save, a `/compress` rewrite: `replace_messages` deletes the rows and inserts the kept
+ * ones again under new row ids). They leave the display and active views, as they left Hermes'; the
+ * raw view keeps them. Its id hashes the messages it retires, so a repeated import finds it.
+ */
+export const replacedEvent = (stream: string, messageIds: string[], rowIds: number[], rewoundAt: string): PlannedEvent => {
+  const encoded = encodeSessionEvent({ type: 'history.rewound', data: { messageIds, reason: REPLACED, rewoundAt } });
+  const metadata = encoded.metadata;
+  metadata.importedFrom = 'hermes';
+  metadata.hermes = { rowIds, replaced: true };
+  return {
+    id: deterministicId('hermes-import', stream, `x|${messageIds.join(',')}`),
+    type: encoded.type,
+    data: encoded.data as PlannedEvent['data'],
+    metadata,
+    rowIds: [],
+  };
+};

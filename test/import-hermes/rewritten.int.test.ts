@@ -1,0 +1,149 @@
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLedger, createMemoryStore, newId, readWholeStream, streamNames, type EventStore } from '@session-ledger/core';
+import { sessionStream } from '@session-ledger/events';
+import { importHermes, verifyHermes, type ImportOptions } from '@session-ledger/import-hermes';
+import { openSqliteStore } from '@session-ledger/store-sqlite';
+import { createHermesDb, type HermesFixture } from './fixtures/hermesDb.js';
+import { tempDir } from './fixtures/scenarios.js';
+
+/**
+ * Hermes rewrites a transcript by deleting a session's rows and inserting the kept ones again under
+ * new row ids (`replace_messages`: gateway `/retry`, an editor (ACP) save, a TUI edit). Before, the
+ * next import found "the source differs" and skipped that session for good (outside test, session
+ * 27, F9). Now the messages Hermes dropped are rewound (reason `replaced`) and the new rows follow.
+ */
+const open: HermesFixture[] = [];
+const stores: EventStore[] = [];
+afterEach(async () => {
+  for (const h of open.splice(0)) h.close();
+  for (const s of stores.splice(0)) await s.close();
+});
+
+const snapshot = (h: HermesFixture, name: string): string => {
+  h.db.pragma('wal_checkpoint(TRUNCATE)');
+  const path = join(tempDir(), name);
+  copyFileSync(h.path, path);
+  return path;
+};
+
+const contents = async (store: EventStore) => {
+  const out: Record<string, string[]> = {};
+  for (const name of (await streamNames(store)).sort()) out[name] = (await readWholeStream(store, name)).map((e) => e.id);
+  return out;
+};
+
+const messageIds = async (store: EventStore, session: string) =>
+  (await readWholeStream(store, sessionStream(session)))
+    .filter((e) => e.type === 'message.appended')
+    .map((e) => (e.data as { messageId: string }).messageId);
+
+const STORE_MODULE = pathToFileURL(join(import.meta.dirname, '..', '..', 'packages', 'store-sqlite', 'dist', 'index.js')).href;
+
+/** The two ways the import writes: on this thread, and through the append worker (splitSessions). */
+const ways: Array<[string, () => { store: EventStore; options: Partial<ImportOptions> }]> = [
+  ['one thread', () => ({ store: createMemoryStore(), options: {} })],
+  [
+    'the append worker',
+    () => {
+      const path = join(tempDir(), 'ledger.db');
+      const store = openSqliteStore(path);
+      stores.push(store);
+      return { store, options: { appendThread: { module: STORE_MODULE, name: 'openSqliteStore', args: [path] } } };
+    },
+  ],
+];
+
+const conversation = () => {
+  const h = createHermesDb(join(tempDir(), 'state.db'), 'current');
+  open.push(h);
+  h.session({ id: 'retried', title: 'Retried' });
+  h.session({ id: 'untouched', title: 'Untouched' });
+  const first = h.turns('retried', 3, 'q');
+  h.turns('untouched', 1, 'u');
+  return { h, first };
+};
+
+describe.each(ways)('an import after Hermes rewrote a transcript (%s)', (_name, ledgerOf) => {
+  it('takes the dropped messages out of the views, adds the new rows, keeps the old in raw, and a re-run writes nothing', async () => {
+    const { h, first } = conversation();
+    const before = snapshot(h, 'before.db');
+    const { store, options } = ledgerOf();
+    expect((await importHermes(store, { path: before, ...options })).skipped).toEqual([]);
+
+    // /retry: the last exchange dropped, the rest written again, then the retried turn.
+    const kept = h.replace('retried', 8, { activeOnly: true });
+    expect(Math.min(...kept)).toBeGreaterThan(Math.max(...first));
+    h.turns('retried', 1, 'retry');
+    const after = snapshot(h, 'after.db');
+    const report = await importHermes(store, { path: after, ...options });
+    expect(report.skipped).toEqual([]);
+    expect(report).toMatchObject({ replaced: 12, messages: 12, updated: 1 });
+    expect((await verifyHermes(store, after)).differences).toEqual([]);
+    const ids = await messageIds(store, 'retried');
+    for (const row of first) expect(ids).toContain(`hm-${row}`);
+    expect(ids).toHaveLength(24);
+
+    const again = await importHermes(store, { path: after, ...options });
+    expect(again).toMatchObject({ events: 0, replaced: 0, skipped: [] });
+    // The same events as a ledger that followed the same two copies from the start.
+    const replay = createMemoryStore();
+    await importHermes(replay, { path: before });
+    await importHermes(replay, { path: after });
+    expect(await contents(store)).toEqual(await contents(replay));
+
+    // A second rewrite retires the first rewrite's rows in turn.
+    h.replace('retried', 4, { activeOnly: true });
+    h.turns('retried', 1, 'second retry');
+    const later = snapshot(h, 'later.db');
+    const third = await importHermes(store, { path: later, ...options });
+    expect(third).toMatchObject({ replaced: 12, skipped: [] });
+    expect((await verifyHermes(store, later)).differences).toEqual([]);
+  });
+});
+
+describe('what a rewrite does not explain stays a conflict', () => {
+  it('an older copy imported after a newer one changes nothing and says the ledger is ahead', async () => {
+    const { h } = conversation();
+    const before = snapshot(h, 'before.db');
+    h.replace('retried', 8, { activeOnly: true });
+    h.turns('retried', 1, 'retry');
+    const store = createMemoryStore();
+    await importHermes(store, { path: h.path });
+    const held = await contents(store);
+    const report = await importHermes(store, { path: before });
+    expect(report.skipped).toEqual([expect.objectContaining({ session: 'retried', reason: expect.stringMatching(/source differs|ledger holds/) })]);
+    expect(await contents(store)).toEqual(held);
+  });
+
+  it('a message another writer added in the ledger is never hidden by a rewrite', async () => {
+    const { h } = conversation();
+    const store = createMemoryStore();
+    await importHermes(store, { path: h.path });
+    const events = await readWholeStream(store, sessionStream('retried'));
+    await createLedger(store).append(
+      sessionStream('retried'),
+      [{ id: newId(), type: 'message.appended', data: { messageId: 'mine', role: 'user', content: 'written in the ledger', timestamp: new Date().toISOString() } }],
+      { expectedRevision: events.at(-1)!.revision },
+    );
+    h.replace('retried', 8, { activeOnly: true });
+    h.turns('retried', 1, 'retry');
+    const held = await contents(store);
+    const report = await importHermes(store, { path: h.path });
+    expect(report.skipped).toEqual([expect.objectContaining({ session: 'retried', reason: expect.stringMatching(/ledger holds 13 event/) })]);
+    expect(await contents(store)).toEqual(held);
+  });
+
+  it('the last row changed in place (same row id, new content) is not taken for a rewrite', async () => {
+    const { h, first } = conversation();
+    const store = createMemoryStore();
+    await importHermes(store, { path: h.path });
+    const held = await contents(store);
+    h.db.prepare('UPDATE messages SET content = ? WHERE id = ?').run('changed behind our back', first.at(-1));
+    const report = await importHermes(store, { path: h.path });
+    expect(report.skipped).toEqual([expect.objectContaining({ session: 'retried', reason: expect.stringMatching(/ledger holds 1 event/) })]);
+    expect(await contents(store)).toEqual(held);
+  });
+});
