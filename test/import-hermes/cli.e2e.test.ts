@@ -34,6 +34,20 @@ describe('session-ledger import hermes', () => {
     expect(second.json()).toMatchObject({ sessions: 0, segments: 0, messages: 0, compacted: 0, memoryEntries: 0, skipped: [] });
   });
 
+  it('follows a file whose transcripts Hermes rewrote (`/retry`): exit 0, verified, the rewritten rows counted (outside test, session 27, F9)', () => {
+    const dir = tempDir();
+    const env = { SESSION_LEDGER_STORE: `sqlite:${join(dir, 'ledger.sqlite')}` };
+    const step = (n: number) => join(import.meta.dirname, 'fixtures', 'hermes-replace', `step${n}.db`);
+    expect(runCli(['import', 'hermes', step(1)], { env }).code).toBe(0);
+    const text = runCli(['import', 'hermes', step(2), '--verify'], { env });
+    expect([text.code, text.stderr]).toEqual([0, '']);
+    expect(text.stdout).toMatch(/\d+ rows Hermes rewrote since taken out of the views/);
+    expect(text.stdout).toContain('5 match, 0 differ');
+    const json = runCli(['import', 'hermes', step(3), '--json'], { env });
+    expect(json.code).toBe(0);
+    expect(json.json()).toMatchObject({ replaced: 8, updated: 2, skipped: [] });
+  });
+
   it('exits 1 when it left source data out (a session id the ledger cannot take); a session deleted in the ledger is skipped with exit 0 (outside test, session 24)', () => {
     const { h, env } = setup();
     h.session({ id: 'not valid', title: 'a space in its id' });
