@@ -38,6 +38,13 @@ const rewoundIds = (held: readonly RecordedEvent[]): Set<string> => {
   return ids;
 };
 
+/**
+ * A plan event that may stand later than planned: a rewind of an archived row repeated by a later
+ * row (`carried_over`), which the import plans since session 28. A session imported before holds the
+ * repeat without it; the rewind is appended at the end, and the views are the same.
+ */
+const deferrable = (item: SyncEvent): boolean => item.kind === 'rewind' && (item.event.data as { reason?: string }).reason === 'carried_over';
+
 const newerThan = (n: number) => `the ledger holds ${n} event(s) after what this file has for the session (written since, or from a newer copy)`;
 
 /**
@@ -61,17 +68,23 @@ export const reconcile = (stream: string, held: readonly RecordedEvent[], planne
   let matched = 0;
   let lastMatched = -1;
   const extra: number[] = [];
+  /** Plan events a stream imported before they were planned lacks in their place: appended at the end. */
+  const deferred = new Set<number>();
   for (let index = 0; index < held.length; index += 1) {
     const at = place.get(held[index]!.id);
-    if (at === undefined) extra.push(index);
+    if (at === undefined) {
+      extra.push(index);
+      continue;
+    }
+    if (at > matched && planned.slice(matched, at).every(deferrable)) for (let skipped = matched; skipped < at; skipped += 1) deferred.add(skipped);
+    else if (at < matched && deferred.delete(at)) continue;
     else if (at !== matched) {
       return { kind: 'conflict', reason: `the source differs from what was imported before at event ${matched} (${planned[matched]!.kind}); the ledger is left as it is` };
-    } else {
-      matched += 1;
-      lastMatched = index;
     }
+    matched = at + 1;
+    lastMatched = index;
   }
-  const rest = planned.slice(matched);
+  const rest = [...[...deferred].map((index) => planned[index]!), ...planned.slice(matched)];
   const tail = extra.filter((index) => index > lastMatched).map((index) => held[index]!);
   if (tail.length === 0) return { kind: 'append', events: rest };
   if (rest.length === 0 || tail.some((event) => event.metadata.importedFrom !== 'hermes' || !REPLACEABLE.has(event.type))) {

@@ -78,7 +78,8 @@ export const stepKey = (step: PlanStep): string | null => {
       }
       return `c|${step.summaryId}|${fingerprint([step.messageIds, step.summaryRow?.content ?? ''])}`;
     case 'rewind':
-      return `r|${step.messageIds.join(',')}`;
+      // Ids of the other reasons are as before `carried_over` existed: imported ledgers keep them.
+      return step.reason === 'carried_over' ? `r|co|${step.messageIds.join(',')}` : `r|${step.messageIds.join(',')}`;
     case 'child':
       return `l|${step.childId}`;
     case 'continued':

@@ -10,27 +10,28 @@ export const displayKey = (m: HermesMessage): string =>
 const inDisplay = (m: HermesMessage) => m.state === 'active' || m.state === 'compacted';
 
 /**
- * Hermes' display history of one session: rows that are active or compacted, in id order, each logical
- * message once, at the place of its first row. Returns the first row of each logical message (its
- * content is the same in every copy by construction of the key).
+ * Hermes' display history of one session, as Hermes e89532d reads it (`get_messages(include_compacted=True)`):
+ * rows that are active or compacted, each logical message once, as the row with the highest
+ * (active, id) (a live copy, else the newest), in the id order of the rows kept. (Hermes after schema
+ * 26 places it at its first row instead; the two differ only when a copy is written after other rows.)
  */
+const live = (m: HermesMessage): number => (m.state === 'active' ? 1 : 0);
+
 export const displayHistory = (rows: HermesMessage[]): HermesMessage[] => {
-  const seen = new Set<string>();
-  const out: HermesMessage[] = [];
+  const kept = new Map<string, HermesMessage>();
   for (const row of rows) {
     if (!inDisplay(row)) continue;
     const key = displayKey(row);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push(row);
+    const held = kept.get(key);
+    if (held === undefined || live(row) > live(held) || (live(row) === live(held) && row.rowId > held.rowId)) kept.set(key, row);
   }
-  return out;
+  return [...kept.values()].sort((a, b) => a.rowId - b.rowId);
 };
 
 /** Hermes' active (model) history: rows with active = 1, in id order. */
 export const activeHistory = (rows: HermesMessage[]): HermesMessage[] => rows.filter((row) => row.state === 'active');
 
-/** Row ids that Hermes shows in neither view only because an earlier row carries the same logical message. */
+/** Row ids that Hermes shows in neither view only because another row carries the same logical message. */
 export const displayDuplicates = (rows: HermesMessage[]): Set<number> => {
   const shown = new Set(displayHistory(rows).map((row) => row.rowId));
   return new Set(rows.filter((row) => inDisplay(row) && !shown.has(row.rowId)).map((row) => row.rowId));

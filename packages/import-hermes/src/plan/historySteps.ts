@@ -110,6 +110,7 @@ export const historySteps = (sessionId: string, rows: HermesMessage[], skip: Her
     // An inline summary is a message too: a later compaction takes it like any other message.
     if (!inline) summaries.add(summaryId);
     for (const id of messageIds) live.delete(id);
+    for (const row of archivedRows) if (!summaries.has(idOf(row))) archivedKeys.set(displayKey(row), row);
     steps.push({
       kind: 'compaction',
       messageIds,
@@ -123,11 +124,23 @@ export const historySteps = (sessionId: string, rows: HermesMessage[], skip: Her
     });
     pending.archived.clear();
   };
+  /**
+   * Rows a compaction archived, by Hermes' display identity: a later row that repeats one (a copy
+   * written as a message of its own, e.g. after a summary row Hermes recognises by its text) is the
+   * one Hermes shows (e89532d keeps the row with the highest (active, id)), so the archived one is
+   * rewound as carried over right after it.
+   */
+  const archivedKeys = new Map<string, HermesMessage>();
   const hidden = reviewHarnessRows(rows);
   const message = (row: HermesMessage, messageId: string) => {
     position.set(messageId, position.size);
     live.add(messageId);
     steps.push({ kind: 'message', row, messageId });
+    const repeated = row.state === 'rewound' ? undefined : archivedKeys.get(displayKey(row));
+    if (repeated !== undefined && idOf(repeated) !== messageId) {
+      archivedKeys.delete(displayKey(row));
+      steps.push({ kind: 'rewind', messageIds: [idOf(repeated)], rowIds: [repeated.rowId], reason: 'carried_over', at: row.timestamp });
+    }
     if (hidden.has(row.rowId)) {
       // Kept, and out of both views, as Hermes strips it on read.
       steps.push({ kind: 'rewind', messageIds: [messageId], rowIds: [row.rowId], reason: 'background-review', at: row.timestamp });

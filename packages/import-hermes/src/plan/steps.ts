@@ -54,8 +54,11 @@ export type PlanStep =
       kind: 'rewind';
       messageIds: string[];
       rowIds: number[];
-      /** `rewound`: Hermes took the rows back; `background-review`: Hermes strips them on read. */
-      reason: 'rewound' | 'background-review';
+      /**
+       * `rewound`: Hermes took the rows back; `background-review`: Hermes strips them on read;
+       * `carried_over`: a later row repeats the archived row (Hermes shows the message once, there).
+       */
+      reason: 'rewound' | 'background-review' | 'carried_over';
       at: number | null;
     }
   | { kind: 'child'; childId: string; link: 'delegation' | 'branch' | 'reset'; at: number | null }
