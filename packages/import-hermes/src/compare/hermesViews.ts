@@ -1,6 +1,6 @@
 import { canonicalJson, nestsDeeperThan, type JsonValue } from '@session-ledger/core';
 import type { HermesMessage, HermesSession, HermesSnapshot } from '../model.js';
-import { isReviewHarness, PYTHON_JSON_DEPTH, readContent } from '../mapping/hermesRead.js';
+import { isReviewHarness, PYTHON_JSON_DEPTH, readContent, SESSION_META } from '../mapping/hermesRead.js';
 import { activityHeartbeat, RESET_END_REASONS } from '../plan/lineage.js';
 import { codexInterim, repairAlternation, VERIFICATION_CANDIDATE } from './hermesModel.js';
 import type { HermesShaped } from './hermesShape.js';
@@ -174,10 +174,11 @@ const dropReplayedUsers = (items: HermesShaped[]): HermesShaped[] => {
   return out;
 };
 
+/** Active rows as Hermes' CLI and gateway take them: without the gateway's transcript header, which both drop. */
 const activeRows = (reader: ReturnType<typeof createHermesReader>, ids: string[]): HermesMessage[] =>
   ids
     .flatMap((id) => reader.rowsOf(id))
-    .filter((row) => row.state === 'active')
+    .filter((row) => row.state === 'active' && row.role !== SESSION_META)
     .sort((a, b) => a.rowId - b.rowId);
 
 /** What Hermes shows and sends for the conversation a user resumes by `root`. */

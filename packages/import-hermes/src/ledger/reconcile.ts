@@ -38,12 +38,14 @@ const rewoundIds = (held: readonly RecordedEvent[]): Set<string> => {
   return ids;
 };
 
+/** Rewinds the import plans since session 28: of an archived row a later row repeats, of a gateway's transcript header. */
+const LATER_REWINDS = new Set(['carried_over', 'session-meta']);
+
 /**
- * A plan event that may stand later than planned: a rewind of an archived row repeated by a later
- * row (`carried_over`), which the import plans since session 28. A session imported before holds the
- * repeat without it; the rewind is appended at the end, and the views are the same.
+ * A plan event that may stand later than planned: one of LATER_REWINDS. A session imported before
+ * holds the message without it; the rewind is appended at the end, and the views are the same.
  */
-const deferrable = (item: SyncEvent): boolean => item.kind === 'rewind' && (item.event.data as { reason?: string }).reason === 'carried_over';
+const deferrable = (item: SyncEvent): boolean => item.kind === 'rewind' && LATER_REWINDS.has((item.event.data as { reason?: string }).reason ?? '');
 
 const newerThan = (n: number) => `the ledger holds ${n} event(s) after what this file has for the session (written since, or from a newer copy)`;
 

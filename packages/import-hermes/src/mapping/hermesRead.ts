@@ -84,6 +84,9 @@ export const readContent = (role: string, stored: string | null, toolCalls: stri
 /** Hermes' openings of the background-review harness prompts (stripped on read, with the reply after each). */
 const REVIEW_HARNESS = ['Review the conversation above and update the skill library', 'Review the conversation above and consider saving to memory'];
 
+/** The role of the gateway's transcript header row (tool definitions, model, platform): not a message to show or send. */
+export const SESSION_META = 'session_meta';
+
 export const isReviewHarness = (role: string, stored: string | null): boolean => {
   if ((role !== 'user' && role !== 'system') || stored === null) return false;
   const text = pythonLstrip(stored);

@@ -79,7 +79,8 @@ export const stepKey = (step: PlanStep): string | null => {
       return `c|${step.summaryId}|${fingerprint([step.messageIds, step.summaryRow?.content ?? ''])}`;
     case 'rewind':
       // Ids of the other reasons are as before `carried_over` existed: imported ledgers keep them.
-      return step.reason === 'carried_over' ? `r|co|${step.messageIds.join(',')}` : `r|${step.messageIds.join(',')}`;
+      if (step.reason === 'carried_over') return `r|co|${step.messageIds.join(',')}`;
+      return step.reason === 'session-meta' ? `r|sm|${step.messageIds.join(',')}` : `r|${step.messageIds.join(',')}`;
     case 'child':
       return `l|${step.childId}`;
     case 'continued':

@@ -1,5 +1,5 @@
 import type { HermesMessage } from '../model.js';
-import { isReviewHarness } from '../mapping/hermesRead.js';
+import { isReviewHarness, SESSION_META } from '../mapping/hermesRead.js';
 import { displayKey } from './displayHistory.js';
 import { compactionSummaryId, messageIdOf } from './ids.js';
 import type { CopyRow, PlanStep } from './steps.js';
@@ -144,6 +144,10 @@ export const historySteps = (sessionId: string, rows: HermesMessage[], skip: Her
     if (hidden.has(row.rowId)) {
       // Kept, and out of both views, as Hermes strips it on read.
       steps.push({ kind: 'rewind', messageIds: [messageId], rowIds: [row.rowId], reason: 'background-review', at: row.timestamp });
+      live.delete(messageId);
+    } else if (row.role === SESSION_META && row.state !== 'rewound') {
+      // The gateway's transcript header: Hermes' CLI and gateway drop it before showing or sending (outside test, session 27, F10).
+      steps.push({ kind: 'rewind', messageIds: [messageId], rowIds: [row.rowId], reason: 'session-meta', at: row.timestamp });
       live.delete(messageId);
     }
   };

@@ -56,9 +56,10 @@ export type PlanStep =
       rowIds: number[];
       /**
        * `rewound`: Hermes took the rows back; `background-review`: Hermes strips them on read;
-       * `carried_over`: a later row repeats the archived row (Hermes shows the message once, there).
+       * `carried_over`: a later row repeats the archived row (Hermes shows the message once, there);
+       * `session-meta`: a gateway's transcript header (role `session_meta`), which every Hermes reader drops.
        */
-      reason: 'rewound' | 'background-review' | 'carried_over';
+      reason: 'rewound' | 'background-review' | 'carried_over' | 'session-meta';
       at: number | null;
     }
   | { kind: 'child'; childId: string; link: 'delegation' | 'branch' | 'reset'; at: number | null }

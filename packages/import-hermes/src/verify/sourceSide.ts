@@ -1,5 +1,5 @@
 import type { HermesSnapshot } from '../model.js';
-import { readContent } from '../mapping/hermesRead.js';
+import { readContent, SESSION_META } from '../mapping/hermesRead.js';
 import { displayHistory } from '../plan/displayHistory.js';
 import { reviewHarnessRows } from '../plan/historySteps.js';
 import type { ImportPlan } from '../plan/importPlan.js';
@@ -24,7 +24,7 @@ const summaryRows = (plan: ImportPlan): Map<number, boolean> => {
 /**
  * Hermes' display history of each logical conversation (root, then its compression segments):
  * each segment's rows that are active or compacted, one per logical message, in id order, read as
- * Hermes reads them, background-review harness rows left out (as Hermes strips them); summary rows
+ * Hermes reads them, background-review harness rows and the gateway's `session_meta` header left out (as Hermes strips them); summary rows
  * apart, in order, non-empty.
  */
 export const sourceConversations = (snapshot: HermesSnapshot, plan: ImportPlan): Map<string, Side> => {
@@ -36,7 +36,7 @@ export const sourceConversations = (snapshot: HermesSnapshot, plan: ImportPlan):
     const rows = snapshot.messages.get(item.session.id) ?? [];
     const harness = reviewHarnessRows(rows);
     for (const row of displayHistory(rows)) {
-      if (harness.has(row.rowId)) continue;
+      if (harness.has(row.rowId) || row.role === SESSION_META) continue;
       const onlySummary = summaries.get(row.rowId);
       if (onlySummary !== undefined) {
         const text = readContent(row.role, row.content).content;
