@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryStore, readWholeStream, streamNames } from '@session-ledger/core';
+import { createMemoryStore } from '@session-ledger/core';
 import { importHermes, verifyHermes } from '@session-ledger/import-hermes';
 import { loadConversation } from '@session-ledger/sessions';
 import { createHermesDb, type HermesFixture } from './fixtures/hermesDb.js';
+import { importedBefore } from './fixtures/importedBefore.js';
 import { tempDir } from './fixtures/scenarios.js';
 
 const open: HermesFixture[] = [];
@@ -20,30 +21,41 @@ afterEach(() => {
  * the row with the highest (active, id), in id order). The ledger showed it twice (outside test,
  * session 27, F4).
  */
+/**
+ * Archives every active row of `session` (compacted = 1) and writes, in the same transaction, an
+ * unflagged summary row and `repeats` (rows repeating archived ones: same role, content, timestamp).
+ */
+const compactRepeating = (h: HermesFixture, session: string, summary: { content: string; timestamp: number }, repeats: Array<[string, string, number]>) => {
+  h.db.transaction(() => {
+    h.db.prepare('UPDATE messages SET active = 0, compacted = 1 WHERE session_id = ? AND active = 1').run(session);
+    h.message(session, { role: 'user', ...summary });
+    for (const [role, content, timestamp] of repeats) h.message(session, { role, content, timestamp });
+  })();
+};
+
 const build = () => {
   const h = createHermesDb(join(tempDir(), 'state.db'), 'current');
   open.push(h);
   const at = 1_800_000_000;
+  const turns = (session: string, from: number) =>
+    ['user', 'assistant', 'user', 'assistant'].forEach((role, i) => h.message(session, { role, content: `${session} ${i}`, timestamp: from + i }));
   h.session({ id: 'wm', startedAt: at - 1 });
-  ['user', 'assistant', 'user', 'assistant'].forEach((role, i) => h.message('wm', { role, content: `wm ${i}`, timestamp: at + i }));
+  turns('wm', at);
+  // Rows that arrived during the summary: archived with the rest, cloned after the summary.
   h.message('wm', { role: 'user', content: 'late user (arrived during summary)', timestamp: at + 10 });
   h.message('wm', { role: 'assistant', content: 'late reply', timestamp: at + 11 });
-  h.db.transaction(() => {
-    h.db.prepare("UPDATE messages SET active = 0, compacted = 1 WHERE session_id = 'wm' AND active = 1").run();
-    h.message('wm', { role: 'user', content: '[CONTEXT COMPACTION] summary wm', timestamp: at + 5 });
-    h.message('wm', { role: 'user', content: 'late user (arrived during summary)', timestamp: at + 10 });
-    h.message('wm', { role: 'assistant', content: 'late reply', timestamp: at + 11 });
-  })();
+  compactRepeating(h, 'wm', { content: '[CONTEXT COMPACTION] summary wm', timestamp: at + 5 }, [
+    ['user', 'late user (arrived during summary)', at + 10],
+    ['assistant', 'late reply', at + 11],
+  ]);
   h.message('wm', { role: 'user', content: 'after', timestamp: at + 20 });
   // The carried tail passed with its original timestamps (archive_and_compact archives every active row).
   h.session({ id: 'tail', startedAt: at + 99 });
-  ['user', 'assistant', 'user', 'assistant'].forEach((role, i) => h.message('tail', { role, content: `tail ${i}`, timestamp: at + 100 + i }));
-  h.db.transaction(() => {
-    h.db.prepare("UPDATE messages SET active = 0, compacted = 1 WHERE session_id = 'tail' AND active = 1").run();
-    h.message('tail', { role: 'user', content: '[CONTEXT COMPACTION] summary tail', timestamp: at + 104 });
-    h.message('tail', { role: 'user', content: 'tail 2', timestamp: at + 102 });
-    h.message('tail', { role: 'assistant', content: 'tail 3', timestamp: at + 103 });
-  })();
+  turns('tail', at + 100);
+  compactRepeating(h, 'tail', { content: '[CONTEXT COMPACTION] summary tail', timestamp: at + 104 }, [
+    ['user', 'tail 2', at + 102],
+    ['assistant', 'tail 3', at + 103],
+  ]);
   h.message('tail', { role: 'user', content: 'tail after', timestamp: at + 110 });
   h.db.exec('ALTER TABLE messages DROP COLUMN _compressed_summary');
   return h;
@@ -72,12 +84,7 @@ describe('a compaction that repeats rows it archived', () => {
     const h = build();
     const now = createMemoryStore();
     await importHermes(now, { path: h.path });
-    // What an import before session 28 wrote: the same events, without the carried-over rewinds.
-    const before = createMemoryStore();
-    for (const name of await streamNames(now)) {
-      const kept = (await readWholeStream(now, name)).filter((e) => (e.data as { reason?: string }).reason !== 'carried_over');
-      await before.appendToStream(name, kept.map(({ id, type, data, metadata }) => ({ id, type, data, metadata })), { expectedRevision: 'no_stream' });
-    }
+    const before = await importedBefore(now, 'carried_over');
     const report = await importHermes(before, { path: h.path });
     expect([report.skipped, report.events]).toEqual([[], 4]);
     expect((await verifyHermes(before, h.path)).differences).toEqual([]);

@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryStore, readWholeStream, streamNames, type JsonObject } from '@session-ledger/core';
+import { createMemoryStore, readWholeStream, type JsonObject } from '@session-ledger/core';
 import { sessionStream } from '@session-ledger/events';
 import { importHermes, verifyHermes } from '@session-ledger/import-hermes';
 import { loadConversation } from '@session-ledger/sessions';
 import { createHermesDb, type HermesFixture } from './fixtures/hermesDb.js';
+import { importedBefore } from './fixtures/importedBefore.js';
 import { tempDir } from './fixtures/scenarios.js';
 
 const open: HermesFixture[] = [];
@@ -46,11 +47,7 @@ describe("a gateway transcript's session_meta header", () => {
     const h = build();
     const now = createMemoryStore();
     await importHermes(now, { path: h.path });
-    const before = createMemoryStore();
-    for (const name of await streamNames(now)) {
-      const kept = (await readWholeStream(now, name)).filter((e) => (e.data as { reason?: string }).reason !== 'session-meta');
-      await before.appendToStream(name, kept.map(({ id, type, data, metadata }) => ({ id, type, data, metadata })), { expectedRevision: 'no_stream' });
-    }
+    const before = await importedBefore(now, 'session-meta');
     expect((await loadConversation(before, 'gw', { view: 'active' })).messages).toHaveLength(3);
     const report = await importHermes(before, { path: h.path });
     expect([report.skipped, report.events]).toEqual([[], 1]);
