@@ -57,7 +57,7 @@ const build = () => {
     ['assistant', 'tail 3', at + 103],
   ]);
   h.message('tail', { role: 'user', content: 'tail after', timestamp: at + 110 });
-  h.db.exec('ALTER TABLE messages DROP COLUMN _compressed_summary');
+  h.dropSummaryFlag();
   return h;
 };
 

@@ -104,6 +104,40 @@ describe.each(ways)('an import after Hermes rewrote a transcript (%s)', (_name, 
   });
 });
 
+/**
+ * `/retry` in a compression segment: Hermes inserts the segment's summary row again too, so the
+ * segment's start, its summary and the parent's continuation are named by a new row id. Both were
+ * skipped for good ("the ledger holds 1 / 13 event(s) after what this file has") until session 28.
+ */
+describe.each([
+  ['flagged (`_compressed_summary`, schema 30)', false],
+  ['recognised by its text (schemas up to 29)', true],
+])('a rewrite in a compression segment whose summary row is %s', (_name, byText) => {
+  it.each(ways)('is followed in the segment and its parent (%s)', async (_way, ledgerOf) => {
+    const h = createHermesDb(join(tempDir(), 'state.db'), 'current');
+    open.push(h);
+    h.session({ id: 'parent', title: 'Long' });
+    h.turns('parent', 2, 'early');
+    h.compress('parent', 'segment', '[CONTEXT COMPACTION] what came before');
+    h.turns('segment', 3, 'later');
+    if (byText) h.dropSummaryFlag();
+    const { store, options } = ledgerOf();
+    expect((await importHermes(store, { path: snapshot(h, 'before.db'), ...options })).skipped).toEqual([]);
+    h.replace('segment', 9, { activeOnly: true });
+    h.turns('segment', 1, 'retry');
+    const after = snapshot(h, 'after.db');
+    const report = await importHermes(store, { path: after, ...options });
+    expect([report.skipped, report.updated]).toEqual([[], 1]);
+    expect((await verifyHermes(store, after)).differences).toEqual([]);
+    expect(await importHermes(store, { path: after, ...options })).toMatchObject({ events: 0, skipped: [] });
+    h.replace('segment', 5, { activeOnly: true });
+    h.turns('segment', 1, 'again');
+    const later = snapshot(h, 'later.db');
+    expect((await importHermes(store, { path: later, ...options })).skipped).toEqual([]);
+    expect((await verifyHermes(store, later)).differences).toEqual([]);
+  });
+});
+
 describe('what a rewrite does not explain stays a conflict', () => {
   it('an older copy imported after a newer one changes nothing and says the ledger is ahead', async () => {
     const { h } = conversation();

@@ -15,6 +15,8 @@ export { stepEvent, stepId, stepKey, type PlannedEvent } from './mapping/stepEve
 export { parseEntries } from './memory/parseEntries.js';
 export { readMemoryDir, type MemoryFileEntries, type MemoryTarget } from './memory/readMemoryDir.js';
 export { importHermes, type ImportOptions } from './importHermes.js';
+export { reconcile, type Reconciled } from './ledger/reconcile.js';
+export type { SyncEvent } from './ledger/syncStream.js';
 export type { StoreOpener } from './split/protocol.js';
 export { formatReport, leftOut, type ImportReport } from './report.js';
 export { verifyHermes, formatVerify, HERMES_RULES_SCHEMA, type VerifyOptions, type VerifyReport, type VerifyDifference } from './verify/verifyHermes.js';

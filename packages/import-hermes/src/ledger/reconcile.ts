@@ -1,5 +1,6 @@
 import type { JsonObject, JsonValue, RecordedEvent } from '@session-ledger/core';
 import { replacedEvent } from '../mapping/replacedEvent.js';
+import { correspondence } from './correspond.js';
 import type { SyncEvent } from './syncStream.js';
 
 /** What to append to a stream to bring it up to a plan, or why it cannot be. */
@@ -61,19 +62,22 @@ const newerThan = (n: number) => `the ledger holds ${n} event(s) after what this
  *   plan adds some: the messages among them that are still shown are rewound (`replacedEvent`) and
  *   the plan's new events follow. Such events before the last of the plan's are ones an earlier run
  *   retired that way.
+ *   A compression segment's start, its summary message and its parent's continuation keep what
+ *   the ledger holds (`correspondence`).
  * - Anything else (written by someone else since, imported from a newer copy, a row changed in
  *   place): a conflict; the ledger is left as it is.
  */
 export const reconcile = (stream: string, held: readonly RecordedEvent[], planned: readonly SyncEvent[]): Reconciled => {
   const place = new Map<string, number>();
   planned.forEach((item, index) => place.set(item.event.id, index));
+  const same = correspondence(planned);
   let matched = 0;
   let lastMatched = -1;
   const extra: number[] = [];
   /** Plan events a stream imported before they were planned lacks in their place: appended at the end. */
   const deferred = new Set<number>();
   for (let index = 0; index < held.length; index += 1) {
-    const at = place.get(held[index]!.id);
+    const at = place.get(held[index]!.id) ?? same.of(held[index]!);
     if (at === undefined) {
       extra.push(index);
       continue;
@@ -86,7 +90,7 @@ export const reconcile = (stream: string, held: readonly RecordedEvent[], planne
     matched = at + 1;
     lastMatched = index;
   }
-  const rest = [...[...deferred].map((index) => planned[index]!), ...planned.slice(matched)];
+  const rest = same.renamed([...[...deferred].map((index) => planned[index]!), ...planned.slice(matched)]);
   const tail = extra.filter((index) => index > lastMatched).map((index) => held[index]!);
   if (tail.length === 0) return { kind: 'append', events: rest };
   if (rest.length === 0 || tail.some((event) => event.metadata.importedFrom !== 'hermes' || !REPLACEABLE.has(event.type))) {

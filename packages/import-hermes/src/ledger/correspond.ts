@@ -1,0 +1,83 @@
+import type { JsonObject, JsonValue, RecordedEvent } from '@session-ledger/core';
+import type { PlannedEvent } from '../mapping/stepEvent.js';
+import type { SyncEvent } from './syncStream.js';
+
+const objectOf = (value: JsonValue | undefined): JsonObject => (value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {});
+
+/** What names a segment's start or its continuation whatever its summary: the summary row's id changes when Hermes rewrites the segment. */
+const identity = (type: string, data: JsonObject): string | null => {
+  if (type === 'session.started') return JSON.stringify(['started', data.sessionId, data.parentId, data.link, data.startedAt]);
+  if (type === 'session.continued') return JSON.stringify(['continued', data.childId]);
+  return null;
+};
+
+/** The keys of session event data that name a message or a summary by id. */
+const ID_KEYS = ['messageId', 'summaryId', 'throughMessageId', 'messageIds', 'summaryIds'];
+
+/** The event's data with the id `from` named `to` where the data names a message or summary (never in text). */
+const renamed = (data: JsonObject, from: string, to: string): JsonObject => {
+  const out: JsonObject = { ...data };
+  for (const key of ID_KEYS) {
+    const value = out[key];
+    if (value === from) out[key] = to;
+    else if (Array.isArray(value)) out[key] = value.map((item) => (item === from ? to : item));
+  }
+  return out;
+};
+
+export interface Correspondence {
+  /** The plan event a held event stands for although its id differs, if any. */
+  of(event: RecordedEvent): number | undefined;
+  /** Plan events to append, naming the summary as the ledger does. */
+  renamed(events: SyncEvent[]): SyncEvent[];
+}
+
+/**
+ * A compression segment's start and its parent's continuation name the segment's summary by the id
+ * of its summary row. A rewrite of the segment in Hermes (`/retry` there: `replace_messages` inserts
+ * the summary row again) gives that row a new id, so the plan's start, continuation and summary
+ * message get new ids while they say what the ledger holds. The held ones stand for them: the start
+ * and the continuation by what they name (segment, parent, link, start time; the child), the summary
+ * message by its content. Later plan events name the summary by the ledger's id.
+ */
+export const correspondence = (planned: readonly SyncEvent[]): Correspondence => {
+  const byIdentity = new Map<string, number>();
+  planned.forEach((item, index) => {
+    const key = identity(item.event.type, objectOf(item.event.data as JsonValue));
+    if (key !== null) byIdentity.set(key, index);
+  });
+  /** The plan's summary id → the ledger's, once the ledger's summary stands for the plan's. */
+  let alias: { from: string; to: string } | null = null;
+  /** Before that: the ids of a start that stands for the plan's, whose summary message is still to be matched. */
+  let candidate: { from: string; to: string } | null = null;
+  const summaryMessage = (summaryId: string): number => planned.findIndex((item) => item.event.type === 'message.appended' && objectOf(item.event.data as JsonValue).messageId === summaryId);
+  return {
+    of(event) {
+      if (event.metadata.importedFrom !== 'hermes') return undefined;
+      const data = objectOf(event.data);
+      const key = identity(event.type, data);
+      const at = key === null ? undefined : byIdentity.get(key);
+      if (at !== undefined) {
+        const plannedSummary = objectOf(planned[at]!.event.data as JsonValue).summaryId;
+        if (event.type === 'session.started' && typeof plannedSummary === 'string' && typeof data.summaryId === 'string' && plannedSummary !== data.summaryId) {
+          candidate = { from: plannedSummary, to: data.summaryId };
+          // A summary that is no message of its own (a flagged row) is the held one now; one that is waits for its message.
+          if (summaryMessage(plannedSummary) < 0) alias = candidate;
+        }
+        return at;
+      }
+      if (candidate === null || event.type !== 'message.appended' || data.messageId !== candidate.to) return undefined;
+      const index = summaryMessage(candidate.from);
+      if (index < 0) return undefined;
+      const planData = objectOf(planned[index]!.event.data as JsonValue);
+      if (JSON.stringify(planData.content) !== JSON.stringify(data.content) || planData.role !== data.role) return undefined;
+      alias = candidate;
+      return index;
+    },
+    renamed(events) {
+      const names = alias;
+      if (names === null) return events;
+      return events.map((item) => ({ ...item, event: { ...item.event, data: renamed(objectOf(item.event.data as JsonValue), names.from, names.to) as PlannedEvent['data'] } }));
+    },
+  };
+};
