@@ -48,6 +48,18 @@ describe('reconcile', () => {
     ]);
   });
 
+  it('a summary the rewrite moved (rows copied before it) is rewound and appended again in its new place, under its own id', () => {
+    const before = held([start('s-old', 'hm-60'), message(57, 'head'), message(60, 'before'), message(61)]);
+    const result = reconcile('session-s', before, [start('s-new', 'hm-102'), message(99, 'head'), message(102, 'before'), message(103)]);
+    const events = (result as { events: SyncEvent[] }).events;
+    expect(events.map((e) => [e.event.type, (e.event.data as JsonObject).messageIds ?? (e.event.data as JsonObject).messageId])).toEqual([
+      ['history.rewound', ['hm-57', 'hm-60', 'hm-61']],
+      ['message.appended', 'hm-99'],
+      ['message.appended', 'hm-102'],
+      ['message.appended', 'hm-103'],
+    ]);
+  });
+
   it('a start of another parent or link is not the same start: a conflict', () => {
     const other = planned('s-other', 'session.started', { sessionId: 's', parentId: 'q', link: 'compression', startedAt: '2026-01-01T00:00:00.000Z', summaryId: 'hm-10' });
     expect(reconcile('session-s', held([start('s-old', 'hm-1'), message(1)]), [other, message(10)]).kind).toBe('conflict');

@@ -26,8 +26,8 @@ const renamed = (data: JsonObject, from: string, to: string): JsonObject => {
 };
 
 export interface Correspondence {
-  /** The plan event a held event stands for although its id differs, if any. */
-  of(event: RecordedEvent): number | undefined;
+  /** The plan event a held event stands for although its id differs, if it is the plan's next (`next`). */
+  of(event: RecordedEvent, next: number): number | undefined;
   /** Plan events to append, naming the summary as the ledger does. */
   renamed(events: SyncEvent[]): SyncEvent[];
 }
@@ -52,12 +52,13 @@ export const correspondence = (planned: readonly SyncEvent[]): Correspondence =>
   let candidate: { from: string; to: string } | null = null;
   const summaryMessage = (summaryId: string): number => planned.findIndex((item) => item.event.type === 'message.appended' && objectOf(item.event.data as JsonValue).messageId === summaryId);
   return {
-    of(event) {
+    of(event, next) {
       if (event.metadata.importedFrom !== 'hermes') return undefined;
       const data = objectOf(event.data);
       const key = identity(event.type, data);
       const at = key === null ? undefined : byIdentity.get(key);
       if (at !== undefined) {
+        if (at !== next) return undefined;
         const plannedSummary = objectOf(planned[at]!.event.data as JsonValue).summaryId;
         if (event.type === 'session.started' && typeof plannedSummary === 'string' && typeof data.summaryId === 'string' && plannedSummary !== data.summaryId) {
           candidate = { from: plannedSummary, to: data.summaryId };
@@ -67,8 +68,9 @@ export const correspondence = (planned: readonly SyncEvent[]): Correspondence =>
         return at;
       }
       if (candidate === null || event.type !== 'message.appended' || data.messageId !== candidate.to) return undefined;
+      // Only in its place: a summary the rewrite moved (rows copied before it) is rewound and appended again.
       const index = summaryMessage(candidate.from);
-      if (index < 0) return undefined;
+      if (index !== next) return undefined;
       const planData = objectOf(planned[index]!.event.data as JsonValue);
       if (JSON.stringify(planData.content) !== JSON.stringify(data.content) || planData.role !== data.role) return undefined;
       alias = candidate;

@@ -77,7 +77,7 @@ export const reconcile = (stream: string, held: readonly RecordedEvent[], planne
   /** Plan events a stream imported before they were planned lacks in their place: appended at the end. */
   const deferred = new Set<number>();
   for (let index = 0; index < held.length; index += 1) {
-    const at = place.get(held[index]!.id) ?? same.of(held[index]!);
+    const at = place.get(held[index]!.id) ?? same.of(held[index]!, matched);
     if (at === undefined) {
       extra.push(index);
       continue;

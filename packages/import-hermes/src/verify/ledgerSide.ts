@@ -1,5 +1,5 @@
 import { isLedgerError, type EventStore } from '@session-ledger/core';
-import { displayView } from '@session-ledger/projections';
+import { displayView, type Marker } from '@session-ledger/projections';
 import { readConversationState } from '@session-ledger/sessions';
 import { ledgerItem, type Side } from './items.js';
 
@@ -20,11 +20,24 @@ export const ledgerConversation = async (store: EventStore, rootId: string): Pro
     throw error;
   }
   const summaries: string[] = [];
-  for (const marker of view.markers) {
-    if ((marker.kind !== 'compaction' && marker.kind !== 'compression') || marker.summary === '') continue;
-    // A summary its own row carries, that row taken out of the views (Hermes deleted it in a rewrite): no longer shown.
-    if (taken.has(marker.summaryId)) continue;
-    summaries.push(marker.summary);
+  const relevant = view.markers.filter(
+    (marker): marker is Extract<Marker, { kind: 'compaction' | 'compression' }> => (marker.kind === 'compaction' || marker.kind === 'compression') && marker.summary !== '',
+  );
+  const claimed = new Set(relevant.filter((marker) => !taken.has(marker.summaryId)).map((marker) => marker.summaryId));
+  for (const marker of relevant) {
+    if (!taken.has(marker.summaryId)) {
+      summaries.push(marker.summary);
+      continue;
+    }
+    // Its own row was taken out (Hermes deleted it in a rewrite): shown only if the row Hermes inserted
+    // again (same text) carries it now, as a message of the segment no other summary names.
+    const segment = marker.kind === 'compression' ? marker.childId : marker.sessionId;
+    const carrier = view.messages.find(
+      (message) => message.sessionId === segment && !claimed.has(message.id) && typeof message.content === 'string' && message.content.trim() === marker.summary.trim(),
+    );
+    if (carrier === undefined) continue;
+    claimed.add(carrier.id);
+    summaries.push(carrier.content as string);
   }
   return { messages: view.messages.map(ledgerItem), summaries };
 };
