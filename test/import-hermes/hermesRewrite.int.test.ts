@@ -7,7 +7,8 @@ import { compareWithHermes, importHermes, verifyHermes, type HermesConversationV
 /**
  * The importer following a state.db while Hermes' own code rewrites transcripts (fixtures/hermes-replace,
  * written by Hermes e89532d: gateway `/retry` twice, a pre-#80216 destructive `/retry`, a `/retry`
- * after an in-place compaction, a TUI edit with `archive_dropped`, and an untouched control). The
+ * after an in-place compaction, `/retry` in a compression segment, a TUI edit with `archive_dropped`,
+ * and an untouched control). The
  * ledger imports step 1, then step 2, then step 3 of the same file; after each, every conversation
  * must show and resume what Hermes' own read APIs return for that step, and `--verify` must agree.
  * Before, every rewritten conversation was skipped from step 2 on (outside test, session 27, F9).
