@@ -27,7 +27,7 @@ describe('reconcile', () => {
   it('a compression segment Hermes rewrote: the held start and summary stand for the new ones, and later events name the held summary', () => {
     const before = held([start('s-old', 'hm-1'), message(1, 'before'), message(2), message(3)]);
     const compaction = planned('c', 'history.compacted', { messageIds: ['hm-10', 'hm-11'], summaryIds: ['hm-10'], summaryId: 'hm-12', summary: 'later', compactedAt: '2026-01-01T00:00:02.000Z' }, [12]);
-    const result = reconcile('session-s', before, [start('s-new', 'hm-10'), message(10, 'before'), message(11), compaction]);
+    const result = reconcile('session-s', before, [start('s-new', 'hm-10'), message(10, 'before'), message(11), compaction], { liveRows: [10, 11, 12] });
     expect(result.kind).toBe('append');
     const events = (result as { events: SyncEvent[] }).events;
     expect(events.map((e) => [e.event.type, (e.event.data as JsonObject).messageIds ?? (e.event.data as JsonObject).messageId])).toEqual([
@@ -39,7 +39,7 @@ describe('reconcile', () => {
   });
 
   it('a summary whose text changed is not taken for the held one: it is rewound, and the new one appended under its own id', () => {
-    const result = reconcile('session-s', held([start('s-old', 'hm-1'), message(1, 'before'), message(2)]), [start('s-new', 'hm-10'), message(10, 'changed'), message(11)]);
+    const result = reconcile('session-s', held([start('s-old', 'hm-1'), message(1, 'before'), message(2)]), [start('s-new', 'hm-10'), message(10, 'changed'), message(11)], { liveRows: [10, 11] });
     const events = (result as { events: SyncEvent[] }).events;
     expect(events.map((e) => [e.event.type, (e.event.data as JsonObject).messageIds ?? (e.event.data as JsonObject).messageId])).toEqual([
       ['history.rewound', ['hm-1', 'hm-2']],
@@ -50,7 +50,7 @@ describe('reconcile', () => {
 
   it('a summary the rewrite moved (rows copied before it) is rewound and appended again in its new place, under its own id', () => {
     const before = held([start('s-old', 'hm-60'), message(57, 'head'), message(60, 'before'), message(61)]);
-    const result = reconcile('session-s', before, [start('s-new', 'hm-102'), message(99, 'head'), message(102, 'before'), message(103)]);
+    const result = reconcile('session-s', before, [start('s-new', 'hm-102'), message(99, 'head'), message(102, 'before'), message(103)], { liveRows: [99, 102, 103] });
     const events = (result as { events: SyncEvent[] }).events;
     expect(events.map((e) => [e.event.type, (e.event.data as JsonObject).messageIds ?? (e.event.data as JsonObject).messageId])).toEqual([
       ['history.rewound', ['hm-57', 'hm-60', 'hm-61']],
@@ -62,6 +62,6 @@ describe('reconcile', () => {
 
   it('a start of another parent or link is not the same start: a conflict', () => {
     const other = planned('s-other', 'session.started', { sessionId: 's', parentId: 'q', link: 'compression', startedAt: '2026-01-01T00:00:00.000Z', summaryId: 'hm-10' });
-    expect(reconcile('session-s', held([start('s-old', 'hm-1'), message(1)]), [other, message(10)]).kind).toBe('conflict');
+    expect(reconcile('session-s', held([start('s-old', 'hm-1'), message(1)]), [other, message(10)], { liveRows: [10] }).kind).toBe('conflict');
   });
 });

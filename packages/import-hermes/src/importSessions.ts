@@ -1,6 +1,7 @@
 import { isLedgerError, ledgerError, type Ledger, type LedgerError } from '@session-ledger/core';
 import { buildImportPlan, type SessionImport } from './plan/importPlan.js';
 import { countWritten, type ImportReport } from './report.js';
+import { sourceOf } from './ledger/reconcile.js';
 import { syncStream } from './ledger/syncStream.js';
 import { plannedEvents } from './split/sessionEvents.js';
 import type { HermesSource } from './source/hermesSource.js';
@@ -44,6 +45,7 @@ export const importSessions = async (ledger: Ledger, source: HermesSource, repor
         outcome = await syncStream(ledger, item.stream, plannedEvents(item), {
           dryRun: options.dryRun ?? false,
           batchSize: options.batchSize ?? 1000,
+          source: sourceOf(item),
           onBatch: (batch) => {
             countWritten(report, batch);
             options.onProgress?.(done + batch.reduce((n, e) => n + e.rowIds.length, 0), total);

@@ -15,7 +15,7 @@ export { stepEvent, stepId, stepKey, type PlannedEvent } from './mapping/stepEve
 export { parseEntries } from './memory/parseEntries.js';
 export { readMemoryDir, type MemoryFileEntries, type MemoryTarget } from './memory/readMemoryDir.js';
 export { importHermes, type ImportOptions } from './importHermes.js';
-export { reconcile, type Reconciled } from './ledger/reconcile.js';
+export { reconcile, sourceOf, type Reconciled, type ReconcileSource } from './ledger/reconcile.js';
 export type { SyncEvent } from './ledger/syncStream.js';
 export type { StoreOpener } from './split/protocol.js';
 export { formatReport, leftOut, type ImportReport } from './report.js';

@@ -1,5 +1,6 @@
 import type { JsonObject, JsonValue, RecordedEvent } from '@session-ledger/core';
 import { replacedEvent } from '../mapping/replacedEvent.js';
+import type { HermesMessage } from '../model.js';
 import { correspondence } from './correspond.js';
 import type { SyncEvent } from './syncStream.js';
 
@@ -43,76 +44,92 @@ const rewoundIds = (held: readonly RecordedEvent[]): Set<string> => {
 const LATER_REWINDS = new Set(['carried_over', 'session-meta']);
 
 /**
- * A plan event that may stand later than planned: one of LATER_REWINDS. A session imported before
- * holds the message without it; the rewind is appended at the end, and the views are the same.
+ * A plan event whose place among the others does not change the views, so a held one is accepted
+ * wherever it stands and a missing one is appended at the end:
+ * - one of LATER_REWINDS (a session imported before holds the message without it);
+ * - a child link, placed by time: a rewrite re-inserts rows with their old times, so the plan may
+ *   put the link between rows it did not stand between before (outside test, session 28, F3).
  */
-const deferrable = (item: SyncEvent): boolean => item.kind === 'rewind' && LATER_REWINDS.has((item.event.data as { reason?: string }).reason ?? '');
+const floating = (item: SyncEvent): boolean =>
+  item.event.type === 'session.child_linked' || (item.kind === 'rewind' && LATER_REWINDS.has((item.event.data as { reason?: string }).reason ?? ''));
 
-const newerThan = (n: number) => `the ledger holds ${n} event(s) after what this file has for the session (written since, or from a newer copy)`;
+const differs = (at: number, item: SyncEvent) => `the source differs from what was imported before at event ${at} (${item.kind}); the ledger is left as it is`;
+const olderCopy = (n: number) => `the ledger holds ${n} message(s) this file does not have, and the file adds none (an older copy of the file?); the ledger is left as it is`;
+const writtenSince = (n: number) => `the ledger holds ${n} event(s) this file does not have that the import did not write (written in the ledger since); the ledger is left as it is`;
+const notRewrite = (why: string) => `the ledger holds messages this file no longer has, and ${why}, so it is no Hermes rewrite; the ledger is left as it is`;
+
+export interface ReconcileSource {
+  /** Row ids of the session's rows that are active in the source (`active = 1`). */
+  liveRows: readonly number[];
+}
+
+/** What reconcile needs of a planned session's rows. */
+export const sourceOf = (item: { rows: readonly HermesMessage[] }): ReconcileSource => ({
+  liveRows: item.rows.filter((row) => row.state === 'active').map((row) => row.rowId),
+});
 
 /**
  * What a stream needs to follow the plan of its session (the plan's events are in `planned`).
  *
- * The events the stream holds that the plan has must be the plan's first ones, in its order; the
- * rest of the plan is appended. A stream that also holds events the plan lacks is in one of two
- * states:
- * - Hermes rewrote the transcript since the last import (`replace_messages`: the rows are deleted
- *   and the kept ones inserted again under new, higher row ids, AUTOINCREMENT). Then those events
- *   were written by this import, they carry only rows older than every row the plan adds, and the
- *   plan adds some: the messages among them that are still shown are rewound (`replacedEvent`) and
- *   the plan's new events follow. Such events before the last of the plan's are ones an earlier run
- *   retired that way.
- *   A compression segment's start, its summary message and its parent's continuation keep what
- *   the ledger holds (`correspondence`).
- * - Anything else (written by someone else since, imported from a newer copy, a row changed in
- *   place): a conflict; the ledger is left as it is.
+ * The events the stream holds that the plan has must stand in the plan's order (floating ones
+ * anywhere); the rest of the plan is appended. Every other held event (one the plan lacks) must
+ * have been written by the import and be a message, compaction or rewind. Among those, messages
+ * still shown mean Hermes rewrote the transcript since the last import (`replace_messages`: every
+ * active row deleted, or archived, and the kept ones inserted again under new, higher row ids,
+ * AUTOINCREMENT) when: the plan adds rows, every row they carry is below every row the plan adds,
+ * and no row active in the source is below one of them (a rewrite leaves no active row in place;
+ * outside test, session 28, F5: a diverged copy of the file). Then they are rewound
+ * (`replacedEvent`) and the plan's new events follow. Held messages already rewound were retired
+ * by an earlier run, wherever they stand (F1: rows Hermes took back survive a rewrite, so retired
+ * rows may stand before them). A compression segment's start, its summary message and its parent's
+ * continuation keep what the ledger holds (`correspondence`). Anything else is a conflict.
  */
-export const reconcile = (stream: string, held: readonly RecordedEvent[], planned: readonly SyncEvent[]): Reconciled => {
+export const reconcile = (stream: string, held: readonly RecordedEvent[], planned: readonly SyncEvent[], source: ReconcileSource): Reconciled => {
   const place = new Map<string, number>();
   planned.forEach((item, index) => place.set(item.event.id, index));
   const same = correspondence(planned);
-  let matched = 0;
-  let lastMatched = -1;
-  const extra: number[] = [];
-  /** Plan events a stream imported before they were planned lacks in their place: appended at the end. */
-  const deferred = new Set<number>();
-  for (let index = 0; index < held.length; index += 1) {
-    const at = place.get(held[index]!.id) ?? same.of(held[index]!, matched);
+  const taken = new Set<number>();
+  /** The plan index of the next ordered (not floating) event the stream must hold. */
+  let next = 0;
+  const skipFloating = () => {
+    while (next < planned.length && (floating(planned[next]!) || taken.has(next))) next += 1;
+  };
+  skipFloating();
+  const extra: RecordedEvent[] = [];
+  for (const event of held) {
+    const at = place.get(event.id) ?? same.of(event, next);
     if (at === undefined) {
-      extra.push(index);
+      extra.push(event);
       continue;
     }
-    if (at > matched && planned.slice(matched, at).every(deferrable)) for (let skipped = matched; skipped < at; skipped += 1) deferred.add(skipped);
-    else if (at < matched && deferred.delete(at)) continue;
-    else if (at !== matched) {
-      return { kind: 'conflict', reason: `the source differs from what was imported before at event ${matched} (${planned[matched]!.kind}); the ledger is left as it is` };
+    if (taken.has(at)) return { kind: 'conflict', reason: differs(at, planned[at]!) };
+    if (!floating(planned[at]!)) {
+      if (at !== next) return { kind: 'conflict', reason: differs(next < planned.length ? next : at, planned[Math.min(next, planned.length - 1)]!) };
     }
-    matched = at + 1;
-    lastMatched = index;
+    taken.add(at);
+    skipFloating();
   }
-  const rest = same.renamed([...[...deferred].map((index) => planned[index]!), ...planned.slice(matched)]);
-  const tail = extra.filter((index) => index > lastMatched).map((index) => held[index]!);
-  if (tail.length === 0) return { kind: 'append', events: rest };
-  if (rest.length === 0 || tail.some((event) => event.metadata.importedFrom !== 'hermes' || !REPLACEABLE.has(event.type))) {
-    return { kind: 'conflict', reason: newerThan(tail.length) };
-  }
-  // A row changed in place keeps its id (a new event for the same row): not a rewrite.
+  const rest = same.renamed(planned.filter((item, index) => !taken.has(index) && (index >= next || floating(item))));
+  if (extra.length === 0) return { kind: 'append', events: rest };
+  const foreign = extra.filter((event) => event.metadata.importedFrom !== 'hermes' || !REPLACEABLE.has(event.type));
+  if (foreign.length > 0) return { kind: 'conflict', reason: writtenSince(foreign.length) };
+  const gone = rewoundIds(held);
+  const shown = extra.filter((event) => {
+    const messageId = event.type === 'message.appended' ? objectOf(event.data)?.messageId : undefined;
+    return typeof messageId === 'string' && !gone.has(messageId);
+  });
+  if (shown.length === 0) return { kind: 'append', events: rest };
+  if (!rest.some((item) => item.event.rowIds.length > 0)) return { kind: 'conflict', reason: olderCopy(shown.length) };
   let oldest = Number.POSITIVE_INFINITY;
   for (const item of rest) for (const row of item.event.rowIds) oldest = Math.min(oldest, row);
-  if (tail.some((event) => heldRows(event).some((row) => row >= oldest))) return { kind: 'conflict', reason: newerThan(tail.length) };
-  const gone = rewoundIds(held);
-  const shown: string[] = [];
-  const rows: number[] = [];
-  for (const event of tail) {
-    const messageId = event.type === 'message.appended' ? objectOf(event.data)?.messageId : undefined;
-    if (typeof messageId === 'string' && !gone.has(messageId)) {
-      shown.push(messageId);
-      rows.push(...heldRows(event));
-    }
-  }
-  if (shown.length === 0) return { kind: 'append', events: rest };
+  const rows = shown.flatMap(heldRows);
+  // A row changed in place keeps its id (a new event for the same row): not a rewrite.
+  if (rows.some((row) => row >= oldest)) return { kind: 'conflict', reason: notRewrite('a row of them is not below every row it adds (a row changed in place?)') };
+  const newest = rows.reduce((max, row) => Math.max(max, row), 0);
+  if (source.liveRows.some((row) => row < newest)) return { kind: 'conflict', reason: notRewrite('rows active in the file stand among them under their old ids (another copy of the file?)') };
   const first = rest.find((item) => item.event.type === 'message.appended')?.event.data as { timestamp?: string } | undefined;
   const started = planned[0]?.event.data as { startedAt?: string } | undefined;
   const at = first?.timestamp ?? started?.startedAt ?? new Date(0).toISOString();
-  return { kind: 'append', events: [{ kind: 'replaced', event: replacedEvent(stream, shown, rows, at) }, ...rest] };
+  const ids = shown.map((event) => objectOf(event.data)!.messageId as string);
+  return { kind: 'append', events: [{ kind: 'replaced', event: replacedEvent(stream, ids, rows, at) }, ...rest] };
 };

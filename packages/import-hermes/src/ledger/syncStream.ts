@@ -2,7 +2,7 @@ import { appendChunks, eventBytes, isLedgerError, type ChainHead, type ExpectedR
 import type { PlannedEvent } from '../mapping/stepEvent.js';
 import { deletedReason } from './deletedSession.js';
 import { readIds } from './readIds.js';
-import { reconcile } from './reconcile.js';
+import { reconcile, type ReconcileSource } from './reconcile.js';
 
 /**
  * A planned event, built (and so checked) before anything of its session is written, with what its
@@ -23,6 +23,8 @@ export interface SyncOptions {
   batchSize: number;
   /** Each batch once written (in a dry run: each batch that would be), for the report's counts and progress. */
   onBatch?: (written: PlannedEvent[]) => void;
+  /** What reconcile needs to know of the session's rows in the source. */
+  source: ReconcileSource;
 }
 
 /**
@@ -35,7 +37,7 @@ export const syncStream = async (ledger: Ledger, stream: string, planned: SyncEv
   const held = await readIds(ledger.store, stream);
   if (held.kind === 'deleted') return { kind: 'conflict', existing: 0, written: 0, reason: await deletedReason(ledger.store, stream, planned.length) };
   const ids = held.kind === 'present' ? held.ids : [];
-  const reconciled = reconcile(stream, held.kind === 'present' ? held.events : [], planned);
+  const reconciled = reconcile(stream, held.kind === 'present' ? held.events : [], planned, options.source);
   if (reconciled.kind === 'conflict') return { kind: 'conflict', existing: ids.length, written: 0, reason: reconciled.reason };
   const rest = reconciled.events.length;
   // Batches of batchSize events and at most APPEND_BYTES of text: EventStoreDB refuses a larger append (appendChunks.ts).

@@ -2,7 +2,7 @@ import { createLedger, isLedgerError, type ChainHead, type EventStore, type Expe
 import { interrupted, type SessionsOptions } from '../importSessions.js';
 import { deletedReason } from '../ledger/deletedSession.js';
 import { readIds } from '../ledger/readIds.js';
-import { reconcile } from '../ledger/reconcile.js';
+import { reconcile, sourceOf } from '../ledger/reconcile.js';
 import type { SyncEvent } from '../ledger/syncStream.js';
 import type { PlannedEvent } from '../mapping/stepEvent.js';
 import { buildImportPlan, type SessionImport } from '../plan/importPlan.js';
@@ -72,7 +72,7 @@ export const splitSessions = async (store: EventStore, source: HermesSource, rep
         if (!isLedgerError(error, 'invalid_input')) throw error;
         return decided({ kind: 'refused', written: 0, reason: error.message });
       }
-      const reconciled = reconcile(item.stream, held.events, whole);
+      const reconciled = reconcile(item.stream, held.events, whole, sourceOf(item));
       if (reconciled.kind === 'conflict') return decided({ kind: 'conflict', existing: ids.length, written: 0, reason: reconciled.reason });
       whole = reconciled.events;
     }
