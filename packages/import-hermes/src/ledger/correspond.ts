@@ -1,8 +1,8 @@
-import type { JsonObject, JsonValue, RecordedEvent } from '@session-ledger/core';
+import { isJsonObject, type JsonObject, type JsonValue, type RecordedEvent } from '@session-ledger/core';
 import type { PlannedEvent } from '../mapping/stepEvent.js';
 import type { SyncEvent } from './syncStream.js';
 
-const objectOf = (value: JsonValue | undefined): JsonObject => (value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {});
+const objectOf = (value: JsonValue | undefined): JsonObject => (isJsonObject(value) ? value : {});
 
 /** What names a segment's start or its continuation whatever its summary: the summary row's id changes when Hermes rewrites the segment. */
 const identity = (type: string, data: JsonObject): string | null => {

@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue, RecordedEvent } from '@session-ledger/core';
+import { isJsonObject, type JsonObject, type JsonValue, type RecordedEvent } from '@session-ledger/core';
 import { replacedEvent } from '../mapping/replacedEvent.js';
 import type { HermesMessage } from '../model.js';
 import { correspondence } from './correspond.js';
@@ -10,8 +10,7 @@ export type Reconciled = { kind: 'append'; events: SyncEvent[] } | { kind: 'conf
 /** Events the import writes that a later Hermes rewrite can leave without a row in the source. */
 const REPLACEABLE = new Set(['message.appended', 'history.compacted', 'history.rewound']);
 
-const objectOf = (value: JsonValue | undefined): JsonObject | null =>
-  value !== null && typeof value === 'object' && !Array.isArray(value) ? value : null;
+const objectOf = (value: JsonValue | undefined): JsonObject | null => (isJsonObject(value) ? value : null);
 
 const HERMES_MESSAGE_ID = /^hm-(\d+)$/;
 
