@@ -245,3 +245,40 @@ describe('what a rewrite does not explain stays a conflict', () => {
     expect(await contents(store)).toEqual(held);
   });
 });
+
+/**
+ * In-place compaction, `/retry`, more turns, then a second in-place compaction: the second archives
+ * the row the rewrite inserted again for the first summary, which the file then no longer marks as a
+ * summary (its flag is gone, and an archived row is not read as one by its text). `--verify` still
+ * counted the ledger's first summary: 1 against 2 summaries, exit 1 on this and every later import,
+ * while the views equalled Hermes' (outside test, session 28, F4).
+ */
+describe('a second in-place compaction after a rewrite of a compacted session', () => {
+  it.each(ways)('verifies after each import (%s)', async (_way, ledgerOf) => {
+    const h = createHermesDb(join(tempDir(), 'state.db'), 'current');
+    open.push(h);
+    h.session({ id: 'ip', title: 'In place' });
+    h.turns('ip', 3, 'early');
+    h.compactInPlace('ip', '[CONTEXT COMPACTION] the three early turns', 2);
+    h.dropSummaryFlag();
+    h.turns('ip', 1, 'before retry');
+    const { store, options } = ledgerOf();
+    const steps: Array<() => void> = [
+      () => {
+        h.replace('ip', 5, { activeOnly: true });
+        h.turns('ip', 1, 'retried');
+      },
+      () => h.turns('ip', 2, 'later'),
+      () => h.compactInPlace('ip', '[CONTEXT COMPACTION] everything so far', 2),
+      () => h.turns('ip', 1, 'after'),
+    ];
+    const verified: Array<[number, unknown[]]> = [];
+    for (const [index, step] of [() => undefined, ...steps].entries()) {
+      step();
+      const path = snapshot(h, `step${index}.db`);
+      expect((await importHermes(store, { path, ...options })).skipped).toEqual([]);
+      verified.push([index, (await verifyHermes(store, path)).differences]);
+    }
+    expect(verified).toEqual(verified.map(([index]) => [index, []]));
+  });
+});
