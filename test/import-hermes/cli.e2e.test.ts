@@ -79,6 +79,28 @@ describe('session-ledger import hermes', () => {
     expect(runCli(['import', 'hermes', clean.h.path, '--dry-run'], { env: clean.env }).code).toBe(1);
   });
 
+  it('lists a session Hermes deleted since an earlier import, exit 0, and keeps it (outside test, session 27, F2)', () => {
+    const { h, env } = setup();
+    expect(runCli(['import', 'hermes', h.path], { env }).code).toBe(0);
+    // Hermes' delete_session: the session and, cascading, the delegate it spawned.
+    for (const id of ['delegate-child', 'inplace']) {
+      h.db.prepare('DELETE FROM messages WHERE session_id = ?').run(id);
+      h.db.prepare('DELETE FROM sessions WHERE id = ?').run(id);
+    }
+    const text = runCli(['import', 'hermes', h.path], { env });
+    expect([text.code, text.stderr]).toEqual([0, '']);
+    expect(text.stdout).toContain('\nno longer in the file inplace: an earlier import brought it in; the ledger keeps it (sessions delete removes it)');
+    expect(text.stdout).toContain('\nno longer in the file delegate-child: ');
+    const json = runCli(['import', 'hermes', h.path, '--json'], { env }).json() as { noLongerInSource: string[]; skipped: unknown[] };
+    expect([json.noLongerInSource.sort(), json.skipped]).toEqual([['delegate-child', 'inplace'], []]);
+    expect(runCli(['sessions', 'show', 'inplace'], { env }).code).toBe(0);
+    // Its receipt is the ledger's own: no raw append can forge one.
+    const stream = (runCli(['events', 'all'], { env }).stdout.match(/"stream":"(ledger-import-hermes-[0-9a-f]+)"/) ?? [])[1];
+    expect(stream).toBeDefined();
+    const forged = runCli(['events', 'append', stream!, '--type', 'hermes.sessions_received', '--data', '{"sessionIds":["x"]}'], { env });
+    expect(forged.code).toBe(2);
+  });
+
   it('a source it refuses (missing, not SQLite) leaves no new ledger file behind (outside test, session 24)', () => {
     const { env, ledger, dir } = setup();
     writeFileSync(join(dir, 'junk.db'), 'not a database at all '.repeat(20));

@@ -1,5 +1,6 @@
 import { ATTR, spanned, createLedger, isLedgerError, ledgerError, type EventStore } from '@session-ledger/core';
 import { importSessions } from './importSessions.js';
+import { noLongerInSource, readReceipt, receiptStream, recordReceipt, sourceKey } from './ledger/receipt.js';
 import type { StoreOpener } from './split/protocol.js';
 import { splitSessions } from './split/splitSessions.js';
 import { checkMemoryProfile, importMemory } from './memory/importMemory.js';
@@ -56,6 +57,7 @@ const importHermesUntraced = async (store: EventStore, options: ImportOptions): 
   const opened = given === null ? openHermesSource(options.path, { busyTimeoutMs: options.busyTimeoutMs }) : null;
   const source = given ?? opened!;
   const ledger = createLedger(store);
+  let present: string[] = [];
   try {
     report.source = { path: options.path, schemaVersion: source.schema.version, sessions: source.sessionCount, messages: source.messageCount };
     for (const orphan of source.orphans()) {
@@ -63,9 +65,16 @@ const importHermesUntraced = async (store: EventStore, options: ImportOptions): 
     }
     if (options.appendThread !== undefined && !dryRun) await splitSessions(store, source, report, { ...options, opener: options.appendThread });
     else await importSessions(ledger, source, report, options);
+    present = source.sessionIds();
   } finally {
     opened?.close();
   }
+  // Only after every session was brought in: an interrupted run records nothing, so its re-run reports the same.
+  const key = sourceKey(options.path);
+  const receipt = receiptStream(key);
+  const received = await readReceipt(store, receipt);
+  report.noLongerInSource = await noLongerInSource(store, received, new Set(present));
+  if (!dryRun) await recordReceipt(ledger, receipt, key, received, present);
   if (memoryFiles !== null) {
     let memory;
     try {

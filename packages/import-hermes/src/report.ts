@@ -30,6 +30,12 @@ export interface ImportReport {
   /** Already in the ledger from an earlier run: sessions complete, events and memory entries held. */
   unchanged: { sessions: number; events: number; memoryEntries: number };
   skipped: Skipped[];
+  /**
+   * Sessions an earlier import of this file (by its real path) brought in that the file no longer
+   * has (Hermes deleted them), while the ledger still holds them: kept, as the ledger never deletes on
+   * its own; `sessions delete` removes one.
+   */
+  noLongerInSource: string[];
 }
 
 export const emptyReport = (path: string, dryRun: boolean): ImportReport => ({
@@ -46,6 +52,7 @@ export const emptyReport = (path: string, dryRun: boolean): ImportReport => ({
   updated: 0,
   unchanged: { sessions: 0, events: 0, memoryEntries: 0 },
   skipped: [],
+  noLongerInSource: [],
 });
 
 const hermesOf = (event: PlannedEvent) => {
@@ -97,6 +104,9 @@ export const formatReport = (report: ImportReport): string => {
   ];
   for (const skip of report.skipped) {
     lines.push(`skipped${skip.session ? ` ${oneLine(skip.session)}` : ''}${skip.rows ? ` (${skip.rows} rows)` : ''}: ${skip.reason}`);
+  }
+  for (const id of report.noLongerInSource) {
+    lines.push(`no longer in the file ${oneLine(id)}: an earlier import brought it in; the ledger keeps it (sessions delete removes it)`);
   }
   return lines.join('\n');
 };

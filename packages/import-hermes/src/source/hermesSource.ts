@@ -15,6 +15,8 @@ export interface HermesSource {
   schema: HermesSchema;
   sessionCount: number;
   messageCount: number;
+  /** The id of every session in the file. */
+  sessionIds: () => string[];
   orphans: () => OrphanRows[];
   /** Each unit as a snapshot of its own sessions and their rows (see lineageUnits). */
   units: () => Iterable<HermesSnapshot>;

@@ -100,6 +100,7 @@ export const openHermesSource = (path: string, options: OpenSourceOptions = {}):
         schema,
         sessionCount: lineage.length,
         messageCount,
+        sessionIds: () => lineage.map((s) => s.id),
         orphans,
         *units() {
           for (const unit of lineageUnits(lineage)) yield guarded(path, () => readUnit(unit));

@@ -10,6 +10,7 @@ export const snapshotSource = (snapshot: HermesSnapshot): HermesSource => {
     schema: snapshot.schema,
     sessionCount: snapshot.sessions.length,
     messageCount: snapshot.messageCount,
+    sessionIds: () => snapshot.sessions.map((s) => s.id),
     orphans: () => [...snapshot.messages].filter(([id]) => !ids.has(id)).map(([sessionId, rows]) => ({ sessionId, rows: rows.length })),
     *units() {
       for (const sessions of lineageUnits(snapshot.sessions)) {

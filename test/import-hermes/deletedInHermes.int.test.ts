@@ -1,0 +1,90 @@
+import { copyFileSync, mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLedger, createMemoryStore, readAllPages, type EventStore } from '@session-ledger/core';
+import { deleteSession } from '@session-ledger/retention';
+import { importHermes } from '@session-ledger/import-hermes';
+import { loadConversation } from '@session-ledger/sessions';
+import { createHermesDb, type HermesFixture } from './fixtures/hermesDb.js';
+import { tempDir } from './fixtures/scenarios.js';
+
+/**
+ * A session Hermes deleted after an import stayed in the ledger, and no later import said so
+ * (`skipped: []`; outside test, session 27, F2): a user who deleted a conversation in Hermes, often for
+ * privacy, was never told the ledger still holds it. The ledger keeps it (it never deletes on its
+ * own), and every import of the file now lists it under `noLongerInSource` until it is deleted there.
+ */
+const open: HermesFixture[] = [];
+afterEach(() => {
+  for (const h of open.splice(0)) h.close();
+});
+
+const hermesFile = () => {
+  const h = createHermesDb(join(tempDir(), 'state.db'), 'current');
+  open.push(h);
+  h.session({ id: 'kept', title: 'Kept' });
+  h.turns('kept', 2, 'k');
+  h.session({ id: 'private', title: 'Deleted in Hermes' });
+  h.turns('private', 1, 'p');
+  return h;
+};
+
+/** What Hermes' `delete_session` does to a session without delegates: its rows and its session row go. */
+const deleteInHermes = (h: HermesFixture, id: string) => {
+  h.db.prepare('DELETE FROM messages WHERE session_id = ?').run(id);
+  h.db.prepare('DELETE FROM sessions WHERE id = ?').run(id);
+};
+
+const eventCount = async (store: EventStore) => {
+  let n = 0;
+  for await (const page of readAllPages(store)) n += page.length;
+  return n;
+};
+
+describe('a session Hermes deleted after it was imported', () => {
+  it('is listed by every later import of the file, kept in the ledger, and no longer once deleted there', async () => {
+    const h = hermesFile();
+    const store = createMemoryStore();
+    expect((await importHermes(store, { path: h.path })).noLongerInSource).toEqual([]);
+    deleteInHermes(h, 'private');
+    h.turns('kept', 1, 'later');
+
+    const dry = await importHermes(store, { path: h.path, dryRun: true });
+    expect(dry.noLongerInSource).toEqual(['private']);
+    const report = await importHermes(store, { path: h.path });
+    expect(report).toMatchObject({ noLongerInSource: ['private'], skipped: [], messages: 4 });
+    expect((await loadConversation(store, 'private', { view: 'display' })).messages).toHaveLength(4);
+    // Stated again on every import, and a repeated import writes nothing.
+    const before = await eventCount(store);
+    expect(await importHermes(store, { path: h.path })).toMatchObject({ noLongerInSource: ['private'], events: 0 });
+    expect(await eventCount(store)).toBe(before);
+
+    await deleteSession(createLedger(store), 'private');
+    expect((await importHermes(store, { path: h.path })).noLongerInSource).toEqual([]);
+  });
+
+  it('is told apart per file: a copy at another path has its own receipt; the same file through a symbolic link is the same', async () => {
+    const h = hermesFile();
+    const store = createMemoryStore();
+    await importHermes(store, { path: h.path });
+    h.db.pragma('wal_checkpoint(TRUNCATE)');
+    const dir = join(tempDir(), 'copy');
+    mkdirSync(dir);
+    const copy = join(dir, 'state.db');
+    copyFileSync(h.path, copy);
+    deleteInHermes(h, 'private');
+    expect((await importHermes(store, { path: copy })).noLongerInSource).toEqual([]);
+    const link = join(dir, 'link.db');
+    symlinkSync(h.path, link);
+    expect((await importHermes(store, { path: link })).noLongerInSource).toEqual(['private']);
+    expect((await importHermes(store, { path: h.path })).noLongerInSource).toEqual(['private']);
+  });
+
+  it('is not reported when no import wrote the receipt of the file (a dry run records nothing)', async () => {
+    const h = hermesFile();
+    const store = createMemoryStore();
+    await importHermes(store, { path: h.path, dryRun: true });
+    deleteInHermes(h, 'private');
+    expect((await importHermes(store, { path: h.path })).noLongerInSource).toEqual([]);
+  });
+});
