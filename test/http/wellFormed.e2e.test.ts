@@ -56,12 +56,16 @@ describe('HTTP: bodies with a lone surrogate are 400 on every route, before anyt
       ['/streams/numbers', '{"type":"counted","data":[18446744073709551615]}'],
       ['/streams/numbers', '{"type":"counted","data":{},"metadata":{"seq":-12345678901234567890123}}'],
       ['/sessions', '{"id":"big","metadata":{"n":9007199254740993}}'],
+      // The same numbers with a fraction or an exponent were answered 201 and stored changed (outside test, session 29, F1).
+      ['/streams/numbers', '{"type":"counted","data":9007199254740993.0}'],
+      ['/streams/numbers', '{"type":"counted","data":{"n":9.007199254740993e15}}'],
+      ['/sessions/big/messages', '{"role":"user","content":"x","extra":{"n":-9007199254740993e0}}'],
     ] as const) {
       const response = await send('POST', path, body);
       expect({ path, body, status: response.status }).toEqual({ path, body, status: 400 });
       const error = await errorOf(response);
       expect(error.message.split('\n')).toHaveLength(1);
-      expect(error.message).toMatch(/holds the number -?\d+, which JSON keeps only as .*: send it as a string/);
+      expect(error.message).toMatch(/holds the number -?[\d.e]+, which JSON keeps only as .*: send it as a string/);
     }
     expect(await everything()).toBe(before);
     const kept = await send('POST', '/streams/numbers', '{"type":"counted","data":{"n":9007199254740992,"s":"9007199254740993"}}');

@@ -1,3 +1,5 @@
+import { changesWholeNumber } from './wholeNumber.js';
+
 /**
  * JSON nested deeper than this is refused before it is parsed, wherever JSON text enters (an HTTP
  * body, a CLI option or file, an imported export, a Hermes column): nothing the ledger stores needs
@@ -20,8 +22,8 @@ const isNumberChar = (code: number): boolean => (code >= 48 && code <= 57) || co
 
 /**
  * One pass over JSON text, without parsing it: whether it nests deeper than `max`, and, with
- * `numbers`, the first integer literal (digits, an optional minus, no fraction or exponent) whose
- * double JSON writes back with other digits. Up to 15 digits every integer is a double exactly.
+ * `numbers`, the first whole number (also one written with a fraction or an exponent) whose double
+ * JSON writes back with other digits (wholeNumber.ts).
  */
 export const scanJsonText = (text: string, max: number = MAX_JSON_DEPTH, numbers = true): JsonTextScan => {
   let depth = 0;
@@ -44,7 +46,8 @@ export const scanJsonText = (text: string, max: number = MAX_JSON_DEPTH, numbers
       while (end < text.length && isNumberChar(text.charCodeAt(end))) end += 1;
       const literal = text.slice(i, end);
       i = end - 1;
-      if (literal.length > 15 && /^-?\d+$/.test(literal) && String(Number(literal)) !== literal) inexact = literal;
+      // Up to 15 significant digits every whole number is a double exactly, so only longer literals are looked at.
+      if (literal.length > 15 && changesWholeNumber(literal)) inexact = literal;
     }
   }
   return { deeper: false, inexact, members };
