@@ -20,4 +20,20 @@ describe("HTTP: requests Node's parser refuses get a problem+json like every oth
     expect(head).toContain('Content-Type: application/problem+json; charset=utf-8');
     expect(JSON.parse(body!)).toMatchObject({ status, code, type: `urn:session-ledger:error:${code}` });
   });
+
+  /** Node answered these itself before any route or the Host check, with a bare status and an empty chunked body (outside test, session 29, F2). */
+  it.each([
+    ['an HTTP/1.1 GET without Host', 'GET /health HTTP/1.1\r\nConnection: close\r\n\r\n', 400, 'malformed_request'],
+    ['an HTTP/1.1 POST without Host', 'POST /sessions HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 13\r\nConnection: close\r\n\r\n{"id":"nohost"}', 400, 'malformed_request'],
+    ['an HTTP/1.0 GET without Host', 'GET /health HTTP/1.0\r\n\r\n', 403, 'host_not_allowed'],
+    ['an Expect other than 100-continue', 'POST /sessions HTTP/1.1\r\nHost: HOST\r\nContent-Type: application/json\r\nContent-Length: 2\r\nExpect: foo\r\nConnection: close\r\n\r\n{}', 417, 'expectation_failed'],
+    ['the same from a Host not allowed (the Host check first)', 'POST /sessions HTTP/1.1\r\nHost: evil.example\r\nContent-Type: application/json\r\nContent-Length: 2\r\nExpect: foo\r\nConnection: close\r\n\r\n{}', 403, 'host_not_allowed'],
+  ])('%s is a problem', async (_what, request, status, code) => {
+    const answer = await raw(service.url, request.replace('HOST', new URL(service.url).host));
+    const [head, body] = answer.split('\r\n\r\n');
+    expect(head!.split('\r\n')[0]).toMatch(new RegExp(`^HTTP/1\\.[01] ${status} `));
+    expect(head!.toLowerCase()).toContain('content-type: application/problem+json; charset=utf-8');
+    expect(JSON.parse(body!)).toMatchObject({ status, code, type: `urn:session-ledger:error:${code}` });
+    expect((await fetch(`${service.url}/sessions/nohost`)).status).toBe(404);
+  });
 });

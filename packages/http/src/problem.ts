@@ -31,6 +31,7 @@ const TITLES: Record<number, string> = {
   412: 'Precondition Failed',
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
+  417: 'Expectation Failed',
   428: 'Precondition Required',
   431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',

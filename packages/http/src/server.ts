@@ -8,7 +8,7 @@ import { hasBody, readJsonBody } from './body.js';
 import { noQuery } from './contract/common.js';
 import { parseBy, queryObject } from './contract/validate.js';
 import { createGuard, type GuardOptions } from './guard.js';
-import { answerConnect, methodsServed, originForm } from './target.js';
+import { answerConnect, checkExpectation, methodsServed, originForm } from './target.js';
 import { httpProblem, problemOf } from './problem.js';
 import { createRouter } from './router.js';
 import { dropOverriddenQuery } from './sse.js';
@@ -89,6 +89,7 @@ export const createHttpService = (options: HttpServiceOptions): Server => {
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const target = originForm(req);
     guard.check(req);
+    checkExpectation(req);
     if (target === null) {
       res.writeHead(204, { allow: served });
       return void res.end();
@@ -140,7 +141,8 @@ export const createHttpService = (options: HttpServiceOptions): Server => {
     if (reply) send(res, reply.status ?? 200, reply.body, reply.headers ?? NO_HEADERS);
   };
 
-  const server = createNodeServer(async (req, res) => {
+  // Host is checked by originForm and the guard, whose refusals are problems; Node's own is a bare 400.
+  const server = createNodeServer({ requireHostHeader: false }, async (req, res) => {
     // A browser must not read a JSON answer or a transcript as a script or a page.
     res.setHeader('x-content-type-options', 'nosniff');
     for (const [name, value] of Object.entries(guard.corsHeaders(req, null))) res.setHeader(name, value);
@@ -157,5 +159,7 @@ export const createHttpService = (options: HttpServiceOptions): Server => {
   // Node would send 100 Continue before any route ran: the request goes on as any other, and
   // readJsonBody sends it when the body is about to be read (a 403, 404, 415 or 413 comes first).
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res));
+  // Any other expectation: Node would answer 417 itself, bare and before the Host check; checkExpectation answers it.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res));
   return server;
 };
