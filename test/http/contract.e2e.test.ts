@@ -219,6 +219,22 @@ describe('HTTP contract: every route as GET /openapi.json documents it', { timeo
     }
   });
 
+  it('publishes the event id rule it enforces on a raw append: a UUID (outside test, session 29, F3)', async () => {
+    const append = operations.get('postStreamsStream')!.op;
+    const bodySchema = validator(append.requestBody.content['application/json'].schema);
+    const post = (id: string) =>
+      rawRequest(service.url, { method: 'POST', path: '/streams/contract-ids', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'noted', data: {}, id }) });
+    // before, the document allowed any non-control string and the server refused all but a UUID
+    for (const id of ['sA-c0-i0', '1', '0f8fad5b-d9cb-469f-a165-70867728950', '0f8fad5b-d9cb-469f-a165-70867728950ez']) {
+      expect({ id, documented: bodySchema.safeParse({ type: 't', data: {}, id }).success }).toEqual({ id, documented: false });
+      expect({ id, status: (await post(id)).status }).toEqual({ id, status: 400 });
+    }
+    for (const id of ['0f8fad5b-d9cb-469f-a165-70867728950e', '0F8FAD5B-D9CB-469F-A165-70867728950F']) {
+      expect({ id, documented: bodySchema.safeParse({ type: 't', data: {}, id }).success }).toEqual({ id, documented: true });
+      expect({ id, status: (await post(id)).status }).toEqual({ id, status: 201 });
+    }
+  });
+
   it('documents every error as an RFC 9457 problem and every route with an error response', () => {
     const problem = doc.components.schemas.Problem;
     expect(problem.required).toEqual(expect.arrayContaining(['type', 'title', 'status', 'detail']));

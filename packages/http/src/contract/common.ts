@@ -19,6 +19,12 @@ export const name = z.string().min(1).regex(NO_CONTROL, 'must not contain contro
  */
 export const safeId = z.string().regex(SAFE_ID, "must be 1-200 letters, digits, '_', '-', '.' or ':'");
 
+/**
+ * An event id: a UUID in any case, core's rule (isUuid), so the published schema is the one enforced:
+ * it said any non-control string, and the server refused every id but a UUID (outside test, session 29, F3).
+ */
+export const eventId = z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a UUID (8-4-4-4-12 hex digits)');
+
 /** A position or revision in a query: digits only, below 2^63. */
 export const position = z
   .string()

@@ -1,7 +1,7 @@
 import { newId, parseExpected, type JsonValue } from '@session-ledger/core';
 import { appendRaw } from '@session-ledger/events';
 import { z } from 'zod';
-import { count, jsonObject, jsonValue, name, position, revision } from '../contract/common.js';
+import { count, eventId, jsonObject, jsonValue, name, position, revision } from '../contract/common.js';
 import * as R from '../contract/responses.js';
 import { answerEventPages } from '../eventPages.js';
 import { resumeFrom, SSE_HEADERS, SSE_QUERY, SSE_RESPONSE, streamSse } from '../sse.js';
@@ -11,7 +11,7 @@ const appendBody = z.strictObject({
   type: name.describe('the event type'),
   data: jsonValue,
   metadata: jsonObject.optional(),
-  id: name.optional().describe('the event id (a UUID); reuse it to retry idempotently'),
+  id: eventId.optional().describe('the event id (a UUID, stored in lower case); reuse it to retry idempotently'),
   expectedRevision: z
     .union([z.enum(['any', 'no_stream', 'stream_exists']), revision])
     .optional()
