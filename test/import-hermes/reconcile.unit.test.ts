@@ -64,4 +64,16 @@ describe('reconcile', () => {
     const other = planned('s-other', 'session.started', { sessionId: 's', parentId: 'q', link: 'compression', startedAt: '2026-01-01T00:00:00.000Z', summaryId: 'hm-10' });
     expect(reconcile('session-s', held([start('s-old', 'hm-1'), message(1)]), [other, message(10)], { liveRows: [10] }).kind).toBe('conflict');
   });
+
+  it('a segment Hermes orphaned (its parent deleted): the held continuation start stands for the root start and its summary message', () => {
+    const root = planned('s-root', 'session.started', { sessionId: 's', parentId: null, link: null, startedAt: '2026-01-01T00:00:00.000Z' });
+    const result = reconcile('session-s', held([start('s-old', 'hm-1'), message(2)]), [root, message(1, 'before'), message(2), message(3)], { liveRows: [1, 2, 3] });
+    expect(result).toEqual({ kind: 'append', events: [message(3)] });
+    // Where the summary row is a message too, the stream holds it: taken as it stands.
+    const inline = reconcile('session-s', held([start('s-old', 'hm-1'), message(1, 'before'), message(2)]), [root, message(1, 'before'), message(2), message(3)], { liveRows: [1, 2, 3] });
+    expect(inline).toEqual({ kind: 'append', events: [message(3)] });
+    // Another start time is another session: a conflict.
+    const later = planned('s-later', 'session.started', { sessionId: 's', parentId: null, link: null, startedAt: '2026-01-02T00:00:00.000Z' });
+    expect(reconcile('session-s', held([start('s-old', 'hm-1'), message(2)]), [later, message(1, 'before'), message(2)], { liveRows: [1, 2] }).kind).toBe('conflict');
+  });
 });

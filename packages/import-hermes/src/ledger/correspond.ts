@@ -11,6 +11,9 @@ const identity = (type: string, data: JsonObject): string | null => {
   return null;
 };
 
+/** A segment's start whatever its parent: what an orphaned segment's held start and the plan's root start share. */
+const orphanKey = (data: JsonObject): string => JSON.stringify([data.sessionId, data.startedAt]);
+
 /** The keys of session event data that name a message or a summary by id. */
 const ID_KEYS = ['messageId', 'summaryId', 'throughMessageId', 'messageIds', 'summaryIds'];
 
@@ -28,6 +31,8 @@ const renamed = (data: JsonObject, from: string, to: string): JsonObject => {
 export interface Correspondence {
   /** The plan event a held event stands for although its id differs, if it is the plan's next (`next`). */
   of(event: RecordedEvent, next: number): number | undefined;
+  /** Plan events the held event standing for the plan's event `at` also stands for (an orphaned segment's summary message). */
+  alsoCovers(at: number): number[];
   /** Plan events to append, naming the summary as the ledger does. */
   renamed(events: SyncEvent[]): SyncEvent[];
 }
@@ -42,10 +47,14 @@ export interface Correspondence {
  */
 export const correspondence = (planned: readonly SyncEvent[]): Correspondence => {
   const byIdentity = new Map<string, number>();
+  const roots = new Map<string, number>();
   planned.forEach((item, index) => {
-    const key = identity(item.event.type, objectOf(item.event.data as JsonValue));
+    const data = objectOf(item.event.data as JsonValue);
+    const key = identity(item.event.type, data);
     if (key !== null) byIdentity.set(key, index);
+    if (item.event.type === 'session.started' && data.parentId === null) roots.set(orphanKey(data), index);
   });
+  const covers = new Map<number, number[]>();
   /** The plan's summary id → the ledger's, once the ledger's summary stands for the plan's. */
   let alias: { from: string; to: string } | null = null;
   /** Before that: the ids of a start that stands for the plan's, whose summary message is still to be matched. */
@@ -57,6 +66,17 @@ export const correspondence = (planned: readonly SyncEvent[]): Correspondence =>
       const data = objectOf(event.data);
       const key = identity(event.type, data);
       const at = key === null ? undefined : byIdentity.get(key);
+      if (at === undefined && event.type === 'session.started' && typeof data.parentId === 'string') {
+        // Hermes deleted the session this segment continued (delete_session sets the parent of its
+        // compression and branch children to NULL): the plan starts it as a root, the ledger holds it as
+        // the continuation it was, with its parent kept. The held start stands for the plan's, and for
+        // the message the plan makes of the summary row the held start carries.
+        const root = roots.get(orphanKey(data));
+        if (root !== next) return undefined;
+        const summary = typeof data.summaryId === 'string' ? summaryMessage(data.summaryId) : -1;
+        if (summary === root + 1) covers.set(root, [summary]);
+        return root;
+      }
       if (at !== undefined) {
         if (at !== next) return undefined;
         const plannedSummary = objectOf(planned[at]!.event.data as JsonValue).summaryId;
@@ -76,6 +96,7 @@ export const correspondence = (planned: readonly SyncEvent[]): Correspondence =>
       alias = candidate;
       return index;
     },
+    alsoCovers: (at) => covers.get(at) ?? [],
     renamed(events) {
       const names = alias;
       if (names === null) return events;

@@ -88,6 +88,8 @@ export const reconcile = (stream: string, held: readonly RecordedEvent[], planne
   planned.forEach((item, index) => place.set(item.event.id, index));
   const same = correspondence(planned);
   const taken = new Set<number>();
+  /** Plan events taken as stood for by another held event, not yet met themselves. */
+  const covered = new Set<number>();
   /** The plan index of the next ordered (not floating) event the stream must hold. */
   let next = 0;
   const skipFloating = () => {
@@ -101,11 +103,14 @@ export const reconcile = (stream: string, held: readonly RecordedEvent[], planne
       extra.push(event);
       continue;
     }
+    // A summary message the held start of an orphaned segment stood for, which the stream holds as well (a summary row that is a message too).
+    if (covered.delete(at)) continue;
     if (taken.has(at)) return { kind: 'conflict', reason: differs(at, planned[at]!) };
     if (!floating(planned[at]!)) {
       if (at !== next) return { kind: 'conflict', reason: differs(next < planned.length ? next : at, planned[Math.min(next, planned.length - 1)]!) };
     }
     taken.add(at);
+    for (const also of same.alsoCovers(at)) taken.add(also), covered.add(also);
     skipFloating();
   }
   const rest = same.renamed(planned.filter((item, index) => !taken.has(index) && (index >= next || floating(item))));

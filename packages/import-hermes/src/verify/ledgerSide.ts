@@ -1,14 +1,27 @@
-import { isLedgerError, type EventStore } from '@session-ledger/core';
+import { isJsonObject, isLedgerError, type EventStore } from '@session-ledger/core';
+import { sessionStream } from '@session-ledger/events';
 import { displayView, type Marker } from '@session-ledger/projections';
 import { readConversationState } from '@session-ledger/sessions';
-import { ledgerItem, type Side } from './items.js';
+import { ledgerItem, type ComparedItem, type Side } from './items.js';
+
+/** The role of the summary row a segment's start carries (import metadata), `user` as Hermes writes it when none is recorded. */
+const summaryRole = async (store: EventStore, segment: string): Promise<string> => {
+  const [start] = await store.readStream(sessionStream(segment), { maxCount: 1 });
+  const hermes = start?.metadata.hermes;
+  const row = isJsonObject(hermes) ? hermes.summaryRow : undefined;
+  return isJsonObject(row) && typeof row.role === 'string' ? row.role : 'user';
+};
 
 /**
  * The ledger's display view of a conversation's own segments (root to tip through the compression
  * chain; not the conversations a reset child shows above its own: their rows are another
- * conversation's); null when the ledger does not hold it.
+ * conversation's); null when the ledger does not hold it. `segments`: the sessions the source's
+ * conversation has. A segment whose parent Hermes deleted (it then lists the segment as a
+ * conversation of its own) is one the ledger still shows after the parent it keeps: only the
+ * source's segments are compared, and the orphaned segment's summary as the first message it is in
+ * the file.
  */
-export const ledgerConversation = async (store: EventStore, rootId: string): Promise<Side | null> => {
+export const ledgerConversation = async (store: EventStore, rootId: string, segments?: ReadonlySet<string>): Promise<Side | null> => {
   let view;
   let taken: Set<string>;
   try {
@@ -19,10 +32,19 @@ export const ledgerConversation = async (store: EventStore, rootId: string): Pro
     if (isLedgerError(error, 'not_found') || isLedgerError(error, 'stream_not_found')) return null;
     throw error;
   }
+  const own = (segment: string) => segments === undefined || segments.has(segment);
   const summaries: string[] = [];
+  const orphaned: ComparedItem[] = [];
   const relevant = view.markers.filter(
-    (marker): marker is Extract<Marker, { kind: 'compaction' | 'compression' }> => (marker.kind === 'compaction' || marker.kind === 'compression') && marker.summary !== '',
+    (marker): marker is Extract<Marker, { kind: 'compaction' | 'compression' }> =>
+      (marker.kind === 'compaction' || marker.kind === 'compression') && marker.summary !== '' && own(marker.sessionId),
   );
+  for (const marker of view.markers) {
+    if (marker.kind !== 'compression' || own(marker.sessionId) || !own(marker.childId)) continue;
+    // A summary row that is a message too (recognised by its text) is among the segment's messages already.
+    if (view.messages.some((message) => message.id === marker.summaryId)) continue;
+    orphaned.push({ role: await summaryRole(store, marker.childId), content: marker.summary, toolCalls: null, toolCallId: null, toolName: null });
+  }
   const archived = new Set(view.messages.filter((message) => message.compacted).map((message) => message.id));
   const claimed = new Set(relevant.filter((marker) => !taken.has(marker.summaryId)).map((marker) => marker.summaryId));
   for (const marker of relevant) {
@@ -44,5 +66,20 @@ export const ledgerConversation = async (store: EventStore, rootId: string): Pro
     claimed.add(carrier.id);
     summaries.push(carrier.content as string);
   }
-  return { messages: view.messages.map(ledgerItem), summaries };
+  return { messages: [...orphaned, ...view.messages.filter((message) => own(message.sessionId)).map(ledgerItem)], summaries };
+};
+
+/**
+ * The source's segments of a conversation whose first segment the ledger holds as a compression
+ * continuation (Hermes deleted its parent, the ledger keeps it); undefined for any other. Hermes
+ * shows such a conversation from that segment on.
+ */
+export const orphanedSegments = async (store: EventStore, rootId: string, segments: ReadonlySet<string> | undefined): Promise<ReadonlySet<string> | undefined> => {
+  if (segments === undefined) return undefined;
+  const [start] = await store.readStream(sessionStream(rootId), { maxCount: 1 }).catch((error: unknown) => {
+    if (isLedgerError(error)) return [];
+    throw error;
+  });
+  const data = start?.type === 'session.started' && isJsonObject(start.data) ? start.data : undefined;
+  return data !== undefined && typeof data.parentId === 'string' && data.link === 'compression' ? segments : undefined;
 };

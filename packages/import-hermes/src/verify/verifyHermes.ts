@@ -9,7 +9,7 @@ import type { HermesSource } from '../source/hermesSource.js';
 import { openHermesSource } from '../source/openHermesSource.js';
 import { snapshotSource } from '../source/snapshotSource.js';
 import { digestSide, firstDifference } from './items.js';
-import { ledgerConversation } from './ledgerSide.js';
+import { ledgerConversation, orphanedSegments } from './ledgerSide.js';
 import { sourceConversations } from './sourceSide.js';
 
 export interface CountDigest {
@@ -52,13 +52,16 @@ export const HERMES_RULES_SCHEMA = 26;
 /** Conversations as Hermes lists them: every session but compression continuations. */
 const hermesRoots = (plan: ImportPlan): string[] => plan.sessions.filter((s) => s.hermesKind !== 'compression').map((s) => s.session.id);
 
-const compareRules = async (store: EventStore, snapshot: HermesSnapshot, plan: ImportPlan, skip: Set<string>): Promise<VerifyDifference[]> => {
+const compareRules = async (store: EventStore, snapshot: HermesSnapshot, plan: ImportPlan, skip: Set<string>, segments: Map<string, Set<string>>): Promise<VerifyDifference[]> => {
   const reader = createHermesReader(snapshot);
   const out: VerifyDifference[] = [];
   for (const root of hermesRoots(plan)) {
     if (skip.has(root)) continue;
     const hermes = hermesViews(reader, root);
-    const display = firstShapedDifference(hermes.display, displayAsHermes(await loadConversation(store, root, { view: 'display' })));
+    // A segment whose parent Hermes deleted: Hermes shows it from there on, the ledger after the parent it keeps.
+    const own = await orphanedSegments(store, root, segments.get(root));
+    const shown = await loadConversation(store, root, { view: 'display' });
+    const display = firstShapedDifference(hermes.display, displayAsHermes(own ? { ...shown, messages: shown.messages.filter((m) => own.has(m.sessionId)) } : shown));
     const active = firstShapedDifference(hermes.model, activeAsHermes(await loadConversation(store, root, { view: 'active' })));
     if (display !== null) out.push({ conversation: root, kind: 'display', detail: `Hermes shows other messages: ${display}` });
     if (active !== null) out.push({ conversation: root, kind: 'active', detail: `Hermes sends the model other messages: ${active}` });
@@ -70,11 +73,13 @@ const compareRules = async (store: EventStore, snapshot: HermesSnapshot, plan: I
 const verifyUnit = async (store: EventStore, unit: HermesSnapshot, hermesRules: boolean) => {
   const plan = buildImportPlan(unit);
   const source = sourceConversations(unit, plan);
+  const segments = new Map<string, Set<string>>();
+  for (const item of plan.sessions) segments.set(item.rootId, (segments.get(item.rootId) ?? new Set()).add(item.session.id));
   const differences: VerifyDifference[] = [];
   for (const [conversation, side] of source) {
     let ledger;
     try {
-      ledger = await ledgerConversation(store, conversation);
+      ledger = await ledgerConversation(store, conversation, segments.get(conversation));
     } catch (error) {
       if (!isLedgerError(error)) throw error;
       differences.push({ conversation, kind: 'unreadable', detail: error.message });
@@ -95,7 +100,7 @@ const verifyUnit = async (store: EventStore, unit: HermesSnapshot, hermesRules: 
     }
   }
   const unusable = new Set(differences.filter((d) => d.kind === 'missing' || d.kind === 'unreadable').map((d) => d.conversation));
-  const rules = hermesRules ? await compareRules(store, unit, plan, unusable) : [];
+  const rules = hermesRules ? await compareRules(store, unit, plan, unusable, segments) : [];
   const failed = new Set(differences.concat(rules).map((d) => d.conversation));
   return { conversations: source.size, matched: source.size - [...failed].filter((c) => source.has(c)).length, differences, rules };
 };

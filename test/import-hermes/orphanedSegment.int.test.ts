@@ -1,0 +1,83 @@
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMemoryStore, type EventStore } from '@session-ledger/core';
+import { importHermes, verifyHermes, type ImportOptions } from '@session-ledger/import-hermes';
+import { loadConversation } from '@session-ledger/sessions';
+import { openSqliteStore } from '@session-ledger/store-sqlite';
+import { pathToFileURL } from 'node:url';
+import { createHermesDb, type HermesFixture } from './fixtures/hermesDb.js';
+import type { Era } from './fixtures/schemas.js';
+import { tempDir } from './fixtures/scenarios.js';
+
+/**
+ * Hermes' delete_session deletes a session and its delegates, and orphans its compression and branch
+ * children (`parent_session_id` set to NULL): Hermes then lists a compression segment as a
+ * conversation of its own. The next import planned it as a root, found the ledger's start (a
+ * continuation) different, and skipped it for good, exit 1, with every row Hermes wrote there since
+ * left out (found in session 29). The ledger keeps the lineage, and the parent, which the report lists
+ * as no longer in the file; the segment's held start stands for the plan's, and its new rows follow.
+ */
+const open: HermesFixture[] = [];
+const copies = tempDir();
+const stores: EventStore[] = [];
+afterEach(async () => {
+  for (const h of open.splice(0)) h.close();
+  for (const s of stores.splice(0)) await s.close();
+});
+
+const STORE_MODULE = pathToFileURL(join(import.meta.dirname, '..', '..', 'packages', 'store-sqlite', 'dist', 'index.js')).href;
+
+const ways: Array<[string, () => { store: EventStore; options: Partial<ImportOptions> }]> = [
+  ['one thread', () => ({ store: createMemoryStore(), options: {} })],
+  [
+    'the append worker',
+    () => {
+      const path = join(tempDir(), 'ledger.db');
+      const store = openSqliteStore(path);
+      stores.push(store);
+      return { store, options: { appendThread: { module: STORE_MODULE, name: 'openSqliteStore', args: [path] } } };
+    },
+  ],
+];
+
+/** A copy of the file as it is now, always at the same path (one receipt: ledger/receipt.ts). */
+const snapshot = (h: HermesFixture, name: string): string => {
+  h.db.pragma('wal_checkpoint(TRUNCATE)');
+  const path = join(copies, name);
+  copyFileSync(h.path, path);
+  return path;
+};
+
+/** What Hermes' delete_session does to a session with a compression child and no delegates. */
+const deleteInHermes = (h: HermesFixture, id: string) => {
+  h.db.prepare('UPDATE sessions SET parent_session_id = NULL WHERE parent_session_id = ?').run(id);
+  h.db.prepare('DELETE FROM messages WHERE session_id = ?').run(id);
+  h.db.prepare('DELETE FROM sessions WHERE id = ?').run(id);
+};
+
+describe.each<[Era]>([['current'], ['v2']])('a compression segment whose parent Hermes deleted (%s era)', (era) => {
+  it.each(ways)('is followed, verified, and its parent kept and listed (%s)', async (_way, ledgerOf) => {
+    const h = createHermesDb(join(tempDir(), 'state.db'), era);
+    open.push(h);
+    h.session({ id: 'parent', title: 'Long' });
+    h.turns('parent', 2, 'early');
+    h.compress('parent', 'segment', '[CONTEXT COMPACTION] what came before');
+    h.turns('segment', 2, 'later');
+    const { store, options } = ledgerOf();
+    expect((await importHermes(store, { path: snapshot(h, `${era}-${_way}.db`), ...options })).skipped).toEqual([]);
+
+    deleteInHermes(h, 'parent');
+    h.turns('segment', 1, 'after the delete');
+    const after = snapshot(h, `${era}-${_way}.db`);
+    const report = await importHermes(store, { path: after, ...options });
+    expect(report).toMatchObject({ skipped: [], messages: 4, updated: 1, noLongerInSource: ['parent'] });
+    expect((await verifyHermes(store, after)).differences).toEqual([]);
+    // The ledger still shows the whole conversation: it deletes only when asked.
+    const shown = await loadConversation(store, 'segment', { view: 'display' });
+    expect(shown.messages.map((m) => m.content)).toContain('later 0: what is in README?');
+    expect(shown.messages.map((m) => m.content)).toContain('early 0: what is in README?');
+    expect(shown.messages.map((m) => m.content)).toContain('after the delete 0: what is in README?');
+    expect(await importHermes(store, { path: after, ...options })).toMatchObject({ events: 0, skipped: [] });
+  });
+});
