@@ -79,5 +79,12 @@ describe.each<[Era]>([['current'], ['v2']])('a compression segment whose parent 
     expect(shown.messages.map((m) => m.content)).toContain('early 0: what is in README?');
     expect(shown.messages.map((m) => m.content)).toContain('after the delete 0: what is in README?');
     expect(await importHermes(store, { path: after, ...options })).toMatchObject({ events: 0, skipped: [] });
+
+    // A /retry in the orphan: Hermes inserts its rows again, the summary row among them.
+    h.replace('segment', 9, { activeOnly: true });
+    h.turns('segment', 1, 'retried');
+    const later = snapshot(h, `${era}-${_way}.db`);
+    expect(await importHermes(store, { path: later, ...options })).toMatchObject({ skipped: [], noLongerInSource: ['parent'] });
+    expect((await verifyHermes(store, later)).differences).toEqual([]);
   });
 });

@@ -41,8 +41,11 @@ export const ledgerConversation = async (store: EventStore, rootId: string, segm
   );
   for (const marker of view.markers) {
     if (marker.kind !== 'compression' || own(marker.sessionId) || !own(marker.childId)) continue;
-    // A summary row that is a message too (recognised by its text) is among the segment's messages already.
-    if (view.messages.some((message) => message.id === marker.summaryId)) continue;
+    // A summary row that is a message too (recognised by its text), or that a rewrite in Hermes inserted
+    // again (the import appended it as a message), is among the segment's messages already.
+    const carried = (message: (typeof view.messages)[number]) =>
+      message.id === marker.summaryId || (own(message.sessionId) && typeof message.content === 'string' && message.content.trim() === marker.summary.trim());
+    if (view.messages.some(carried)) continue;
     orphaned.push({ role: await summaryRole(store, marker.childId), content: marker.summary, toolCalls: null, toolCallId: null, toolName: null });
   }
   const archived = new Set(view.messages.filter((message) => message.compacted).map((message) => message.id));
