@@ -88,6 +88,8 @@ describe.each(STORES)('export --delete-after-verified (%s)', (_name, open) => {
 
     await expect(attempt).rejects.toMatchObject({ type: 'drift', details: { stream: 'session-root-2', exported: '3', current: '4' } });
     await expect(attempt).rejects.toThrow(/session-root-2 changed .*read at revision 3, now 4.*the session was kept and the export stays at/);
+    // The same command again would meet that file: the message says what to do (outside test, session 29).
+    await expect(attempt).rejects.toThrow(/; to export and delete the session as it is now, remove that file or choose another --out$/);
     expect(tombstones).toBe(0);
     expect(readFileSync(out).equals(expected)).toBe(true);
     const kept = await loadConversation(base, 'root');

@@ -99,7 +99,10 @@ const exportAndDeleteUntraced = async (
     });
     return resultOf(prepared, file, sha, deleted);
   } catch (error) {
-    throw withNote(error, (error as { type?: string }).type === 'partial_deletion' ? `the export stays at ${file}` : kept);
+    const type = (error as { type?: string }).type;
+    // The same command again meets that file and is refused (an export is never overwritten): say what to do (outside test, session 29).
+    const again = type === 'drift' || type === 'precondition_failed' ? '; to export and delete the session as it is now, remove that file or choose another --out' : '';
+    throw withNote(error, type === 'partial_deletion' ? `the export stays at ${file}` : `${kept}${again}`);
   }
 };
 
