@@ -44,7 +44,9 @@ describe('POST /streams/:stream on the reserved stream families', () => {
     await refusedWith(await send('POST', '/streams/ledger-audit', JSON.stringify({ type: 'retention.deleted', data: { deleted: ['session-W'], complete: true } })), 'retention.deleted');
     await refusedWith(await send('POST', '/streams/memory-default', JSON.stringify({ type: 'bogus', data: {} })), '"bogus"');
     await refusedWith(await send('POST', '/streams/orders', '{"type":"placed\\ud800","data":{}}'), 'lone surrogate');
-    await refusedWith(await send('POST', '/streams/orders', '{"type":"placed","id":"x\\u0000","data":{}}'), 'control character');
+    await refusedWith(await send('POST', '/streams/orders', '{"type":"placed\\u0007","data":{}}'), 'control character');
+    // An id is a UUID, as the published schema says since session 29 (F3): one with a control character is none.
+    await refusedWith(await send('POST', '/streams/orders', '{"type":"placed","id":"x\\u0000","data":{}}'), 'must be a UUID');
     expect(await audit()).toBe(before);
     expect((await send('GET', '/streams/orders')).status).toBe(404);
   });
