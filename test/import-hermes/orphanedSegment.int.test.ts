@@ -1,13 +1,12 @@
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryStore, type EventStore } from '@session-ledger/core';
-import { importHermes, verifyHermes, type ImportOptions } from '@session-ledger/import-hermes';
+import type { EventStore } from '@session-ledger/core';
+import { importHermes, verifyHermes } from '@session-ledger/import-hermes';
 import { loadConversation } from '@session-ledger/sessions';
-import { openSqliteStore } from '@session-ledger/store-sqlite';
-import { pathToFileURL } from 'node:url';
 import { createHermesDb, type HermesFixture } from './fixtures/hermesDb.js';
 import type { Era } from './fixtures/schemas.js';
+import { importWays } from './fixtures/importWays.js';
 import { tempDir } from './fixtures/scenarios.js';
 
 /**
@@ -26,20 +25,8 @@ afterEach(async () => {
   for (const s of stores.splice(0)) await s.close();
 });
 
-const STORE_MODULE = pathToFileURL(join(import.meta.dirname, '..', '..', 'packages', 'store-sqlite', 'dist', 'index.js')).href;
-
-const ways: Array<[string, () => { store: EventStore; options: Partial<ImportOptions> }]> = [
-  ['one thread', () => ({ store: createMemoryStore(), options: {} })],
-  [
-    'the append worker',
-    () => {
-      const path = join(tempDir(), 'ledger.db');
-      const store = openSqliteStore(path);
-      stores.push(store);
-      return { store, options: { appendThread: { module: STORE_MODULE, name: 'openSqliteStore', args: [path] } } };
-    },
-  ],
-];
+/** The two ways the import writes: on this thread, and through the append worker (splitSessions). */
+const ways = importWays(stores);
 
 /** A copy of the file as it is now, always at the same path (one receipt: ledger/receipt.ts). */
 const snapshot = (h: HermesFixture, name: string): string => {

@@ -1,12 +1,11 @@
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLedger, createMemoryStore, newId, readWholeStream, streamNames, type EventStore } from '@session-ledger/core';
 import { sessionStream } from '@session-ledger/events';
-import { importHermes, verifyHermes, type ImportOptions } from '@session-ledger/import-hermes';
-import { openSqliteStore } from '@session-ledger/store-sqlite';
+import { importHermes, verifyHermes } from '@session-ledger/import-hermes';
 import { createHermesDb, type HermesFixture } from './fixtures/hermesDb.js';
+import { importWays } from './fixtures/importWays.js';
 import { tempDir } from './fixtures/scenarios.js';
 
 /**
@@ -41,21 +40,8 @@ const messageIds = async (store: EventStore, session: string) =>
     .filter((e) => e.type === 'message.appended')
     .map((e) => (e.data as { messageId: string }).messageId);
 
-const STORE_MODULE = pathToFileURL(join(import.meta.dirname, '..', '..', 'packages', 'store-sqlite', 'dist', 'index.js')).href;
-
 /** The two ways the import writes: on this thread, and through the append worker (splitSessions). */
-const ways: Array<[string, () => { store: EventStore; options: Partial<ImportOptions> }]> = [
-  ['one thread', () => ({ store: createMemoryStore(), options: {} })],
-  [
-    'the append worker',
-    () => {
-      const path = join(tempDir(), 'ledger.db');
-      const store = openSqliteStore(path);
-      stores.push(store);
-      return { store, options: { appendThread: { module: STORE_MODULE, name: 'openSqliteStore', args: [path] } } };
-    },
-  ],
-];
+const ways = importWays(stores);
 
 const conversation = () => {
   const h = createHermesDb(join(tempDir(), 'state.db'), 'current');
