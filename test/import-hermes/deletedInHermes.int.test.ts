@@ -87,4 +87,17 @@ describe('a session Hermes deleted after it was imported', () => {
     deleteInHermes(h, 'private');
     expect((await importHermes(store, { path: h.path })).noLongerInSource).toEqual([]);
   });
+
+  it('records only ids the ledger can take as session ids: a hostile id in the file makes no receipt entry', async () => {
+    const h = hermesFile();
+    h.session({ id: `long-${'x'.repeat(300)}`, title: 'an id the ledger refuses' });
+    h.session({ id: 'a space', title: 'another' });
+    const store = createMemoryStore();
+    await importHermes(store, { path: h.path });
+    const received: string[] = [];
+    for await (const page of readAllPages(store)) {
+      for (const event of page) if (event.type === 'hermes.sessions_received') received.push(...(event.data as { sessionIds: string[] }).sessionIds);
+    }
+    expect(received.sort()).toEqual(['kept', 'private']);
+  });
 });
