@@ -1,7 +1,8 @@
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { deterministicId, isLedgerError, readWholeStream, sha256Hex, type EventStore, type Ledger, type NewEvent } from '@session-ledger/core';
-import { SAFE_ID, sessionStream } from '@session-ledger/events';
+import { SAFE_ID } from '@session-ledger/events';
+import { sessionStart } from './sessionStart.js';
 
 /**
  * The import's receipt of one file: every Hermes session id the file held at each import, so a later
@@ -43,19 +44,10 @@ export const readReceipt = async (store: EventStore, stream: string): Promise<st
   return [...ids];
 };
 
-const holds = async (store: EventStore, sessionId: string): Promise<boolean> => {
-  try {
-    return (await store.readStream(sessionStream(sessionId), { maxCount: 1 })).length > 0;
-  } catch (error) {
-    if (isLedgerError(error, 'stream_not_found') || isLedgerError(error, 'stream_deleted')) return false;
-    throw error;
-  }
-};
-
 /** Sessions an earlier import recorded that the file no longer has and the ledger still holds (not deleted in it). */
 export const noLongerInSource = async (store: EventStore, received: string[], present: ReadonlySet<string>): Promise<string[]> => {
   const out: string[] = [];
-  for (const id of received) if (!present.has(id) && (await holds(store, id))) out.push(id);
+  for (const id of received) if (!present.has(id) && (await sessionStart(store, id)) !== null) out.push(id);
   return out;
 };
 

@@ -1,13 +1,12 @@
 import { isJsonObject, isLedgerError, type EventStore } from '@session-ledger/core';
-import { sessionStream } from '@session-ledger/events';
 import { displayView, type Marker } from '@session-ledger/projections';
 import { readConversationState } from '@session-ledger/sessions';
+import { sessionStart } from '../ledger/sessionStart.js';
 import { ledgerItem, type ComparedItem, type Side } from './items.js';
 
 /** The role of the summary row a segment's start carries (import metadata), `user` as Hermes writes it when none is recorded. */
 const summaryRole = async (store: EventStore, segment: string): Promise<string> => {
-  const [start] = await store.readStream(sessionStream(segment), { maxCount: 1 });
-  const hermes = start?.metadata.hermes;
+  const hermes = (await sessionStart(store, segment))?.metadata.hermes;
   const row = isJsonObject(hermes) ? hermes.summaryRow : undefined;
   return isJsonObject(row) && typeof row.role === 'string' ? row.role : 'user';
 };
@@ -79,10 +78,7 @@ export const ledgerConversation = async (store: EventStore, rootId: string, segm
  */
 export const orphanedSegments = async (store: EventStore, rootId: string, segments: ReadonlySet<string> | undefined): Promise<ReadonlySet<string> | undefined> => {
   if (segments === undefined) return undefined;
-  const [start] = await store.readStream(sessionStream(rootId), { maxCount: 1 }).catch((error: unknown) => {
-    if (isLedgerError(error)) return [];
-    throw error;
-  });
+  const start = await sessionStart(store, rootId);
   const data = start?.type === 'session.started' && isJsonObject(start.data) ? start.data : undefined;
   return data !== undefined && typeof data.parentId === 'string' && data.link === 'compression' ? segments : undefined;
 };
