@@ -173,8 +173,9 @@ describe('display view', () => {
     expect(viewToJson(messages[0]!)).toMatchObject({ compacted: true, compactedBy: 'sum' });
   });
 
-  // Outside test, session 26: a turn id ended before a compression was begun again in the child (the child's decider
-  // knows its own turns only); the display folded the live second turn into the first, ended, and showed no live turn.
+  // Outside test, session 26: a turn id ended before a compression was begun again in the child (up to session 29 the
+  // child's decider knew its own turns only, so ledgers written then hold it); the display folded the live second turn
+  // into the first, ended, and showed no live turn.
   it('given a turn id ended in a segment and begun again in its compression child, when folded, then both turns show and the second is live', () => {
     const given = history().start('a').turn('a', 'X', '2026-01-01T01:00:00.000Z').endTurn('a', 'X').compress('a', 'b', 'a');
     given.turn('b', 'X', '2026-01-01T02:00:00.000Z').message('b', 'm1', 'second in X');

@@ -103,6 +103,20 @@ describe('segment decider (Given events / When command / Then events or error)',
     expect(() => when(state, begin('t1'))).toThrow(expect.objectContaining({ type: 'turn_not_found' }));
   });
 
+  // Outside test, session 26: an id that ended before a compression began again in the child, which knew only its own turns.
+  it('given a compression child, when a turn id new to it begins, then it asks for the lineage; given the lineage, an ancestor\'s turn id is turn_not_found', () => {
+    const child = given({ type: 'session.started', data: { ...started.data, rootId: 'r', parentId: 'r', link: 'compression', summary: 'x', summaryId: 'y' } });
+    const ask = begin('t1') as Extract<SegmentCommand, { kind: 'begin_turn' }>;
+
+    expect(when(child, ask)).toEqual({ events: [], reply: { lineageNeeded: true } });
+    expect(() => when(child, { ...ask, lineageTurnIds: new Set(['t0', 't1']) })).toThrow(
+      expect.objectContaining({ type: 'turn_not_found', message: expect.stringContaining('before its compression') }),
+    );
+    expect(when(child, { ...ask, lineageTurnIds: new Set(['t0']) }).events.map((event) => event.type)).toEqual(['turn.started']);
+    // A root never asks: it has no ancestors.
+    expect(when(given(started), ask).events.map((event) => event.type)).toEqual(['turn.started']);
+  });
+
   it('given an ended session, when it ends again, then no-op; when a turn begins, then session_ended', () => {
     const state = given(started, { type: 'session.ended', data: { endedAt: '2026-01-01T00:02:00.000Z' } });
     expect(when(state, { kind: 'end', sessionId: 's', eventId: 'x', data: { endedAt: '2026-01-01T00:03:00.000Z' }, now: NOW }).events).toEqual([]);

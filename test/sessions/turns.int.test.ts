@@ -82,6 +82,27 @@ describe.each(STORES)('turns and leases (%s)', (_name, open) => {
     expect(view.turns).toEqual([expect.objectContaining({ turnId: 't1', sessionId: 's', ended: expect.objectContaining({ outcome: 'completed' }) })]);
   });
 
+  // Outside test, session 26: the child knew only its own turns, so a turn id ended before the compression began again.
+  it('a turn id used before a compression, even two compressions up, is refused at the tip; the carried live turn is still its own retry', async () => {
+    const writer = writerOn(open());
+    await startSession(writer.context, { id: 's' });
+    await beginTurn(writer.context, 's', { turnId: 'old', ttlMs: 60_000 });
+    await endTurn(writer.context, 's', 'old');
+    const { sessionId: middle } = await compressSession(writer.context, 's', { summary: 'S1' });
+    await beginTurn(writer.context, middle, { turnId: 'live', ttlMs: 60_000 });
+    const { sessionId: tip } = await compressSession(writer.context, middle, { summary: 'S2' });
+
+    await expect(beginTurn(writer.context, tip, { turnId: 'live', ttlMs: 60_000 })).resolves.toMatchObject({ written: false, turnId: 'live' });
+    await endTurn(writer.context, tip, 'live');
+    for (const reused of ['old', 'live']) {
+      await expect(beginTurn(writer.context, tip, { turnId: reused, ttlMs: 60_000 })).rejects.toMatchObject({ type: 'turn_not_found', details: { turnId: reused } });
+    }
+    await expect(beginTurn(writer.context, tip, { turnId: 'new', ttlMs: 60_000 })).resolves.toMatchObject({ written: true });
+
+    const view = await loadConversation(writer.store, 's');
+    expect(view.turns.map((turn) => turn.turnId)).toEqual(['old', 'live', 'new']);
+  });
+
   it('messages in a turn land while it is the latest turn; after it ends, or once another turn took over, they are refused', async () => {
     const writer = writerOn(open());
     await startSession(writer.context, { id: 's' });

@@ -42,7 +42,11 @@ export interface ObservedChild {
 export type SegmentCommand =
   | { kind: 'start'; sessionId: string; eventId: string; data: SessionEventDataMap['session.started'] }
   | { kind: 'link_child'; sessionId: string; eventId: string; childId: string; link: ChildLink; at: string }
-  | { kind: 'begin_turn'; sessionId: string; eventId: string; turnId: string; owner: string; leaseExpiresAt: string; now: Date }
+  /**
+   * `lineageTurnIds`: the turn ids the segment's compression ancestors began (read by the writer when
+   * the decider asked for them, `lineageNeeded`; absent: not read).
+   */
+  | { kind: 'begin_turn'; sessionId: string; eventId: string; turnId: string; owner: string; leaseExpiresAt: string; now: Date; lineageTurnIds?: ReadonlySet<string> }
   | { kind: 'renew_lease'; sessionId: string; eventId: string; turnId: string; leaseExpiresAt: string; now: Date }
   | { kind: 'end_turn'; sessionId: string; eventId: string; turnId: string; /** absent: `completed`, and any ended turn's retry */ outcome?: TurnOutcome; now: Date }
   /** `now` is read only to fence the turns named (none named: no clock reading). */

@@ -12,7 +12,10 @@ export interface SegmentReply {
   messageIds?: string[];
   /** For `continue`: the compression the segment holds (the stored one on a retry). */
   continued?: SessionContinued;
-  /** For `append_messages` to a compression child: decide again with the ancestors' messages (`lineage`). */
+  /**
+   * For `append_messages` and `begin_turn` in a compression child: decide again with what the
+   * ancestors hold (`lineage`, `lineageTurnIds`).
+   */
   lineageNeeded?: true;
 }
 
@@ -57,6 +60,11 @@ const beginTurn = (command: CommandOf<'begin_turn'>, state: SegmentWriteState): 
   }
   if (state.turnIds.has(turnId)) throw turnNotFound(sessionId, turnId, 'was used by an earlier turn');
   if (holdsSegment(latest, now)) throw sessionActive(sessionId, latest.turnId, sessionId);
+  // A turn id is used once per conversation: a compression child asks for its ancestors' turns.
+  if (state.started?.link === 'compression') {
+    if (command.lineageTurnIds === undefined) return noop({ lineageNeeded: true });
+    if (command.lineageTurnIds.has(turnId)) throw turnNotFound(sessionId, turnId, 'was used by an earlier turn of the conversation, before its compression');
+  }
   const startedAt = now.toISOString();
   return write([encoded(command.eventId, { type: 'turn.started', data: { turnId, owner, leaseExpiresAt, startedAt } })], { turnId, leaseExpiresAt });
 };
