@@ -1,13 +1,9 @@
-import { copyFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { EventStore } from '@session-ledger/core';
+import { describe, expect, it } from 'vitest';
 import { importHermes, verifyHermes } from '@session-ledger/import-hermes';
 import { loadConversation } from '@session-ledger/sessions';
-import { createHermesDb, type HermesFixture } from './fixtures/hermesDb.js';
+import type { HermesFixture } from './fixtures/hermesDb.js';
+import { copyAt, deleteInHermes, deletionFixtures } from './fixtures/hermesDelete.js';
 import type { Era } from './fixtures/schemas.js';
-import { importWays } from './fixtures/importWays.js';
-import { tempDir } from './fixtures/scenarios.js';
 
 /**
  * Hermes' delete_session deletes a session and its delegates, and orphans its compression and branch
@@ -17,36 +13,13 @@ import { tempDir } from './fixtures/scenarios.js';
  * left out (found in session 29). The ledger keeps the lineage, and the parent, which the report lists
  * as no longer in the file; the segment's held start stands for the plan's, and its new rows follow.
  */
-const open: HermesFixture[] = [];
-const copies = tempDir();
-const stores: EventStore[] = [];
-afterEach(async () => {
-  for (const h of open.splice(0)) h.close();
-  for (const s of stores.splice(0)) await s.close();
-});
+const { copies, ways, hermes } = deletionFixtures();
 
-/** The two ways the import writes: on this thread, and through the append worker (splitSessions). */
-const ways = importWays(stores);
-
-/** A copy of the file as it is now, always at the same path (one receipt: ledger/receipt.ts). */
-const snapshot = (h: HermesFixture, name: string): string => {
-  h.db.pragma('wal_checkpoint(TRUNCATE)');
-  const path = join(copies, name);
-  copyFileSync(h.path, path);
-  return path;
-};
-
-/** What Hermes' delete_session does to a session with a compression child and no delegates. */
-const deleteInHermes = (h: HermesFixture, id: string) => {
-  h.db.prepare('UPDATE sessions SET parent_session_id = NULL WHERE parent_session_id = ?').run(id);
-  h.db.prepare('DELETE FROM messages WHERE session_id = ?').run(id);
-  h.db.prepare('DELETE FROM sessions WHERE id = ?').run(id);
-};
+const snapshot = (h: HermesFixture, name: string): string => copyAt(h, copies, name);
 
 describe.each<[Era]>([['current'], ['v2']])('a compression segment whose parent Hermes deleted (%s era)', (era) => {
   it.each(ways)('is followed, verified, and its parent kept and listed (%s)', async (_way, ledgerOf) => {
-    const h = createHermesDb(join(tempDir(), 'state.db'), era);
-    open.push(h);
+    const h = hermes(era);
     h.session({ id: 'parent', title: 'Long' });
     h.turns('parent', 2, 'early');
     h.compress('parent', 'segment', '[CONTEXT COMPACTION] what came before');

@@ -35,6 +35,8 @@ export interface Correspondence {
   alsoCovers(at: number): number[];
   /** Plan events to append, naming the summary as the ledger does. */
   renamed(events: SyncEvent[]): SyncEvent[];
+  /** Whether a held continuation stood for the plan's compression end: the stream is sealed, nothing may follow. */
+  sealed(): boolean;
 }
 
 /**
@@ -43,7 +45,9 @@ export interface Correspondence {
  * the summary row again) gives that row a new id, so the plan's start, continuation and summary
  * message get new ids while they say what the ledger holds. The held ones stand for them: the start
  * and the continuation by what they name (segment, parent, link, start time; the child), the summary
- * message by its content. Later plan events name the summary by the ledger's id.
+ * message by its content. Later plan events name the summary by the ledger's id. When Hermes
+ * deleted a segment's parent or its compression child, the held start or continuation stands for
+ * the plan's root start or compression end (see `of`).
  */
 export const correspondence = (planned: readonly SyncEvent[]): Correspondence => {
   const byIdentity = new Map<string, number>();
@@ -54,7 +58,10 @@ export const correspondence = (planned: readonly SyncEvent[]): Correspondence =>
     if (key !== null) byIdentity.set(key, index);
     if (item.event.type === 'session.started' && data.parentId === null) roots.set(orphanKey(data), index);
   });
+  /** The plan's end of a session that Hermes closed by a compression whose child it then deleted. */
+  const compressionEnd = planned.findIndex((item) => item.event.type === 'session.ended' && objectOf(item.event.data as JsonValue).reason === 'compression');
   const covers = new Map<number, number[]>();
+  let sealedByHeld = false;
   /** The plan's summary id → the ledger's, once the ledger's summary stands for the plan's. */
   let alias: { from: string; to: string } | null = null;
   /** Before that: the ids of a start that stands for the plan's, whose summary message is still to be matched. */
@@ -77,6 +84,14 @@ export const correspondence = (planned: readonly SyncEvent[]): Correspondence =>
         if (summary === root + 1) covers.set(root, [summary]);
         return root;
       }
+      if (at === undefined && event.type === 'session.continued') {
+        // Hermes deleted the compression child this segment continued in (delete_session, prune_sessions):
+        // the file keeps the segment ended by the compression, with no child; the ledger keeps the child.
+        // The held continuation stands for that end (outside test, session 30).
+        if (compressionEnd < 0 || compressionEnd !== next) return undefined;
+        sealedByHeld = true;
+        return compressionEnd;
+      }
       if (at !== undefined) {
         if (at !== next) return undefined;
         const plannedSummary = objectOf(planned[at]!.event.data as JsonValue).summaryId;
@@ -97,6 +112,7 @@ export const correspondence = (planned: readonly SyncEvent[]): Correspondence =>
       return index;
     },
     alsoCovers: (at) => covers.get(at) ?? [],
+    sealed: () => sealedByHeld,
     renamed(events) {
       const names = alias;
       if (names === null) return events;

@@ -55,6 +55,8 @@ const floating = (item: SyncEvent): boolean =>
 const differs = (at: number, item: SyncEvent) => `the source differs from what was imported before at event ${at} (${item.kind}); the ledger is left as it is`;
 const olderCopy = (n: number) => `the ledger holds ${n} message(s) this file does not have, and the file adds none (an older copy of the file?); the ledger is left as it is`;
 const writtenSince = (n: number) => `the ledger holds ${n} event(s) this file does not have that the import did not write (written in the ledger since); the ledger is left as it is`;
+const afterDeletedChild = (n: number) =>
+  `the ledger continued this session in a compression segment Hermes has since deleted, and the file adds ${n} event(s) after it; the ledger is left as it is`;
 const notRewrite = (why: string) => `the ledger holds messages this file no longer has, and ${why}, so it is no Hermes rewrite; the ledger is left as it is`;
 
 export interface ReconcileSource {
@@ -81,7 +83,9 @@ export const sourceOf = (item: { rows: readonly HermesMessage[] }): ReconcileSou
  * (`replacedEvent`) and the plan's new events follow. Held messages already rewound were retired
  * by an earlier run, wherever they stand (F1: rows Hermes took back survive a rewrite, so retired
  * rows may stand before them). A compression segment's start, its summary message and its parent's
- * continuation keep what the ledger holds (`correspondence`). Anything else is a conflict.
+ * continuation keep what the ledger holds (`correspondence`); a held continuation into a child
+ * Hermes deleted stands for the file's compression end, and nothing may follow it. Anything else is
+ * a conflict.
  */
 export const reconcile = (stream: string, held: readonly RecordedEvent[], planned: readonly SyncEvent[], source: ReconcileSource): Reconciled => {
   const place = new Map<string, number>();
@@ -114,6 +118,7 @@ export const reconcile = (stream: string, held: readonly RecordedEvent[], planne
     skipFloating();
   }
   const rest = same.renamed(planned.filter((item, index) => !taken.has(index) && (index >= next || floating(item))));
+  if (same.sealed() && rest.length > 0) return { kind: 'conflict', reason: afterDeletedChild(rest.length) };
   if (extra.length === 0) return { kind: 'append', events: rest };
   const foreign = extra.filter((event) => event.metadata.importedFrom !== 'hermes' || !REPLACEABLE.has(event.type));
   if (foreign.length > 0) return { kind: 'conflict', reason: writtenSince(foreign.length) };

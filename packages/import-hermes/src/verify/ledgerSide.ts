@@ -1,5 +1,5 @@
 import { isJsonObject, isLedgerError, type EventStore } from '@session-ledger/core';
-import { displayView, type Marker } from '@session-ledger/projections';
+import { activeView, displayView, foldConversation, type ActiveView, type Marker } from '@session-ledger/projections';
 import { readConversationState } from '@session-ledger/sessions';
 import { sessionStart } from '../ledger/sessionStart.js';
 import { ledgerItem, type ComparedItem, type Side } from './items.js';
@@ -36,7 +36,7 @@ export const ledgerConversation = async (store: EventStore, rootId: string, segm
   const orphaned: ComparedItem[] = [];
   const relevant = view.markers.filter(
     (marker): marker is Extract<Marker, { kind: 'compaction' | 'compression' }> =>
-      (marker.kind === 'compaction' || marker.kind === 'compression') && marker.summary !== '' && own(marker.sessionId),
+      (marker.kind === 'compaction' || marker.kind === 'compression') && marker.summary !== '' && own(marker.sessionId) && (marker.kind === 'compaction' || own(marker.childId)),
   );
   for (const marker of view.markers) {
     if (marker.kind !== 'compression' || own(marker.sessionId) || !own(marker.childId)) continue;
@@ -81,4 +81,19 @@ export const orphanedSegments = async (store: EventStore, rootId: string, segmen
   const start = await sessionStart(store, rootId);
   const data = start?.type === 'session.started' && isJsonObject(start.data) ? start.data : undefined;
   return data !== undefined && typeof data.parentId === 'string' && data.link === 'compression' ? segments : undefined;
+};
+
+/**
+ * The ledger's active view of a conversation as its source segments leave it, when the ledger goes
+ * on past them: Hermes deleted the compression child the source's last segment continued in (the
+ * file keeps that segment ended by the compression and resumes it; the ledger keeps the child and
+ * resumes there). Folded from the source's segments alone, that continuation left out. Undefined
+ * when the ledger's conversation ends where the source's does.
+ */
+export const activeOfSourceSegments = async (store: EventStore, rootId: string, segments: ReadonlySet<string> | undefined): Promise<ActiveView | undefined> => {
+  if (segments === undefined) return undefined;
+  const { records } = await readConversationState(store, rootId);
+  const past = (record: (typeof records)[number]) => record.type === 'session.continued' && !segments.has(record.data.childId);
+  if (!records.some((record) => segments.has(record.sessionId) && past(record))) return undefined;
+  return activeView(foldConversation(records.filter((record) => segments.has(record.sessionId) && !past(record))));
 };

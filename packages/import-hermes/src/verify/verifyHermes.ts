@@ -9,7 +9,7 @@ import type { HermesSource } from '../source/hermesSource.js';
 import { openHermesSource } from '../source/openHermesSource.js';
 import { snapshotSource } from '../source/snapshotSource.js';
 import { digestSide, firstDifference } from './items.js';
-import { ledgerConversation, orphanedSegments } from './ledgerSide.js';
+import { activeOfSourceSegments, ledgerConversation, orphanedSegments } from './ledgerSide.js';
 import { sourceConversations } from './sourceSide.js';
 
 export interface CountDigest {
@@ -59,10 +59,12 @@ const compareRules = async (store: EventStore, snapshot: HermesSnapshot, plan: I
     if (skip.has(root)) continue;
     const hermes = hermesViews(reader, root);
     // A segment whose parent Hermes deleted: Hermes shows it from there on, the ledger after the parent it keeps.
-    const own = await orphanedSegments(store, root, segments.get(root));
+    // A segment whose compression child Hermes deleted: Hermes resumes it, the ledger the child it keeps.
+    const continued = await activeOfSourceSegments(store, root, segments.get(root));
+    const own = continued ? segments.get(root) : await orphanedSegments(store, root, segments.get(root));
     const shown = await loadConversation(store, root, { view: 'display' });
     const display = firstShapedDifference(hermes.display, displayAsHermes(own ? { ...shown, messages: shown.messages.filter((m) => own.has(m.sessionId)) } : shown));
-    const active = firstShapedDifference(hermes.model, activeAsHermes(await loadConversation(store, root, { view: 'active' })));
+    const active = firstShapedDifference(hermes.model, activeAsHermes(continued ?? (await loadConversation(store, root, { view: 'active' }))));
     if (display !== null) out.push({ conversation: root, kind: 'display', detail: `Hermes shows other messages: ${display}` });
     if (active !== null) out.push({ conversation: root, kind: 'active', detail: `Hermes sends the model other messages: ${active}` });
   }

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import type { EventStore } from '@session-ledger/core';
+import { importHermes, verifyHermes } from '@session-ledger/import-hermes';
+import { loadConversation } from '@session-ledger/sessions';
+import { compressionChain, copyAt, deleteInHermes, deletionFixtures } from './fixtures/hermesDelete.js';
+import type { Era } from './fixtures/schemas.js';
+
+/**
+ * Hermes deletes a compression segment (delete_session, prune_sessions) and keeps the segment it
+ * continued: ended by the compression, with no child, resumed on its own. The ledger keeps both. The
+ * next import found the ledger's continuation where the file has the compression end, called it
+ * "written in the ledger since", skipped the session and exited 1 on every later import, and
+ * `--verify` compared Hermes' segment with the ledger's whole conversation (outside test, session 30,
+ * scenarios driven through Hermes e89532d's own delete_session and prune_sessions).
+ */
+const { copies, ways, hermes } = deletionFixtures();
+
+const contents = async (store: EventStore, id: string) => (await loadConversation(store, id, { view: 'display' })).messages.map((m) => m.content);
+
+describe.each<[Era]>([['current'], ['v2']])('a compression segment Hermes deleted (%s era)', (era) => {
+  it.each(ways)('the tip: kept in the ledger and listed, the segment it continued verified as Hermes shows it (%s)', async (way, ledgerOf) => {
+    const h = hermes(era);
+    compressionChain(h, ['root', 'tip']);
+    const { store, options } = ledgerOf();
+    const path = copyAt(h, copies, `tip-${era}-${way}.db`);
+    expect((await importHermes(store, { path, ...options })).skipped).toEqual([]);
+
+    deleteInHermes(h, 'tip');
+    copyAt(h, copies, `tip-${era}-${way}.db`);
+    expect(await importHermes(store, { path, ...options })).toMatchObject({ events: 0, skipped: [], noLongerInSource: ['tip'] });
+    expect((await verifyHermes(store, path)).differences).toEqual([]);
+    expect(await importHermes(store, { path, ...options })).toMatchObject({ events: 0, skipped: [] });
+    // The ledger deletes only when asked: the conversation still goes on into the tip, and resumes there.
+    expect(await contents(store, 'root')).toContain('tip turn 1: what is in README?');
+    expect((await loadConversation(store, 'root', { view: 'display' })).tipId).toBe('tip');
+  });
+
+  it.each(ways)('a middle one: the segment before it and the orphaned one after it each verified (%s)', async (way, ledgerOf) => {
+    const h = hermes(era);
+    compressionChain(h, ['root', 'mid', 'tip']);
+    const { store, options } = ledgerOf();
+    const path = copyAt(h, copies, `mid-${era}-${way}.db`);
+    expect((await importHermes(store, { path, ...options })).skipped).toEqual([]);
+
+    deleteInHermes(h, 'mid');
+    h.turns('tip', 1, 'after the delete');
+    copyAt(h, copies, `mid-${era}-${way}.db`);
+    expect(await importHermes(store, { path, ...options })).toMatchObject({ skipped: [], noLongerInSource: ['mid'] });
+    expect(await verifyHermes(store, path)).toMatchObject({ conversations: 2, matched: 2, differences: [] });
+    expect(await contents(store, 'root')).toContain('after the delete 0: what is in README?');
+  });
+
+  it.each(ways)('rows the file adds after the compression end: a conflict, nothing written after the continuation, and verify says so (%s)', async (way, ledgerOf) => {
+    const h = hermes(era);
+    compressionChain(h, ['root', 'tip']);
+    const { store, options } = ledgerOf();
+    const path = copyAt(h, copies, `rows-${era}-${way}.db`);
+    await importHermes(store, { path, ...options });
+    const before = (await loadConversation(store, 'root', { view: 'raw' })).events.length;
+
+    deleteInHermes(h, 'tip');
+    h.turns('root', 1, 'resumed anyway');
+    copyAt(h, copies, `rows-${era}-${way}.db`);
+    const report = await importHermes(store, { path, ...options });
+    expect(report.skipped).toEqual([expect.objectContaining({ session: 'root', reason: expect.stringContaining('a compression segment Hermes has since deleted') })]);
+    expect((await loadConversation(store, 'root', { view: 'raw' })).events.length).toBe(before);
+    expect((await verifyHermes(store, path)).differences).toEqual(expect.arrayContaining([expect.objectContaining({ conversation: 'root', kind: 'messages' })]));
+  });
+});
