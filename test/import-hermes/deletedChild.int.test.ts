@@ -67,3 +67,48 @@ describe.each<[Era]>([['current'], ['v2']])('a compression segment Hermes delete
     expect((await verifyHermes(store, path)).differences).toEqual(expect.arrayContaining([expect.objectContaining({ conversation: 'root', kind: 'messages' })]));
   });
 });
+
+// A child Hermes deleted on its own left its parent's link in the ledger, and the parent was skipped as
+// "written in the ledger since" on every later import, its new rows left out (outside test, session 30).
+describe.each<[Era]>([['current'], ['v2']])('a delegated or branched child Hermes deleted on its own (%s era)', (era) => {
+  const links = async (store: EventStore) => (await loadConversation(store, 'parent', { view: 'raw' })).events.filter((e) => e.type === 'session.child_linked').length;
+
+  it.each(ways)('a delegate: the parent goes on importing its new rows and verifies; the child and the link stay (%s)', async (way, ledgerOf) => {
+    const h = hermes(era);
+    h.session({ id: 'parent', title: 'Delegating' });
+    h.turns('parent', 1, 'before');
+    h.session({ id: 'sub', parentId: 'parent', source: 'subagent', modelConfig: { _delegate_from: 'parent' } });
+    h.turns('sub', 1, 'subtask');
+    const { store, options } = ledgerOf();
+    const path = copyAt(h, copies, `sub-${era}-${way}.db`);
+    expect((await importHermes(store, { path, ...options })).skipped).toEqual([]);
+    expect(await links(store)).toBe(1);
+
+    deleteInHermes(h, 'sub');
+    h.turns('parent', 1, 'after the delete');
+    copyAt(h, copies, `sub-${era}-${way}.db`);
+    expect(await importHermes(store, { path, ...options })).toMatchObject({ skipped: [], noLongerInSource: ['sub'] });
+    expect((await verifyHermes(store, path)).differences).toEqual([]);
+    expect(await contents(store, 'parent')).toContain('after the delete 0: what is in README?');
+    expect(await links(store)).toBe(1);
+    expect(await contents(store, 'sub')).toContain('subtask 0: what is in README?');
+  });
+
+  it.each(ways)('a branch: the session it branched from stays importable and verified (%s)', async (way, ledgerOf) => {
+    const h = hermes(era);
+    h.session({ id: 'parent', title: 'Branched' });
+    h.turns('parent', 1, 'before');
+    h.end('parent', 'branched');
+    h.session({ id: 'branch', parentId: 'parent', modelConfig: { _branched_from: 'parent' } });
+    h.turns('branch', 1, 'branched');
+    const { store, options } = ledgerOf();
+    const path = copyAt(h, copies, `branch-${era}-${way}.db`);
+    expect((await importHermes(store, { path, ...options })).skipped).toEqual([]);
+
+    deleteInHermes(h, 'branch');
+    copyAt(h, copies, `branch-${era}-${way}.db`);
+    expect(await importHermes(store, { path, ...options })).toMatchObject({ events: 0, skipped: [], noLongerInSource: ['branch'] });
+    expect((await verifyHermes(store, path)).differences).toEqual([]);
+    expect(await links(store)).toBe(1);
+  });
+});

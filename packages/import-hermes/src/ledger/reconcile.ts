@@ -7,8 +7,12 @@ import type { SyncEvent } from './syncStream.js';
 /** What to append to a stream to bring it up to a plan, or why it cannot be. */
 export type Reconciled = { kind: 'append'; events: SyncEvent[] } | { kind: 'conflict'; reason: string };
 
-/** Events the import writes that a later Hermes rewrite can leave without a row in the source. */
-const REPLACEABLE = new Set(['message.appended', 'history.compacted', 'history.rewound']);
+/**
+ * Events the import writes that the source can later lack: rows a Hermes rewrite deleted, and the
+ * link to a delegated, branched or reset child Hermes deleted (delete_session on the child alone;
+ * the ledger keeps the child, and the link to it: outside test, session 30).
+ */
+const REPLACEABLE = new Set(['message.appended', 'history.compacted', 'history.rewound', 'session.child_linked']);
 
 const objectOf = (value: JsonValue | undefined): JsonObject | null => (isJsonObject(value) ? value : null);
 
