@@ -50,6 +50,8 @@ const examples = (state: { turnId?: string; tipId?: string }): Array<Example | (
   { operationId: 'getSessionsIdExport', path: '/sessions/contract-1/export', query: 'format=jsonl', status: 200 },
   { operationId: 'postSessionsIdCompress', path: '/sessions/contract-1/compress', body: { summary: 'so far' }, status: 201 },
   () => ({ operationId: 'postSessionsIdEnd', path: `/sessions/${state.tipId}/end`, body: { reason: 'done' }, status: 200 }),
+  () => ({ operationId: 'postSessionsIdReopen', path: `/sessions/${state.tipId}/reopen`, body: {}, status: 201 }),
+  () => ({ operationId: 'postSessionsIdReopen', path: `/sessions/${state.tipId}/reopen`, body: {}, status: 200 }),
   { operationId: 'getSessionsIdDeletion', path: '/sessions/contract-1/deletion', query: 'lineage=logical', status: 200 },
   { operationId: 'deleteSessionsId', path: '/sessions/contract-1', headers: { 'if-match': '*' }, status: 200 },
   // A deleted session is gone (410) for every operation that names it; no raw stream write reaches a session stream (400).

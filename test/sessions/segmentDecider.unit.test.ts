@@ -117,6 +117,22 @@ describe('segment decider (Given events / When command / Then events or error)',
     expect(when(given(started), ask).events.map((event) => event.type)).toEqual(['turn.started']);
   });
 
+  it('given an ended session, when it is reopened, then session.reopened; given it open, a no-op; a later end and reopen get ids of their own', () => {
+    const end = (reason: string): SegmentCommand => ({ kind: 'end', sessionId: 's', eventId: 'end-s', data: { reason, endedAt: '2026-01-01T00:02:00.000Z' }, now: NOW });
+    const reopen: SegmentCommand = { kind: 'reopen', sessionId: 's', eventId: 'reopen-s', reopenedAt: '2026-01-01T00:03:00.000Z' };
+    const ended = given(started, { id: 'end-s', type: 'session.ended', data: { endedAt: '2026-01-01T00:02:00.000Z' } });
+
+    const first = when(ended, reopen);
+    expect(first.events).toEqual([expect.objectContaining({ id: 'reopen-s', type: 'session.reopened' })]);
+    const open = given(started, { id: 'end-s', type: 'session.ended', data: { endedAt: '2026-01-01T00:02:00.000Z' } }, { id: 'reopen-s', type: 'session.reopened', data: {} });
+    expect(when(open, reopen).events).toEqual([]);
+    expect(when(given(started), reopen).events).toEqual([]);
+    const second = when(open, end('again')).events[0]!;
+    expect(second.id).not.toBe('end-s');
+    const endedTwice = given(started, { id: 'end-s', type: 'session.ended', data: {} }, { id: 'reopen-s', type: 'session.reopened', data: {} }, { id: second.id, type: 'session.ended', data: {} });
+    expect(when(endedTwice, reopen).events[0]!.id).not.toBe('reopen-s');
+  });
+
   it('given an ended session, when it ends again, then no-op; when a turn begins, then session_ended', () => {
     const state = given(started, { type: 'session.ended', data: { endedAt: '2026-01-01T00:02:00.000Z' } });
     expect(when(state, { kind: 'end', sessionId: 's', eventId: 'x', data: { endedAt: '2026-01-01T00:03:00.000Z' }, now: NOW }).events).toEqual([]);

@@ -29,6 +29,18 @@ describe('resume by any id through the CLI (seed 002 reproduction)', () => {
     expect(cli('sessions', 'end', id, '--turn', turn)).toMatchObject({ written: true });
   });
 
+  it('sessions reopen lets an ended session take messages again; reopening an open one says so, exit 0', () => {
+    const id = cli('sessions', 'start').sessionId as string;
+    cli('sessions', 'end', id, '--reason', 'cli_close');
+    const refused = runCli(['messages', 'append', id, '--role', 'user', '--content', 'late'], { env });
+    expect(refused.code).toBe(1);
+    expect(cli('sessions', 'reopen', id)).toMatchObject({ written: true });
+    expect(cli('messages', 'append', id, '--role', 'user', '--content', 'resumed')).toMatchObject({ written: true });
+    const again = runCli(['sessions', 'reopen', id], { env });
+    expect([again.code, again.stderr.trim()]).toEqual([0, `${id} is open already`]);
+    expect(cli('sessions', 'show', id).markers.map((m: { kind: string }) => m.kind)).toEqual(['ended', 'reopened']);
+  });
+
   it("a deleted session's own id names it still: deleting it again, or showing it, never reaches a session its id prefixes", () => {
     const gone = cli('sessions', 'start').sessionId as string;
     const other = cli('sessions', 'start', '--id', `${gone}-retry`).sessionId as string;
@@ -205,6 +217,19 @@ describe('sessions over HTTP', () => {
     const sealed = await callAs(errorBody, 'POST', `/sessions/${root}/messages`, { role: 'user', content: 'late' });
     expect(sealed.status).toBe(409);
     expect(sealed.body!.error.details?.tipId).toBe(ids[4]);
+  });
+
+  it('reopens an ended session: 201, then 200 while open; a compressed one is 409 naming its tip', async () => {
+    const id = (await callAs(started, 'POST', '/sessions', {})).body!.sessionId;
+    expect((await call('POST', `/sessions/${id}/end`, { reason: 'cli_close' })).status).toBe(200);
+    expect((await call('POST', `/sessions/${id}/messages`, { role: 'user', content: 'late' })).status).toBe(409);
+    expect((await call('POST', `/sessions/${id}/reopen`, {})).status).toBe(201);
+    expect((await call('POST', `/sessions/${id}/reopen`, {})).status).toBe(200);
+    expect((await call('POST', `/sessions/${id}/messages`, { role: 'user', content: 'resumed' })).status).toBe(201);
+    expect((await call('POST', `/sessions/${id}/reopen`, { reason: 'x' })).status).toBe(400);
+    const tip = (await callAs(started, 'POST', `/sessions/${id}/compress`, { summary: 's' })).body!.sessionId;
+    const sealed = await callAs(errorBody, 'POST', `/sessions/${id}/reopen`, {});
+    expect([sealed.status, sealed.body!.error.details?.tipId]).toEqual([409, tip]);
   });
 
   it("answers 410 for a deleted session's own id, never the conversation it prefixes or one titled with it", async () => {

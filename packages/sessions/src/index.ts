@@ -21,5 +21,6 @@ export * from './write/rewindMessages.js';
 export * from './write/compactHistory.js';
 export * from './write/compressSession.js';
 export * from './write/endSession.js';
+export * from './write/reopenSession.js';
 export { viewToJson, type Jsonified } from '@session-ledger/projections';
 export * from './read/etag.js';

@@ -2,7 +2,7 @@ import type { SessionRecordOf } from '@session-ledger/events';
 import { skip } from './skip.js';
 import type { ConversationState, SegmentState } from './state.js';
 
-type SegmentRecord = SessionRecordOf<'session.continued' | 'session.child_linked' | 'session.ended'>;
+type SegmentRecord = SessionRecordOf<'session.continued' | 'session.child_linked' | 'session.ended' | 'session.reopened'>;
 
 /** A compression child opens a new active context: its summary replaces everything before it. */
 const openContext = (state: ConversationState, record: SessionRecordOf<'session.started'>): void => {
@@ -71,6 +71,12 @@ export const applySegmentEvent = (state: ConversationState, segment: SegmentStat
       const { reason, endedAt } = record.data;
       segment.ended = reason === undefined ? { endedAt } : { reason, endedAt };
       state.markers.push(reason === undefined ? { kind: 'ended', index, sessionId, at: endedAt } : { kind: 'ended', index, sessionId, reason, at: endedAt });
+      return;
+    }
+    case 'session.reopened': {
+      if (segment.ended === null) return skip(state, record, 'segment not ended');
+      segment.ended = null;
+      state.markers.push({ kind: 'reopened', index, sessionId, at: record.data.reopenedAt });
       return;
     }
   }

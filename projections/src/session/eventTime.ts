@@ -34,6 +34,8 @@ const writerTimeOf = (record: SessionRecord): string => {
       return record.data.continuedAt;
     case 'session.child_linked':
       return record.data.linkedAt;
+    case 'session.reopened':
+      return record.data.reopenedAt;
   }
 };
 

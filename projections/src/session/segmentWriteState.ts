@@ -15,6 +15,8 @@ export interface SegmentWriteState {
   turn: LatestTurn | null;
   /** The outcome the latest turn ended with (null while it is open): a retried end of it must give the same. */
   turnOutcome: string | null;
+  /** How many times the segment ended (each end after a reopen is an event of its own, with an id of its own). */
+  ends: number;
   /** Every turn id begun in the segment (a turn id is never reused). */
   turnIds: Set<string>;
   /** Message id -> the event id it was appended with (derived from its content: see the sessions writer). */
@@ -32,6 +34,7 @@ export const initialSegmentWriteState = (): SegmentWriteState => ({
   endReason: null,
   turn: null,
   turnOutcome: null,
+  ends: 0,
   turnIds: new Set(),
   messages: new Map(),
   children: new Map(),
@@ -82,8 +85,15 @@ export const evolveSegment = (state: SegmentWriteState, event: { id: string; typ
       state.continued = data as unknown as SessionContinued;
       break;
     case 'session.ended':
-      if (!state.ended) state.endReason = typeof data.reason === 'string' ? data.reason : null;
+      if (!state.ended) {
+        state.endReason = typeof data.reason === 'string' ? data.reason : null;
+        state.ends += 1;
+      }
       state.ended = true;
+      break;
+    case 'session.reopened':
+      state.ended = false;
+      state.endReason = null;
       break;
     default:
   }

@@ -50,6 +50,9 @@ const countEvent = (stats: SegmentStats, record: SessionRecord) => {
     case 'session.ended':
       stats.ended = true;
       break;
+    case 'session.reopened':
+      stats.ended = false;
+      break;
     default:
   }
   stats.lastActivity = laterOf(stats.lastActivity, eventTimeOf(record));

@@ -73,7 +73,8 @@ export type Marker =
   | { kind: 'compaction'; index: number; sessionId: string; summaryId: string; summary: string; replaced: number; at: string }
   | { kind: 'compression'; index: number; sessionId: string; childId: string; summaryId: string; summary: string; at: string }
   | { kind: 'child'; index: number; sessionId: string; childId: string; link: ChildLink; at: string }
-  | { kind: 'ended'; index: number; sessionId: string; reason?: string; at: string };
+  | { kind: 'ended'; index: number; sessionId: string; reason?: string; at: string }
+  | { kind: 'reopened'; index: number; sessionId: string; at: string };
 
 export interface TurnState {
   turnId: string;

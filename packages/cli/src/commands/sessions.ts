@@ -175,4 +175,15 @@ export const registerSessions = (program: Command): void => {
       note(context.io, context.json, `ended ${session}`);
     },
   );
+  action(
+    sessions
+      .command('reopen <session>')
+      .description('reopen an ended session, so it takes writes again (a harness resumed it); an open one is left as it is'),
+    async (context, session: string) => {
+      const S = await load();
+      const result = await withLedger(context, { write: true }, async (ledger, store) => S.reopenSession(writer(ledger, context.now), await resolveId(store, session)));
+      emit(context.io, context.json, result, () => '');
+      note(context.io, context.json, result.written ? `reopened ${session}` : `${session} is open already`);
+    },
+  );
 };

@@ -28,7 +28,11 @@ export const sessionChildLinkedV1 = z.strictObject({ childId: safeId, link: z.en
 
 export const sessionEndedV1 = z.strictObject({ reason: z.string().optional(), endedAt: isoTime });
 
+/** session.reopened v1: an ended segment takes writes again (a harness resumed it: Hermes' `reopen_session`). */
+export const sessionReopenedV1 = z.strictObject({ reopenedAt: isoTime });
+
 export type HistoryCompacted = z.infer<typeof historyCompactedV1>;
 export type SessionContinued = z.infer<typeof sessionContinuedV1>;
 export type SessionChildLinked = z.infer<typeof sessionChildLinkedV1>;
 export type SessionEnded = z.infer<typeof sessionEndedV1>;
+export type SessionReopened = z.infer<typeof sessionReopenedV1>;

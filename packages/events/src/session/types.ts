@@ -1,7 +1,7 @@
 import type { SessionStarted } from './started.js';
 import type { TurnEnded, TurnLeaseRenewed, TurnStarted } from './turns.js';
 import type { MessageAppended, MessageRewritten } from './messages.js';
-import type { HistoryCompacted, SessionChildLinked, SessionContinued, SessionEnded } from './segments.js';
+import type { HistoryCompacted, SessionChildLinked, SessionContinued, SessionEnded, SessionReopened } from './segments.js';
 import type { HistoryRewound } from './rewound.js';
 
 /** Every session event type and the current shape of its data. */
@@ -17,6 +17,7 @@ export interface SessionEventDataMap {
   'session.continued': SessionContinued;
   'session.child_linked': SessionChildLinked;
   'session.ended': SessionEnded;
+  'session.reopened': SessionReopened;
 }
 
 export type SessionEventType = keyof SessionEventDataMap;
@@ -33,6 +34,7 @@ export const SESSION_EVENT_TYPES: readonly SessionEventType[] = [
   'session.continued',
   'session.child_linked',
   'session.ended',
+  'session.reopened',
 ];
 
 export const isSessionEventType = (type: string): type is SessionEventType =>

@@ -9,6 +9,7 @@ import {
   loadConversation,
   renderTranscript,
   renewLease,
+  reopenSession,
   rewriteMessage,
   startSession,
   viewToJson,
@@ -223,6 +224,22 @@ export const sessionRoutes: Route[] = [
     handler: async (context) => {
       const { reason, turnId, expectedRevision } = context.body;
       return { body: await endSession(writer(context), context.params.id!, { reason, turnId, expectedRevision: B.expectedOf(expectedRevision) }) };
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/sessions/:id/reopen',
+    tag: 'sessions',
+    summary: 'Reopen an ended session, so it takes writes again (a harness resumed it)',
+    body: B.reopenSessionBody,
+    responses: {
+      201: { description: 'reopened', schema: R.sessionWritten },
+      200: { description: 'open already: nothing stored', schema: R.sessionWritten },
+      ...WRITE_ERRORS,
+    },
+    handler: async (context) => {
+      const result = await reopenSession(writer(context), context.params.id!, { expectedRevision: B.expectedOf(context.body.expectedRevision) });
+      return { status: result.written ? 201 : 200, body: result };
     },
   }),
 ];

@@ -73,6 +73,9 @@ export const applyRecord = (segment: Segment, record: SessionRecord): void => {
     case 'session.ended':
       segment.ended = true;
       break;
+    case 'session.reopened':
+      segment.ended = false;
+      break;
     default:
   }
   const time = eventTimeOf(record);

@@ -23,6 +23,8 @@ export const markerHeadline = (marker: ExportedMarker, { id, text }: HeadlinePar
       return `${text(`A ${marker.link} child `)}${id(marker.childId)}${text(` started here (${marker.at})`)}`;
     case 'ended':
       return text(`Session ended at ${marker.at}${marker.reason === undefined ? '' : ` (${marker.reason})`}`);
+    case 'reopened':
+      return text(`Session reopened at ${marker.at}: it takes writes again`);
   }
 };
 

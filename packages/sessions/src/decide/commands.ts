@@ -63,6 +63,8 @@ export type SegmentCommand =
   | { kind: 'continue'; sessionId: string; eventId: string; continued: SessionContinued; childGiven: boolean; child: ChildStream; pending?: ObservedChild }
   /** `turnId`: the live turn ending it (another live turn refuses the end); `now` fences the turns. */
   | { kind: 'end'; sessionId: string; eventId: string; data: SessionEventDataMap['session.ended']; turnId?: string; now: Date }
+  /** `eventId`: the id of the first reopen; a later one (after another end) derives its own from it and the ends so far. */
+  | { kind: 'reopen'; sessionId: string; eventId: string; reopenedAt: string }
   /** Rewrite, compaction, rewind: decided against the whole conversation by the writer; here the segment must be open. */
   | { kind: 'append'; sessionId: string; events: IdentifiedEvent[] };
 

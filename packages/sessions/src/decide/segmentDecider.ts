@@ -1,4 +1,4 @@
-import { canonicalJson, ledgerError, type Decider, type Decision, type NewEvent } from '@session-ledger/core';
+import { canonicalJson, deterministicId, ledgerError, type Decider, type Decision, type NewEvent } from '@session-ledger/core';
 import { encodeSessionEvent, type SessionContinued, type SessionEvent } from '@session-ledger/events';
 import { evolveSegment, holdsSegment, initialSegmentWriteState, type SegmentWriteState } from '@session-ledger/projections';
 import { sessionActive, sessionEnded, sessionNotFound, sessionSealed, turnNotFound } from '../errors.js';
@@ -169,7 +169,22 @@ const end = (command: CommandOf<'end'>, state: SegmentWriteState): Decided => {
   // A live turn holds the session: only it may end it (as deletion waits for it), so no harness stops recording mid-turn.
   if (command.turnId !== undefined) openTurn(command.sessionId, command.turnId, state.turn, command.now);
   else if (state.turn && !state.turn.ended && holdsSegment(state.turn, command.now)) throw sessionActive(command.sessionId, state.turn.turnId, command.sessionId);
-  return write([encoded(command.eventId, { type: 'session.ended', data: command.data })]);
+  return write([encoded(nthId(command.eventId, state.ends), { type: 'session.ended', data: command.data })]);
+};
+
+/** The id of a segment's n-th end or reopen (n from 0): the first keeps the writer's id, so ids stored before reopens existed are unchanged. */
+const nthId = (first: string, n: number): string => (n === 0 ? first : deterministicId(first, String(n)));
+
+/**
+ * Reopening an ended segment lets it take writes again (a harness resumed it). One that is open is a
+ * no-op (a retry); a sealed one is session_sealed naming its child (reopen the tip). Each end after a
+ * reopen is an event of its own, and so is each reopen: their ids count the ends before them.
+ */
+const reopen = (command: CommandOf<'reopen'>, state: SegmentWriteState): Decided => {
+  if (!state.started) throw sessionNotFound(command.sessionId);
+  if (state.continued) throw sessionSealed(command.sessionId, state.continued.childId);
+  if (!state.ended) return noop();
+  return write([encoded(nthId(command.eventId, state.ends - 1), { type: 'session.reopened', data: { reopenedAt: command.reopenedAt } })]);
 };
 
 const append = (command: CommandOf<'append'>, state: SegmentWriteState): Decided => {
@@ -187,11 +202,12 @@ const decideSegment = (command: SegmentCommand, state: SegmentWriteState): Decid
     case 'append_messages': return appendMessages(command, state);
     case 'continue': return continueSegment(command, state);
     case 'end': return end(command, state);
+    case 'reopen': return reopen(command, state);
     case 'append': return append(command, state);
   }
 };
 
-/** The segment decider: one stream `session-<id>`, every write rule of sessions, turns, leases and seals. */
+/** The segment decider: one stream `session-<id>`, every write rule of sessions, turns, leases, seals and ends. */
 export const segmentDecider: Decider<SegmentCommand, SegmentWriteState, SegmentReply> = {
   name: 'session-segment',
   initialState: initialSegmentWriteState,

@@ -10,6 +10,8 @@ const markerLine = (marker: Marker): string => {
       return `--- ${marker.link} ${marker.childId} started here`;
     case 'ended':
       return `=== session ended${marker.reason ? `: ${marker.reason}` : ''}`;
+    case 'reopened':
+      return '=== session reopened';
   }
 };
 

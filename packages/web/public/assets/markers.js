@@ -20,6 +20,8 @@ export const markerView = (marker) => {
       return h('aside', { class: 'marker child', role: 'note' }, h('p', {}, CHILD_VERB[marker.link] ?? 'Linked to ', h('a', { href: sessionHref(marker.childId) }, isolated(shortId(marker.childId))), ' ', time(marker.at)));
     case 'ended':
       return h('aside', { class: 'marker ended', role: 'note' }, h('p', {}, 'Session ended', marker.reason ? [': ', isolated(marker.reason)] : '', ' ', time(marker.at)));
+    case 'reopened':
+      return h('aside', { class: 'marker ended', role: 'note' }, h('p', {}, 'Session reopened ', time(marker.at)));
     default:
       return '';
   }
