@@ -1,5 +1,5 @@
 import { isJsonObject, type JsonObject, type JsonValue, type RecordedEvent } from '@session-ledger/core';
-import { replacedEvent } from '../mapping/replacedEvent.js';
+import { reopenedEvent, replacedEvent } from '../mapping/replacedEvent.js';
 import type { HermesMessage } from '../model.js';
 import { correspondence } from './correspond.js';
 import type { SyncEvent } from './syncStream.js';
@@ -8,11 +8,12 @@ import type { SyncEvent } from './syncStream.js';
 export type Reconciled = { kind: 'append'; events: SyncEvent[] } | { kind: 'conflict'; reason: string };
 
 /**
- * Events the import writes that the source can later lack: rows a Hermes rewrite deleted, and the
- * link to a delegated, branched or reset child Hermes deleted (delete_session on the child alone;
- * the ledger keeps the child, and the link to it: outside test, session 30).
+ * Events the import writes that the source can later lack: rows a Hermes rewrite deleted, the link
+ * to a delegated, branched or reset child Hermes deleted (delete_session on the child alone; the
+ * ledger keeps the child, and the link to it), and the end of a session Hermes resumed
+ * (`reopen_session` clears it; the ledger keeps it, followed by a reopen). Outside test, session 30.
  */
-const REPLACEABLE = new Set(['message.appended', 'history.compacted', 'history.rewound', 'session.child_linked']);
+const REPLACEABLE = new Set(['message.appended', 'history.compacted', 'history.rewound', 'session.child_linked', 'session.ended', 'session.reopened']);
 
 const objectOf = (value: JsonValue | undefined): JsonObject | null => (isJsonObject(value) ? value : null);
 
@@ -62,6 +63,21 @@ const writtenSince = (n: number) => `the ledger holds ${n} event(s) this file do
 const afterDeletedChild = (n: number) =>
   `the ledger continued this session in a compression segment Hermes has since deleted, and the file adds ${n} event(s) after it; the ledger is left as it is`;
 const notRewrite = (why: string) => `the ledger holds messages this file no longer has, and ${why}, so it is no Hermes rewrite; the ledger is left as it is`;
+
+/**
+ * The plan's events to append, after a reopen when the stream ended and the plan does not have that
+ * end: Hermes resumed the session (`reopen_session` clears its end; its rows go on, and it may end
+ * again). The reopen's id hashes the end it follows, so a repeated import finds it.
+ */
+const reopenedFirst = (stream: string, held: readonly RecordedEvent[], place: ReadonlyMap<string, number>, rest: SyncEvent[]): SyncEvent[] => {
+  let last: RecordedEvent | undefined;
+  for (const event of held) if (event.type === 'session.ended' || event.type === 'session.reopened') last = event;
+  if (last?.type !== 'session.ended' || place.has(last.id)) return rest;
+  const first = rest.find((item) => item.event.type === 'message.appended')?.event.data as { timestamp?: string } | undefined;
+  const ended = objectOf(last.data)?.endedAt;
+  const at = first?.timestamp ?? (typeof ended === 'string' ? ended : new Date(0).toISOString());
+  return [{ kind: 'reopened', event: reopenedEvent(stream, last.id, at) }, ...rest];
+};
 
 export interface ReconcileSource {
   /** Row ids of the session's rows that are active in the source (`active = 1`). */
@@ -121,8 +137,9 @@ export const reconcile = (stream: string, held: readonly RecordedEvent[], planne
     for (const also of same.alsoCovers(at)) taken.add(also), covered.add(also);
     skipFloating();
   }
-  const rest = same.renamed(planned.filter((item, index) => !taken.has(index) && (index >= next || floating(item))));
-  if (same.sealed() && rest.length > 0) return { kind: 'conflict', reason: afterDeletedChild(rest.length) };
+  const planRest = same.renamed(planned.filter((item, index) => !taken.has(index) && (index >= next || floating(item))));
+  if (same.sealed() && planRest.length > 0) return { kind: 'conflict', reason: afterDeletedChild(planRest.length) };
+  const rest = reopenedFirst(stream, held, place, planRest);
   if (extra.length === 0) return { kind: 'append', events: rest };
   const foreign = extra.filter((event) => event.metadata.importedFrom !== 'hermes' || !REPLACEABLE.has(event.type));
   if (foreign.length > 0) return { kind: 'conflict', reason: writtenSince(foreign.length) };

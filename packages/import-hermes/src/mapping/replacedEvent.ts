@@ -24,3 +24,14 @@ export const replacedEvent = (stream: string, messageIds: string[], rowIds: numb
     rowIds: [],
   };
 };
+
+/**
+ * The reopen of a session whose end Hermes cleared (`reopen_session`: a resumed CLI, gateway or TUI
+ * session) since an earlier import wrote that end. Its id hashes the end it follows.
+ */
+export const reopenedEvent = (stream: string, endId: string, reopenedAt: string): PlannedEvent => {
+  const encoded = encodeSessionEvent({ type: 'session.reopened', data: { reopenedAt } });
+  const metadata = encoded.metadata;
+  metadata.importedFrom = 'hermes';
+  return { id: deterministicId('hermes-import', stream, `o|${endId}`), type: encoded.type, data: encoded.data as PlannedEvent['data'], metadata, rowIds: [] };
+};
