@@ -17,6 +17,11 @@ describe('the browser: a conversation', () => {
     await api('POST', '/sessions/web-helper/messages', { id: 'h1', role: 'user', content: 'Find the prices.' });
     await api('POST', '/sessions', { id: 'web-fresh', parentId: 'web-helper', link: 'reset', title: 'Fresh start' });
     await api('POST', '/sessions/web-fresh/messages', { id: 'f1', role: 'user', content: 'Start over, please.' });
+    await api('POST', '/sessions', { id: 'web-resumed', title: 'Resumed' });
+    await api('POST', '/sessions/web-resumed/messages', { id: 'r1', role: 'user', content: 'Before the exit.' });
+    await api('POST', '/sessions/web-resumed/end', { reason: 'cli_close' });
+    await api('POST', '/sessions/web-resumed/reopen', {});
+    await api('POST', '/sessions/web-resumed/messages', { id: 'r2', role: 'user', content: 'After the resume.' });
   });
 
   for (const id of ['web-root', 'web-tip']) {
@@ -69,6 +74,16 @@ describe('the browser: a conversation', () => {
     expect(await page.locator('h1').textContent()).toBe('Price lookup');
     expect(await page.locator('p.parent').textContent()).toBe('Delegated from web-tip');
     expect(await page.locator('p.parent a').getAttribute('href')).toBe('/s/web-tip');
+    await page.close();
+  });
+
+  it('marks where an ended session was reopened, between the messages before and after', async () => {
+    const page = await served.browser.open(`${served.service.url}/s/web-resumed`);
+    await page.locator('#message-r2').waitFor();
+    const order = await page.locator('main article.message, main aside.marker').evaluateAll((all) => all.map((el) => el.id || el.className));
+    expect(order).toEqual(['message-r1', 'marker ended', 'marker reopened', 'message-r2']);
+    expect(await page.locator('aside.marker.reopened p').textContent()).toMatch(/^Session reopened: it takes messages again \S/);
+    expect(await trouble(page)).toEqual({ dialogs: [], errors: [], violations: [] });
     await page.close();
   });
 

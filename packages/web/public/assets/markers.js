@@ -21,7 +21,7 @@ export const markerView = (marker) => {
     case 'ended':
       return h('aside', { class: 'marker ended', role: 'note' }, h('p', {}, 'Session ended', marker.reason ? [': ', isolated(marker.reason)] : '', ' ', time(marker.at)));
     case 'reopened':
-      return h('aside', { class: 'marker ended', role: 'note' }, h('p', {}, 'Session reopened ', time(marker.at)));
+      return h('aside', { class: 'marker reopened', role: 'note' }, h('p', {}, 'Session reopened: it takes messages again ', time(marker.at)));
     default:
       return '';
   }
