@@ -60,7 +60,9 @@ const compareRules = async (store: EventStore, snapshot: HermesSnapshot, plan: I
     const hermes = hermesViews(reader, root);
     // A segment whose parent Hermes deleted: Hermes shows it from there on, the ledger after the parent it keeps.
     // A segment whose compression child Hermes deleted: Hermes resumes it, the ledger the child it keeps.
-    const continued = await activeOfSourceSegments(store, root, segments.get(root));
+    // Only a segment the file keeps ended by a compression, with no child, can be one (no read otherwise).
+    const childless = plan.sessions.some((item) => item.rootId === root && item.steps.some((step) => step.kind === 'end' && step.endReason === 'compression'));
+    const continued = childless ? await activeOfSourceSegments(store, root, segments.get(root)) : undefined;
     const own = continued ? segments.get(root) : await orphanedSegments(store, root, segments.get(root));
     const shown = await loadConversation(store, root, { view: 'display' });
     const display = firstShapedDifference(hermes.display, displayAsHermes(own ? { ...shown, messages: shown.messages.filter((m) => own.has(m.sessionId)) } : shown));
