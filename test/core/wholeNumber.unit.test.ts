@@ -33,6 +33,12 @@ describe('inexactInteger', () => {
       '0.1000000000000000055511151231257827',
       '12345678901234567.5',
       '123456789012345678e-10',
+      // The integer spelling of a number whose double writes back the same value (1e+23): it was
+      // refused while 1e23 and 100000000000000000000000.0 were taken (outside test, session 30).
+      '100000000000000000000000',
+      '-100000000000000000000000',
+      '1000000000000000000000000000000',
+      '1E23',
     ]) {
       expect({ literal, found: inexactInteger(`[${literal}]`) }).toEqual({ literal, found: undefined });
     }

@@ -16,11 +16,13 @@ const decimal = (literal: string): string | null => {
  * as BigDecimal and other serialisers write them; outside test, session 29, F1), which were stored
  * changed. A fraction JSON rounds (0.1) is no whole number: a double, as JSON means it. A number past
  * a double (1e400) is refused elsewhere, naming where it stands (wellFormed.ts).
+ * Digits are compared as a decimal value, never as text: `100000000000000000000000` is the number
+ * `1e23` is, and its double writes back as 1e+23; the integer spelling alone was refused while
+ * `1e23` and `100000000000000000000000.0` were taken (outside test, session 30).
  */
 export const changesWholeNumber = (literal: string): boolean => {
   const value = Number(literal);
   if (String(value) === literal) return false;
-  if (/^-?\d+$/.test(literal)) return true;
   if (!Number.isFinite(value)) return false;
   const written = decimal(literal);
   if (written === null || written === '0' || Number(written.slice(written.indexOf('e') + 1)) < 0) return false;
