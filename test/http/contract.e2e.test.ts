@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { tempDir } from '../support/cli.js';
+import { documentValidator } from '../support/jsonSchema.js';
 import { rawRequest, readRawSse, startServer, type RawResponse } from '../support/http.js';
 
 type Json = Record<string, any>;
@@ -90,10 +90,8 @@ describe('HTTP contract: every route as GET /openapi.json documents it', { timeo
   afterAll(async () => service?.stop());
 
   /** A validator built from the document's JSON Schema (not from the server's own zod schemas). */
-  const validator = (schema: Json) => {
-    const resolved = schema.$ref ? doc.components.schemas[String(schema.$ref).split('/').pop()!] : schema;
-    return z.fromJSONSchema(resolved);
-  };
+  let compiler: ReturnType<typeof documentValidator> | undefined;
+  const validator = (schema: Json) => (compiler ??= documentValidator(doc))(schema);
 
   const call = (method: string, example: Example, extra: { query?: string; body?: unknown } = {}): Promise<RawResponse> => {
     const query = [example.query, extra.query].filter(Boolean).join('&');
@@ -235,6 +233,75 @@ describe('HTTP contract: every route as GET /openapi.json documents it', { timeo
       expect({ id, documented: bodySchema.safeParse({ type: 't', data: {}, id }).success }).toEqual({ id, documented: true });
       expect({ id, status: (await post(id)).status }).toEqual({ id, status: 201 });
     }
+  });
+
+  it('accepts what the document accepts and refuses (400) what it refuses, body by body (outside test, session 30)', async () => {
+    const post = (path: string, body: unknown) => rawRequest(service.url, { method: 'POST', path, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect((await post('/sessions', { id: 'agree-1' })).status).toBe(201);
+    const timestamp = '2026-12-01T10:00:00.000Z';
+    // Each body on the edge of a rule the server enforces; before, the document accepted the refused ones.
+    const cases: Array<[operationId: string, path: string, body: Json]> = [
+      ['postSessions', '/sessions', { id: 'agree-2', parentId: 'agree-1' }],
+      ['postSessions', '/sessions', { id: 'agree-3', link: 'branch' }],
+      ['postSessions', '/sessions', { id: 'agree-4', parentId: 'agree-1', link: 'branch' }],
+      ['postSessions', '/sessions', { id: 'agree-5', parentId: null, link: null }],
+      ['postSessionsIdMessages', '/sessions/agree-1/messages', { role: 'user', content: 'x', timestamp: 'yesterday' }],
+      ['postSessionsIdMessages', '/sessions/agree-1/messages', { role: 'user', content: 'x', timestamp: '2026-12-01' }],
+      ['postSessionsIdMessages', '/sessions/agree-1/messages', { role: 'user', content: 'x', timestamp }],
+      ['postSessionsIdMessages', '/sessions/agree-1/messages', { role: 'user', content: 'x', timestamp: '2026-12-01T10:00:00+02:00' }],
+      ['postSessionsIdMessages', '/sessions/agree-1/messages', { role: 'tool', content: 'x', toolCallId: '' }],
+      ['postSessionsIdMessages', '/sessions/agree-1/messages', { role: 'tool', content: 'x', tool_call_id: '' }],
+      ['postSessionsIdMessages', '/sessions/agree-1/messages', { role: 'tool', content: 'x', toolName: '' }],
+      ['postSessionsIdMessages', '/sessions/agree-1/messages', { role: 'tool', content: 'x', name: '' }],
+      ['postSessionsIdMessages', '/sessions/agree-1/messages', { role: 'tool', content: 'x', toolCallId: 'c', toolName: 't' }],
+      ['postSessionsIdMessages', '/sessions/agree-1/messages', { role: 'user', content: 'x', expectedRevision: '9223372036854775808' }],
+      ['postSessionsIdMessages', '/sessions/agree-1/messages', { role: 'user', content: 'x', expectedRevision: '9999999999999999999' }],
+      ['postSessionsIdMessages', '/sessions/agree-1/messages', { role: 'user', content: 'x', expectedRevision: '9223372036854775807' }],
+      ['postSessionsIdMessages', '/sessions/agree-1/messages', { role: 'user', content: 'x', expectedRevision: '0999' }],
+      ['postMemoryAdd', '/memory/add', { target: 'memory', content: '' }],
+      ['postMemoryAdd', '/memory/add', { target: 'memory', content: ' \t\n' }],
+      ['postMemoryAdd', '/memory/add', { target: 'memory', content: 'a\n § \nb' }],
+      ['postMemoryAdd', '/memory/add', { target: 'memory', content: 'a\r§\rb' }],
+      ['postMemoryAdd', '/memory/add', { target: 'memory', content: 'costs 5 § a month' }],
+      ['postMemoryAdd', '/memory/add', { target: 'memory', content: 'agree', profile: 'bad/name' }],
+      ['postMemoryAdd', '/memory/add', { target: 'memory', content: 'agree', profile: '' }],
+      ['postMemoryAdd', '/memory/add', { target: 'memory', content: 'agree too', profile: 'good.name-1' }],
+      ['postMemoryAdd', '/memory/add', { target: 'memory', content: 'agree', causation: { sessionId: 'a\u0001' } }],
+      ['postMemoryAdd', '/memory/add', { target: 'memory', content: 'agree three', causation: { sessionId: 'agree-1', turnId: 't-1' } }],
+      ['postMemoryRemove', '/memory/remove', { target: 'memory', old: ' ' }],
+      ['postMemoryApply', '/memory/apply', { operations: [{ op: 'add', target: 'user', content: '' }] }],
+      ['postMemoryApply', '/memory/apply', { operations: [{ op: 'add', target: 'nobody', content: 'x' }] }],
+      ['postMemoryApply', '/memory/apply', { operations: [{ op: 'add', target: 'user', content: 'tea', extra: 1 }] }],
+      ['postMemoryApply', '/memory/apply', [{ op: 'add', target: 'user', content: 'coffee' }]],
+      ['postMemoryApply', '/memory/apply', { operations: [] }],
+      ['postMemoryApply', '/memory/apply', { operations: [{ op: 'add', target: 'user', content: 'x y' }], profile: 'a b' }],
+      ['postMemoryProvidersResume', '/memory/providers/resume', { name: '' }],
+    ];
+    const disagreements: Json[] = [];
+    for (const [operationId, path, body] of cases) {
+      const { op } = operations.get(operationId)!;
+      const documented = validator(op.requestBody.content['application/json'].schema).safeParse(body).success;
+      const response = await post(path, body);
+      const taken = response.status !== 400;
+      if (documented !== taken) disagreements.push({ operationId, body, documented, status: response.status, detail: response.json().detail });
+    }
+    // The same for query parameters.
+    const queries: Array<[operationId: string, path: string, parameter: string, value: string]> = [
+      ['getMemoryEntries', '/memory/entries', 'profile', 'bad/name'],
+      ['getMemoryEntries', '/memory/entries', 'profile', 'fine'],
+      ['getStreamsStream', '/streams/contract-raw', 'from', '9223372036854775808'],
+      ['getStreamsStream', '/streams/contract-raw', 'from', '9223372036854775807'],
+      ['getAll', '/all', 'from', '19999999999999999999'],
+    ];
+    for (const [operationId, path, parameter, value] of queries) {
+      const { op } = operations.get(operationId)!;
+      const schema = (op.parameters as Json[]).find((entry) => entry.in === 'query' && entry.name === parameter)!.schema;
+      const documented = validator(schema).safeParse(value).success;
+      const response = await rawRequest(service.url, { path: `${path}?${parameter}=${encodeURIComponent(value)}` });
+      const taken = response.status !== 400;
+      if (documented !== taken) disagreements.push({ operationId, parameter, value, documented, status: response.status });
+    }
+    expect(disagreements).toEqual([]);
   });
 
   it('documents every error as an RFC 9457 problem and every route with an error response', () => {

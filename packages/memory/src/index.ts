@@ -13,3 +13,4 @@ export * from './mirror/index.js';
 export * from './surface.js';
 export { pythonLstrip, pythonStrip } from './pythonStrip.js';
 export * from './decide/memoryDecider.js';
+export { CONTENT_PATTERN, SELECTOR_PATTERN } from './validate.js';

@@ -1,5 +1,5 @@
-/** The characters Python's str.isspace() accepts (str.strip with no argument removes these). */
-const PY_SPACE = '\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+/** The characters Python's str.isspace() accepts (str.strip with no argument removes these), as a regex class body. */
+export const PY_SPACE = '\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
 const PY_STRIP = new RegExp(`^[${PY_SPACE}]+|[${PY_SPACE}]+$`, 'g');
 const PY_LSTRIP = new RegExp(`^[${PY_SPACE}]+`);
 

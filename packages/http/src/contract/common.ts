@@ -8,6 +8,22 @@ export const NO_CONTROL = /^[^\u0000-\u001f\u007f-\u009f]*$/;
 /** Revisions and positions are signed 64-bit integers in every store (SQLite's INTEGER). */
 const LIMIT = 2n ** 63n;
 
+/**
+ * Decimal digits (leading zeros allowed) of a whole number below 2^63, as one pattern: at most 18
+ * digits, or 19 that compare at most 9223372036854775807 digit by digit. The document published
+ * `[0-9]{1,19}` beside a check it could not state, so 9999999999999999999 was documented and refused
+ * (outside test, session 30); the server now applies this pattern itself.
+ */
+const belowLimit = (() => {
+  const max = String(LIMIT - 1n);
+  const alternatives = [`[0-9]{1,${max.length - 1}}`, max];
+  for (let i = 0; i < max.length; i++) {
+    const digit = Number(max[i]);
+    const rest = max.length - i - 1;
+    if (digit > 0) alternatives.push(`${max.slice(0, i)}[0-${digit - 1}]${rest > 0 ? `[0-9]{${rest}}` : ''}`);
+  }
+  return new RegExp(`^(?:${alternatives.join('|')})$`);
+})();
 
 /** A non-empty string free of control characters: ids, names, event types. */
 export const name = z.string().min(1).regex(NO_CONTROL, 'must not contain control characters');
@@ -28,8 +44,7 @@ export const eventId = z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA
 /** A position or revision in a query: digits only, below 2^63. */
 export const position = z
   .string()
-  .regex(/^[0-9]{1,19}$/, 'must be a whole number below 2^63')
-  .refine((text) => /^[0-9]{1,19}$/.test(text) && BigInt(text) < LIMIT, 'must be a whole number below 2^63')
+  .regex(belowLimit, 'must be a whole number below 2^63')
   .transform((text) => BigInt(text))
   .describe('a whole number below 2^63 (a commit position or stream revision)');
 
@@ -49,7 +64,7 @@ export const jsonObject = z.record(z.string(), z.unknown());
 /** A revision in a body: a whole number, or its decimal string (below 2^63). */
 export const revision = z.union([
   z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-  z.string().regex(/^[0-9]{1,19}$/, 'must be a revision number').refine((text) => /^[0-9]{1,19}$/.test(text) && BigInt(text) < LIMIT, 'must be below 2^63'),
+  z.string().regex(belowLimit, 'must be a whole number below 2^63'),
 ]);
 
 /** The revision a writer knows. */

@@ -2,32 +2,46 @@ import { notFound } from '@session-ledger/core';
 import {
   batchResultToJson,
   budgetsFromSettings,
+  CONTENT_PATTERN,
   createMemoryLedger,
   entryToJson,
   MAX_BATCH_OPERATIONS,
   TOO_MANY_OPERATIONS,
   mirrorFromSettings,
   parseBatch,
+  PROFILE_PATTERN,
+  PROVIDER_NAME,
   providerStatusToJson,
   readProviderStatus,
   readProviderStatuses,
   resumeProviders,
+  SELECTOR_PATTERN,
   type MemoryOperation,
 } from '@session-ledger/memory';
 import { z } from 'zod';
+import { name } from '../contract/common.js';
 import * as R from '../contract/responses.js';
 import { route, type RequestContext, type Route } from '../types.js';
 
-const causation = z.strictObject({ sessionId: z.string().min(1).optional(), turnId: z.string().min(1).optional() }).describe('the session and turn that caused the change');
+// Each field carries the rule the memory ledger applies, so the document states what is refused
+// (it published any string, and the server refused these with 400; outside test, session 30).
+const causation = z.strictObject({ sessionId: name.optional(), turnId: name.optional() }).describe('the session and turn that caused the change');
 const target = z.enum(['memory', 'user']);
-const common = { profile: z.string().optional().describe('default: "default"'), causation: causation.optional() };
-const operation = z.looseObject({ op: z.enum(['add', 'replace', 'remove']) }).describe('{op: add|replace|remove, target, content?, old?}');
-const operations = z.array(operation).max(MAX_BATCH_OPERATIONS, TOO_MANY_OPERATIONS);
+const profile = z.string().regex(new RegExp(PROFILE_PATTERN), 'must be 1-64 letters, digits, "_", "." or "-", starting with a letter or digit');
+const content = z.string().regex(new RegExp(CONTENT_PATTERN), 'must hold some text, and no line with only §');
+const old = z.string().regex(new RegExp(SELECTOR_PATTERN), 'must hold some text').describe('a unique substring of the entry');
+const common = { profile: profile.optional().describe('default: "default"'), causation: causation.optional() };
+const operation = z.discriminatedUnion('op', [
+  z.strictObject({ op: z.literal('add'), target, content }),
+  z.strictObject({ op: z.literal('replace'), target, old, content }),
+  z.strictObject({ op: z.literal('remove'), target, old }),
+]);
+const operations = z.array(operation).min(1, 'the batch is empty').max(MAX_BATCH_OPERATIONS, TOO_MANY_OPERATIONS);
 
 const bodies = {
-  add: z.strictObject({ ...common, target, content: z.string() }),
-  replace: z.strictObject({ ...common, target, old: z.string().describe('a unique substring of the entry'), content: z.string() }),
-  remove: z.strictObject({ ...common, target, old: z.string().describe('a unique substring of the entry') }),
+  add: z.strictObject({ ...common, target, content }),
+  replace: z.strictObject({ ...common, target, old, content }),
+  remove: z.strictObject({ ...common, target, old }),
   apply: z.union([operations, z.strictObject({ ...common, operations })]),
 };
 
@@ -63,7 +77,7 @@ export const memoryRoutes: Route[] = [
     path: '/memory/entries',
     tag: 'memory',
     summary: 'The current entries',
-    query: z.strictObject({ profile: z.string().optional(), target: target.optional() }),
+    query: z.strictObject({ profile: profile.optional(), target: target.optional() }),
     responses: { 200: { description: 'the entries', schema: R.memoryEntries } },
     handler: async ({ store, query }) => ({ body: (await createMemoryLedger(store).list({ profile: query.profile, target: query.target })).map(entryToJson) }),
   }),
@@ -105,7 +119,7 @@ export const memoryRoutes: Route[] = [
     path: '/memory/providers/resume',
     tag: 'memory',
     summary: 'Resume a paused provider (or every one)',
-    body: z.strictObject({ name: z.string().optional() }),
+    body: z.strictObject({ name: z.string().regex(PROVIDER_NAME, 'must be 1-64 letters, digits, "_", ".", ":" or "-", starting with a letter or digit').optional() }),
     responses: { 200: { description: 'the providers resumed', schema: R.resumed }, 404: { description: 'no such provider' } },
     handler: async ({ store, body }) => ({ body: { resumed: await resumeProviders(store, body.name, 'http') } }),
   }),

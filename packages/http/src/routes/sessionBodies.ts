@@ -1,21 +1,38 @@
 import { invalidInput, parseExpected, type JsonObject } from '@session-ledger/core';
-import { CHILD_LINKS } from '@session-ledger/events';
+import { CHILD_LINKS, isoTime } from '@session-ledger/events';
 import { z } from 'zod';
 import { duration, expectedRevision, jsonObject, optional, outcome, role, safeId } from '../contract/common.js';
 
 /** The body of every session write: one strict schema each (unknown keys are refused with 400). */
 const text = optional(z.string());
+/** Fields the message event requires non-empty when given (toolCallId, toolName): the document said any string. */
+const nonEmpty = optional(z.string().min(1));
 const id = optional(safeId);
 const expected = { expectedRevision };
 
-export const startBody = z.strictObject({
-  id: id.describe('the session id (default: a new one); starting an existing id again is a no-op (200)'),
-  parentId: id,
-  link: optional(z.enum(CHILD_LINKS)).describe('how a child relates to parentId (compress a session to make a compression child)'),
-  model: text,
-  source: text,
-  title: text,
-});
+/**
+ * parentId and link go together: both, or neither (null counts as not given). The rule is checked
+ * here and published as the `anyOf` beside it; the document accepted either alone, which the writer
+ * refused (outside test, session 30).
+ */
+const PARENT_AND_LINK = {
+  anyOf: [
+    { properties: { parentId: { type: 'null' }, link: { type: 'null' } } },
+    { required: ['parentId', 'link'], properties: { parentId: { type: 'string' }, link: { type: 'string' } } },
+  ],
+};
+
+export const startBody = z
+  .strictObject({
+    id: id.describe('the session id (default: a new one); starting an existing id again is a no-op (200)'),
+    parentId: id,
+    link: optional(z.enum(CHILD_LINKS)).describe('how a child relates to parentId (compress a session to make a compression child)'),
+    model: text,
+    source: text,
+    title: text,
+  })
+  .refine((body) => (body.parentId === undefined) === (body.link === undefined), { message: 'parentId and link go together', path: ['link'] })
+  .meta(PARENT_AND_LINK);
 
 export const beginTurnBody = z.strictObject({ ttl: optional(duration), owner: text, turnId: id, ...expected });
 export const renewBody = z.strictObject({ ttl: optional(duration), ...expected });
@@ -35,12 +52,12 @@ const messageFields = z.strictObject({
   id: id.describe('the message id; reuse it to retry idempotently'),
   turnId: id.describe('the turn that writes it: refused once another turn followed or it ended'),
   toolCalls,
-  toolCallId: text,
-  toolName: text,
+  toolCallId: nonEmpty,
+  toolName: nonEmpty,
   tool_calls: toolCalls.describe('OpenAI spelling of toolCalls'),
-  tool_call_id: text.describe('OpenAI spelling of toolCallId'),
-  name: text.describe("OpenAI spelling of toolName, on a tool message only (on other roles OpenAI's name is the participant's, which the ledger does not keep: refused)"),
-  timestamp: text,
+  tool_call_id: nonEmpty.describe('OpenAI spelling of toolCallId'),
+  name: nonEmpty.describe("OpenAI spelling of toolName, on a tool message only (on other roles OpenAI's name is the participant's, which the ledger does not keep: refused)"),
+  timestamp: optional(isoTime).describe('when it was said (default: now): an ISO 8601 date-time with its offset'),
   finishReason: text,
   reasoning: text,
   tokenCounts: optional(z.record(z.string(), z.number().int().nonnegative())),
