@@ -301,6 +301,31 @@ describe('HTTP contract: every route as GET /openapi.json documents it', { timeo
       const taken = response.status !== 400;
       if (documented !== taken) disagreements.push({ operationId, parameter, value, documented, status: response.status });
     }
+    // And path segments: each parameter's published schema against the server's answer.
+    const segments: Array<[operationId: string, method: string, path: (value: string) => string, parameter: string, value: string]> = [
+      ['getSessionsId', 'GET', (id) => `/sessions/${id}`, 'id', 'bad id'],
+      ['getSessionsId', 'GET', (id) => `/sessions/${id}`, 'id', 'x'.repeat(201)],
+      ['getSessionsId', 'GET', (id) => `/sessions/${id}`, 'id', 'no-such-session'],
+      ['postSessionsIdTurnsTurnEnd', 'POST', (turn) => `/sessions/agree-1/turns/${turn}/end`, 'turn', 'bad turn'],
+      ['postSessionsIdTurnsTurnEnd', 'POST', (turn) => `/sessions/agree-1/turns/${turn}/end`, 'turn', 'no-such-turn'],
+      ['patchSessionsIdMessagesMessage', 'PATCH', (message) => `/sessions/agree-1/messages/${message}`, 'message', 'bad/message'],
+      ['getAuditProofStreamRevision', 'GET', (revision) => `/audit/proof/contract-raw/${revision}`, 'revision', '9223372036854775808'],
+      ['getAuditProofStreamRevision', 'GET', (revision) => `/audit/proof/contract-raw/${revision}`, 'revision', '9223372036854775807'],
+      ['getAuditProofStreamRevision', 'GET', (revision) => `/audit/proof/contract-raw/${revision}`, 'revision', '-1'],
+      ['getAuditLeavesIndexProof', 'GET', (index) => `/audit/leaves/${index}/proof`, 'index', '99999999999999999999'],
+      ['getMemoryProvidersName', 'GET', (name) => `/memory/providers/${name}`, 'name', 'bad name'],
+      ['getMemoryProvidersName', 'GET', (name) => `/memory/providers/${name}`, 'name', 'no-such-provider'],
+      ['getStreamsStream', 'GET', (stream) => `/streams/${stream}`, 'stream', '\u200bz'],
+    ];
+    for (const [operationId, method, path, parameter, value] of segments) {
+      const { op } = operations.get(operationId)!;
+      const schema = (op.parameters as Json[]).find((entry) => entry.in === 'path' && entry.name === parameter)!.schema;
+      const documented = validator(schema).safeParse(value).success;
+      const body = method === 'GET' ? undefined : JSON.stringify(method === 'PATCH' ? { content: 'x' } : {});
+      const response = await rawRequest(service.url, { method, path: path(encodeURIComponent(value)), headers: body ? { 'content-type': 'application/json' } : {}, body });
+      const taken = response.status !== 400;
+      if (documented !== taken) disagreements.push({ operationId, parameter, value, documented, status: response.status, detail: response.json().detail });
+    }
     expect(disagreements).toEqual([]);
   });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PATH_PARAMETERS } from './contract/pathParameters.js';
 import { problem } from './contract/responses.js';
 import type { Route } from './types.js';
 
@@ -12,7 +13,11 @@ const schemaOf = (schema: z.ZodType): JsonSchema => {
 const PROBLEM = { description: 'an error: RFC 9457 problem details', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
 
 const parameters = (route: Route): JsonSchema[] => {
-  const path = [...route.path.matchAll(/:([A-Za-z]+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+  const path = [...route.path.matchAll(/:([A-Za-z]+)/g)].map(([, name]) => {
+    const schema = PATH_PARAMETERS[name!];
+    if (!schema) throw new Error(`The path parameter ${name} of ${route.path} has no schema in PATH_PARAMETERS`);
+    return { name, in: 'path', required: true, schema: schemaOf(schema) };
+  });
   const headers = Object.entries(route.headers ?? {}).map(([name, spec]) => ({ name, in: 'header', required: spec.required ?? false, description: spec.description, schema: spec.schema ? schemaOf(spec.schema) : { type: 'string' } }));
   if (!route.query) return [...path, ...headers];
   const query = schemaOf(route.query) as { properties?: Record<string, JsonSchema>; required?: string[] };

@@ -1,5 +1,6 @@
 import { invalidInput } from '@session-ledger/core';
 import { NO_CONTROL } from './contract/common.js';
+import { PATH_PARAMETERS } from './contract/pathParameters.js';
 import type { Route } from './types.js';
 
 interface Compiled {
@@ -21,6 +22,8 @@ const decode = (raw: string, name: string): string => {
     throw invalidInput(`The path segment for ${name} is not valid percent-encoding: ${JSON.stringify(raw)}`, name);
   }
   if (!NO_CONTROL.test(value)) throw invalidInput(`The path segment for ${name} contains control characters`, name);
+  const parsed = PATH_PARAMETERS[name]?.safeParse(value);
+  if (parsed && !parsed.success) throw invalidInput(`The path segment for ${name} ${parsed.error.issues[0]!.message}: ${JSON.stringify(value)}`, name);
   return value;
 };
 

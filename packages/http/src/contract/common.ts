@@ -41,10 +41,11 @@ export const safeId = z.string().regex(SAFE_ID, "must be 1-200 letters, digits, 
  */
 export const eventId = z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a UUID (8-4-4-4-12 hex digits)');
 
+/** The digits of a whole number below 2^63 (a path segment or query value). */
+export const belowLimitDigits = z.string().regex(belowLimit, 'must be a whole number below 2^63');
+
 /** A position or revision in a query: digits only, below 2^63. */
-export const position = z
-  .string()
-  .regex(belowLimit, 'must be a whole number below 2^63')
+export const position = belowLimitDigits
   .transform((text) => BigInt(text))
   .describe('a whole number below 2^63 (a commit position or stream revision)');
 

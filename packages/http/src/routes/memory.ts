@@ -10,7 +10,6 @@ import {
   mirrorFromSettings,
   parseBatch,
   PROFILE_PATTERN,
-  PROVIDER_NAME,
   providerStatusToJson,
   readProviderStatus,
   readProviderStatuses,
@@ -20,6 +19,7 @@ import {
 } from '@session-ledger/memory';
 import { z } from 'zod';
 import { name } from '../contract/common.js';
+import { PATH_PARAMETERS } from '../contract/pathParameters.js';
 import * as R from '../contract/responses.js';
 import { route, type RequestContext, type Route } from '../types.js';
 
@@ -119,7 +119,7 @@ export const memoryRoutes: Route[] = [
     path: '/memory/providers/resume',
     tag: 'memory',
     summary: 'Resume a paused provider (or every one)',
-    body: z.strictObject({ name: z.string().regex(PROVIDER_NAME, 'must be 1-64 letters, digits, "_", ".", ":" or "-", starting with a letter or digit').optional() }),
+    body: z.strictObject({ name: PATH_PARAMETERS.name!.optional() }),
     responses: { 200: { description: 'the providers resumed', schema: R.resumed }, 404: { description: 'no such provider' } },
     handler: async ({ store, body }) => ({ body: { resumed: await resumeProviders(store, body.name, 'http') } }),
   }),
