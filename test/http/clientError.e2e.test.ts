@@ -27,6 +27,9 @@ describe("HTTP: requests Node's parser refuses get a problem+json like every oth
     ['an HTTP/1.1 POST without Host', 'POST /sessions HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 13\r\nConnection: close\r\n\r\n{"id":"nohost"}', 400, 'malformed_request'],
     ['an HTTP/1.0 GET without Host', 'GET /health HTTP/1.0\r\n\r\n', 403, 'host_not_allowed'],
     ['an Expect other than 100-continue', 'POST /sessions HTTP/1.1\r\nHost: HOST\r\nContent-Type: application/json\r\nContent-Length: 2\r\nExpect: foo\r\nConnection: close\r\n\r\n{}', 417, 'expectation_failed'],
+    // Node finds 100-continue anywhere in the field and served these as if only it had been asked (outside test, session 30).
+    ['100-continue with another expectation', 'POST /sessions HTTP/1.1\r\nHost: HOST\r\nContent-Type: application/json\r\nContent-Length: 2\r\nExpect: 100-continue, foo\r\nConnection: close\r\n\r\n{}', 417, 'expectation_failed'],
+    ['an expectation naming 100-continue inside it', 'POST /sessions HTTP/1.1\r\nHost: HOST\r\nContent-Type: application/json\r\nContent-Length: 2\r\nExpect: foo-100-continue\r\nConnection: close\r\n\r\n{}', 417, 'expectation_failed'],
     ['the same from a Host not allowed (the Host check first)', 'POST /sessions HTTP/1.1\r\nHost: evil.example\r\nContent-Type: application/json\r\nContent-Length: 2\r\nExpect: foo\r\nConnection: close\r\n\r\n{}', 403, 'host_not_allowed'],
   ])('%s is a problem', async (_what, request, status, code) => {
     const answer = await raw(service.url, request.replace('HOST', new URL(service.url).host));

@@ -78,6 +78,9 @@ describe('HTTP: request-target forms, repeated headers and Expect: 100-continue'
     }
     const accepted = await exchange(`${head('/sessions', 'application/json', 'Connection: close\r\n')}{}`);
     expect(accepted.map((answer) => answer.status)).toEqual([100, 201]);
+    // The field is a list of case-insensitive tokens: 100-continue twice, in any case, is still only 100-continue.
+    const spelled = await exchange(`${head('/sessions', 'application/json', 'Connection: close\r\n').replace('Expect: 100-continue', 'Expect: 100-Continue ,100-continue')}{}`);
+    expect(spelled.map((answer) => answer.status)).toEqual([100, 201]);
   });
 
   it('a 404 repeats at most 120 characters of an unknown path', async () => {
