@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLedger, createMemoryStore, readAllPages, type EventStore } from '@session-ledger/core';
 import { deleteSession } from '@session-ledger/retention';
 import { importHermes } from '@session-ledger/import-hermes';
-import { loadConversation } from '@session-ledger/sessions';
+import { loadConversation, startSession } from '@session-ledger/sessions';
 import { createHermesDb, type HermesFixture } from './fixtures/hermesDb.js';
 import { tempDir } from './fixtures/scenarios.js';
 
@@ -61,6 +61,20 @@ describe('a session Hermes deleted after it was imported', () => {
 
     await deleteSession(createLedger(store), 'private');
     expect((await importHermes(store, { path: h.path })).noLongerInSource).toEqual([]);
+  });
+
+  it('is not reported when the import refused it: the session of that id in the ledger did not come from the file (outside test, session 30)', async () => {
+    const h = hermesFile();
+    const store = createMemoryStore();
+    // Another harness wrote a session 'private' into the ledger first: the file's is a conflict, refused.
+    await startSession({ ledger: createLedger(store), now: () => new Date('2026-01-01T00:00:00Z') }, { id: 'private', title: 'the ledger own' });
+    const first = await importHermes(store, { path: h.path });
+    expect(first.skipped.map((skip) => skip.session)).toEqual(['private']);
+    deleteInHermes(h, 'private');
+    expect((await importHermes(store, { path: h.path })).noLongerInSource).toEqual([]);
+    // A session the file brought in is still listed once Hermes deletes it.
+    deleteInHermes(h, 'kept');
+    expect((await importHermes(store, { path: h.path })).noLongerInSource).toEqual(['kept']);
   });
 
   it('is told apart per file: a copy at another path has its own receipt; the same file through a symbolic link is the same', async () => {
