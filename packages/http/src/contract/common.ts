@@ -36,6 +36,13 @@ export const name = z.string().min(1).regex(NO_CONTROL, 'must not contain contro
 export const safeId = z.string().regex(SAFE_ID, "must be 1-200 letters, digits, '_', '-', '.' or ':'");
 
 /**
+ * An id given to something new (a session, compression child, message or turn): safeId but not "."
+ * or "..", which no URL can name (events' checkNewId). The document allowed them and the server
+ * refused them (outside test, session 30).
+ */
+export const newId = safeId.regex(/^(?!\.\.?$)/, 'cannot be "." or "..": URLs resolve them away (RFC 3986), so no address could name it');
+
+/**
  * An event id: a UUID in any case, core's rule (isUuid), so the published schema is the one enforced:
  * it said any non-control string, and the server refused every id but a UUID (outside test, session 29, F3).
  */

@@ -1,13 +1,15 @@
 import { invalidInput, parseExpected, type JsonObject } from '@session-ledger/core';
 import { CHILD_LINKS, isoTime } from '@session-ledger/events';
 import { z } from 'zod';
-import { duration, expectedRevision, jsonObject, optional, outcome, role, safeId } from '../contract/common.js';
+import { duration, expectedRevision, jsonObject, newId, optional, outcome, role, safeId } from '../contract/common.js';
 
 /** The body of every session write: one strict schema each (unknown keys are refused with 400). */
 const text = optional(z.string());
 /** Fields the message event requires non-empty when given (toolCallId, toolName): the document said any string. */
 const nonEmpty = optional(z.string().min(1));
 const id = optional(safeId);
+/** An id for something new: not "." or ".." (no URL can name them). */
+const fresh = optional(newId);
 const expected = { expectedRevision };
 
 /**
@@ -24,7 +26,7 @@ const PARENT_AND_LINK = {
 
 export const startBody = z
   .strictObject({
-    id: id.describe('the session id (default: a new one); starting an existing id again is a no-op (200)'),
+    id: fresh.describe('the session id (default: a new one); starting an existing id again is a no-op (200)'),
     parentId: id,
     link: optional(z.enum(CHILD_LINKS)).describe('how a child relates to parentId (compress a session to make a compression child)'),
     model: text,
@@ -34,7 +36,7 @@ export const startBody = z
   .refine((body) => (body.parentId === undefined) === (body.link === undefined), { message: 'parentId and link go together', path: ['link'] })
   .meta(PARENT_AND_LINK);
 
-export const beginTurnBody = z.strictObject({ ttl: optional(duration), owner: text, turnId: id, ...expected });
+export const beginTurnBody = z.strictObject({ ttl: optional(duration), owner: text, turnId: fresh, ...expected });
 export const renewBody = z.strictObject({ ttl: optional(duration), ...expected });
 export const endTurnBody = z.strictObject({ outcome: optional(outcome), ...expected });
 
@@ -49,7 +51,7 @@ const alias = <T>(field: string, ours: T | undefined, theirs: T | undefined, spe
 const messageFields = z.strictObject({
   role,
   content: z.string().nullable().describe('the text; null for a reply that only calls tools'),
-  id: id.describe('the message id; reuse it to retry idempotently'),
+  id: fresh.describe('the message id; reuse it to retry idempotently'),
   turnId: id.describe('the turn that writes it: refused once another turn followed or it ended'),
   toolCalls,
   toolCallId: nonEmpty,
@@ -96,7 +98,7 @@ export const messageBody = messageFields.transform((body) => {
 
 export const rewriteBody = z.strictObject({ content: z.string().nullable(), ...expected });
 export const compactBody = z.strictObject({ through: safeId.describe('the last message id to compact'), summary: z.string(), ...expected });
-export const compressBody = z.strictObject({ summary: z.string(), childId: id, ...expected });
+export const compressBody = z.strictObject({ summary: z.string(), childId: fresh, ...expected });
 export const reopenSessionBody = z.strictObject({ ...expected });
 export const endSessionBody = z.strictObject({ reason: text, turnId: id.describe('the live turn ending it: while a live turn holds the session, only it may end it (409 session_active)'), ...expected });
 

@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { deterministicId, isLedgerError, readWholeStream, sha256Hex, type EventStore, type Ledger, type NewEvent } from '@session-ledger/core';
-import { SAFE_ID } from '@session-ledger/events';
+import { isNewId } from '@session-ledger/events';
 import { sessionStart } from './sessionStart.js';
 
 /**
@@ -54,13 +54,13 @@ export const noLongerInSource = async (store: EventStore, received: string[], pr
 /**
  * Records the file's session ids not recorded yet. Ids are deterministic, so two imports of the file
  * racing to record the same ones store them once; the order of the events does not matter (a set).
- * An id the ledger cannot take as a session id (SAFE_ID: a space, a control character, a lone
- * surrogate, 201 characters or more) is never a session of the ledger: left out, so a hostile file
- * cannot make a receipt event of any size.
+ * An id the ledger cannot take as a new session id (isNewId: a space, a control character, a lone
+ * surrogate, 201 characters or more, "." or "..") is never a session of the ledger: left out, so a
+ * hostile file cannot make a receipt event of any size (nor list "." and "..", outside test, session 30).
  */
 export const recordReceipt = async (ledger: Ledger, stream: string, key: string, received: string[], present: string[]): Promise<void> => {
   const known = new Set(received);
-  const fresh = [...new Set(present)].filter((id) => !known.has(id) && SAFE_ID.test(id));
+  const fresh = [...new Set(present)].filter((id) => !known.has(id) && isNewId(id));
   const events: NewEvent[] = [];
   for (let at = 0; at < fresh.length; at += IDS_PER_EVENT) {
     const sessionIds = fresh.slice(at, at + IDS_PER_EVENT);
