@@ -47,4 +47,31 @@ describe.each<[Era]>([['current'], ['v2']])('a compression segment whose parent 
     expect(await importHermes(store, { path: later, ...options })).toMatchObject({ skipped: [], noLongerInSource: ['parent'] });
     expect((await verifyHermes(store, later)).differences).toEqual([]);
   });
+
+  // The summary row got a new id from a /retry before the parent was deleted: the held start names the
+  // first id, the plan's message the second, and the segment was refused for good (outside test, session 30, F1).
+  it.each(ways)('is followed when a /retry re-keyed its summary before the parent went (%s)', async (_way, ledgerOf) => {
+    const h = hermes(era);
+    h.session({ id: 'parent', title: 'Long' });
+    h.turns('parent', 2, 'early');
+    h.compress('parent', 'segment', '[CONTEXT COMPACTION] what came before');
+    h.turns('segment', 2, 'later');
+    const { store, options } = ledgerOf();
+    const path = `${era}-${_way}-rekeyed.db`;
+    expect((await importHermes(store, { path: snapshot(h, path), ...options })).skipped).toEqual([]);
+    h.replace('segment', 9, { activeOnly: true });
+    h.turns('segment', 1, 'retried');
+    const retried = snapshot(h, path);
+    expect((await importHermes(store, { path: retried, ...options })).skipped).toEqual([]);
+    expect((await verifyHermes(store, retried)).differences).toEqual([]);
+
+    deleteInHermes(h, 'parent');
+    h.turns('segment', 1, 'after the delete');
+    const after = snapshot(h, path);
+    expect(await importHermes(store, { path: after, ...options })).toMatchObject({ skipped: [], noLongerInSource: ['parent'] });
+    expect((await verifyHermes(store, after)).differences).toEqual([]);
+    const shown = await loadConversation(store, 'segment', { view: 'display' });
+    expect(shown.messages.map((m) => m.content)).toContain('after the delete 0: what is in README?');
+    expect(await importHermes(store, { path: after, ...options })).toMatchObject({ events: 0, skipped: [] });
+  });
 });
