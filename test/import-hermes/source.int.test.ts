@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { activeHistory, displayHistory, openHermesSource, readSnapshot } from '@session-ledger/import-hermes';
-import { isLedgerError } from '@session-ledger/core';
+import { createMemoryStore, isLedgerError } from '@session-ledger/core';
+import { importHermes } from '@session-ledger/import-hermes';
 import { createHermesDb, type HermesFixture } from './fixtures/hermesDb.js';
 import { buildCurrentEra, buildV2Era, tempDir, UNICODE_TEXT } from './fixtures/scenarios.js';
 
@@ -87,6 +88,26 @@ describe('reading a Hermes state.db', () => {
     expect(display.map((m) => m.rowId)).toEqual([1, 2, 3, 4, 5, 6, 9, 10, 11]);
     expect(activeHistory(rows).map((m) => m.content)).toEqual(['summary', '# README 1', 'It is a README (1).']);
     expect(display.slice(-3).map((m) => m.content)).toEqual(['summary', '# README 1', 'It is a README (1).']);
+  });
+});
+
+describe('a session id that is not UTF-8', () => {
+  it('is skipped with its rows counted: they are read by the id as stored, not as it reads back (outside test, session 30)', async () => {
+    const h = createHermesDb(join(tempDir(), 'state.db'), 'current');
+    open.push(h);
+    h.session({ id: 'plain', title: 'kept' });
+    h.turns('plain', 1, 'p');
+    h.session({ id: 'bytes', title: 'an id of bytes' });
+    h.turns('bytes', 2, 'b');
+    const rows = (h.db.prepare("SELECT count(*) AS n FROM messages WHERE session_id = 'bytes'").get() as { n: number }).n;
+    h.db.pragma('foreign_keys = OFF');
+    // b, 0xFF, a: no UTF-8; SQLite keeps the bytes, better-sqlite3 reads them back as "b\uFFFDa".
+    h.db.prepare("UPDATE sessions SET id = CAST(X'62ff61' AS TEXT) WHERE id = 'bytes'").run();
+    h.db.prepare("UPDATE messages SET session_id = CAST(X'62ff61' AS TEXT) WHERE session_id = 'bytes'").run();
+    const report = await importHermes(createMemoryStore(), { path: h.path });
+    expect(report.skipped).toEqual([{ session: 'b\uFFFDa', rows, reason: 'session id is not a valid ledger id (letters, digits, _ - . :)' }]);
+    expect(rows).toBeGreaterThan(0);
+    expect(report.sessions).toBe(1);
   });
 });
 

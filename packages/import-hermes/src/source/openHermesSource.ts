@@ -11,9 +11,8 @@ import { numberOrNull, textOrNull } from './values.js';
 
 /** The few fields of every session the lineage needs; the full row is read with its unit. */
 interface LineageRow {
+  /** The row, to read it and look its messages up by its id cell as stored. */
   rowid: unknown;
-  /** The id cell as stored, to look its messages up with. */
-  key: unknown;
   id: string;
   parentSessionId: string | null;
   startedAt: number | null;
@@ -65,11 +64,14 @@ export const openHermesSource = (path: string, options: OpenSourceOptions = {}):
         .all()
         .map((row): LineageRow => {
           const { r, id, p, t } = row as Record<string, unknown>;
-          return { rowid: r, key: id, id: textOrNull(id) ?? '', parentSessionId: textOrNull(p), startedAt: numberOrNull(t) };
+          return { rowid: r, id: textOrNull(id) ?? '', parentSessionId: textOrNull(p), startedAt: numberOrNull(t) };
         });
       const messageCount = Number((db.prepare('SELECT count(*) AS n FROM messages').get() as { n: number }).n);
       const sessionRow = db.prepare('SELECT * FROM sessions WHERE rowid = ?').safeIntegers(true);
-      const messageRows = db.prepare('SELECT * FROM messages WHERE session_id = ? ORDER BY id').safeIntegers(true).raw(true);
+      // By the session row's own id value, compared in SQLite: an id that is not UTF-8 reads back as
+      // another string (U+FFFD), which matched none of its rows, so a skipped session was reported
+      // with 0 rows (outside test, session 30).
+      const messageRows = db.prepare('SELECT * FROM messages WHERE session_id = (SELECT id FROM sessions WHERE rowid = ?) ORDER BY id').safeIntegers(true).raw(true);
       const layout = messageLayout(messageRows.columns().map((c) => c.name), schema.hasRowFlags);
       const readUnit = (unit: LineageRow[]): HermesSnapshot => {
         const sessions: HermesSession[] = unit.map((s) => toSession(sessionRow.get(s.rowid) as Record<string, unknown>));
@@ -77,7 +79,7 @@ export const openHermesSource = (path: string, options: OpenSourceOptions = {}):
         let count = 0;
         for (const s of unit) {
           if (messages.has(s.id)) continue;
-          const rows = (messageRows.all(s.key) as unknown[][]).map((cells) => toMessage(cells, layout));
+          const rows = (messageRows.all(s.rowid) as unknown[][]).map((cells) => toMessage(cells, layout));
           if (rows.length > 0) messages.set(s.id, rows), (count += rows.length);
         }
         return { path, schema, sessions, messages, messageCount: count };
