@@ -48,6 +48,32 @@ describe.each<[Era]>([['current'], ['v2']])('a compression segment whose parent 
     expect((await verifyHermes(store, later)).differences).toEqual([]);
   });
 
+  // Hermes took back every row of the orphan, its summary row with them (/undo past it): the file's
+  // segment starts with the next turn, and --verify counted the summary the ledger keeps in the
+  // segment's start as a message the file lacks (outside test, session 30, F2).
+  it.each(ways)('is verified after an /undo took its summary row back (%s)', async (_way, ledgerOf) => {
+    const h = hermes(era);
+    h.session({ id: 'parent', title: 'Long' });
+    h.turns('parent', 2, 'early');
+    h.compress('parent', 'segment', '[CONTEXT COMPACTION] what came before');
+    h.turns('segment', 1, 'later');
+    const { store, options } = ledgerOf();
+    const path = `${era}-${_way}-undone.db`;
+    await importHermes(store, { path: snapshot(h, path), ...options });
+    deleteInHermes(h, 'parent');
+    h.turns('segment', 1, 'after the delete');
+    await importHermes(store, { path: snapshot(h, path), ...options });
+    expect((await verifyHermes(store, snapshot(h, path))).differences).toEqual([]);
+    h.replace('segment', 0, { activeOnly: true });
+    h.turns('segment', 1, 'fresh');
+    const undone = snapshot(h, path);
+    expect(await importHermes(store, { path: undone, ...options })).toMatchObject({ skipped: [] });
+    expect((await verifyHermes(store, undone)).differences).toEqual([]);
+    const shown = await loadConversation(store, 'segment', { view: 'display' });
+    const own = shown.messages.filter((m) => m.sessionId === 'segment').map((m) => m.content);
+    expect([own[0], own.length]).toEqual(['fresh 0: what is in README?', 4]);
+  });
+
   // The summary row got a new id from a /retry before the parent was deleted: the held start names the
   // first id, the plan's message the second, and the segment was refused for good (outside test, session 30, F1).
   it.each(ways)('is followed when a /retry re-keyed its summary before the parent went (%s)', async (_way, ledgerOf) => {

@@ -18,9 +18,9 @@ const summaryRole = async (store: EventStore, segment: string): Promise<string> 
  * conversation has. A segment whose parent Hermes deleted (it then lists the segment as a
  * conversation of its own) is one the ledger still shows after the parent it keeps: only the
  * source's segments are compared, and the orphaned segment's summary as the first message it is in
- * the file.
+ * the file (`source`), while the file still has it.
  */
-export const ledgerConversation = async (store: EventStore, rootId: string, segments?: ReadonlySet<string>): Promise<Side | null> => {
+export const ledgerConversation = async (store: EventStore, rootId: string, segments?: ReadonlySet<string>, source?: Side): Promise<Side | null> => {
   let view;
   let taken: Set<string>;
   try {
@@ -45,6 +45,10 @@ export const ledgerConversation = async (store: EventStore, rootId: string, segm
     const carried = (message: (typeof view.messages)[number]) =>
       message.id === marker.summaryId || (own(message.sessionId) && typeof message.content === 'string' && message.content.trim() === marker.summary.trim());
     if (view.messages.some(carried)) continue;
+    // Hermes took the summary row back (`/undo` past it): the file's segment no longer starts with it,
+    // while the ledger keeps it in the segment's start, as it keeps the parent (outside test, session 30, F2).
+    const first = source?.messages[0];
+    if (source !== undefined && (typeof first?.content !== 'string' || first.content.trim() !== marker.summary.trim())) continue;
     orphaned.push({ role: await summaryRole(store, marker.childId), content: marker.summary, toolCalls: null, toolCallId: null, toolName: null });
   }
   const archived = new Set(view.messages.filter((message) => message.compacted).map((message) => message.id));

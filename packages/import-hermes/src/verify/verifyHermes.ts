@@ -83,7 +83,7 @@ const verifyUnit = async (store: EventStore, unit: HermesSnapshot, hermesRules: 
   for (const [conversation, side] of source) {
     let ledger;
     try {
-      ledger = await ledgerConversation(store, conversation, segments.get(conversation));
+      ledger = await ledgerConversation(store, conversation, segments.get(conversation), side);
     } catch (error) {
       if (!isLedgerError(error)) throw error;
       differences.push({ conversation, kind: 'unreadable', detail: error.message });
