@@ -8,7 +8,8 @@ import { belowLimitDigits, name, safeId } from './common.js';
  * the server refused (400) a session id with a space or a revision past 2^63 (outside test, session 30).
  */
 export const PATH_PARAMETERS: Record<string, z.ZodType<string>> = {
-  id: safeId.describe('a session id'),
+  // GET /sessions/:id also takes a unique prefix or a title, so only the name rule applies here.
+  id: name.describe('a session id, a unique prefix of one, or a title'),
   turn: safeId.describe('a turn id'),
   message: safeId.describe('a message id'),
   stream: name.describe('a stream name'),
