@@ -17,13 +17,19 @@ const { copies, ways, hermes } = deletionFixtures();
 
 const snapshot = (h: HermesFixture, name: string): string => copyAt(h, copies, name);
 
+/** A conversation `parent` compressed into `segment`, with `later` turns in the segment. */
+const compressed = (era: Era, later: number): HermesFixture => {
+  const h = hermes(era);
+  h.session({ id: 'parent', title: 'Long' });
+  h.turns('parent', 2, 'early');
+  h.compress('parent', 'segment', '[CONTEXT COMPACTION] what came before');
+  h.turns('segment', later, 'later');
+  return h;
+};
+
 describe.each<[Era]>([['current'], ['v2']])('a compression segment whose parent Hermes deleted (%s era)', (era) => {
   it.each(ways)('is followed, verified, and its parent kept and listed (%s)', async (_way, ledgerOf) => {
-    const h = hermes(era);
-    h.session({ id: 'parent', title: 'Long' });
-    h.turns('parent', 2, 'early');
-    h.compress('parent', 'segment', '[CONTEXT COMPACTION] what came before');
-    h.turns('segment', 2, 'later');
+    const h = compressed(era, 2);
     const { store, options } = ledgerOf();
     expect((await importHermes(store, { path: snapshot(h, `${era}-${_way}.db`), ...options })).skipped).toEqual([]);
 
@@ -52,11 +58,7 @@ describe.each<[Era]>([['current'], ['v2']])('a compression segment whose parent 
   // segment starts with the next turn, and --verify counted the summary the ledger keeps in the
   // segment's start as a message the file lacks (outside test, session 30, F2).
   it.each(ways)('is verified after an /undo took its summary row back (%s)', async (_way, ledgerOf) => {
-    const h = hermes(era);
-    h.session({ id: 'parent', title: 'Long' });
-    h.turns('parent', 2, 'early');
-    h.compress('parent', 'segment', '[CONTEXT COMPACTION] what came before');
-    h.turns('segment', 1, 'later');
+    const h = compressed(era, 1);
     const { store, options } = ledgerOf();
     const path = `${era}-${_way}-undone.db`;
     await importHermes(store, { path: snapshot(h, path), ...options });
@@ -77,11 +79,7 @@ describe.each<[Era]>([['current'], ['v2']])('a compression segment whose parent 
   // The summary row got a new id from a /retry before the parent was deleted: the held start names the
   // first id, the plan's message the second, and the segment was refused for good (outside test, session 30, F1).
   it.each(ways)('is followed when a /retry re-keyed its summary before the parent went (%s)', async (_way, ledgerOf) => {
-    const h = hermes(era);
-    h.session({ id: 'parent', title: 'Long' });
-    h.turns('parent', 2, 'early');
-    h.compress('parent', 'segment', '[CONTEXT COMPACTION] what came before');
-    h.turns('segment', 2, 'later');
+    const h = compressed(era, 2);
     const { store, options } = ledgerOf();
     const path = `${era}-${_way}-rekeyed.db`;
     expect((await importHermes(store, { path: snapshot(h, path), ...options })).skipped).toEqual([]);
