@@ -154,6 +154,8 @@ export const createHttpService = (options: HttpServiceOptions): Server => {
       endJson(res, problem.status, toJson(problem.body), PROBLEM_TYPE, problem.headers);
     }
   });
+  // Every header field is parsed and counted (originForm refuses more than MAX_HEADER_FIELDS): Node's limit drops the rest unsaid.
+  server.maxHeadersCount = 0;
   server.on('clientError', answerClientError);
   server.on('connect', answerConnect(served));
   // Node would send 100 Continue before any route ran: the request goes on as any other, and

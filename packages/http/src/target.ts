@@ -9,6 +9,14 @@ const ABSOLUTE = /^https?:\/\/([^/?#]*)([^#]*)$/i;
 /** Header fields a request may carry once only: a second Host or Content-Type would be read by some peers and not by others. */
 const SINGLE = new Set(['host', 'content-type']);
 
+/**
+ * The most header fields a request may carry. Node would keep the first 2,000 (`maxHeadersCount`) and
+ * drop the rest unsaid, Content-Length and Content-Type among them: the body went unread and a write
+ * succeeded on its defaults (outside test, session 31, F0). The server counts every field itself
+ * (createHttpService sets `maxHeadersCount` to 0; the 16 KB header size still bounds them) and refuses more.
+ */
+export const MAX_HEADER_FIELDS = 500;
+
 /** The methods some route answers (GET with HEAD), and OPTIONS: the answer to `OPTIONS *` (RFC 9110 §9.3.7). */
 export const methodsServed = (routes: ReadonlyArray<{ method: string }>): string =>
   [...new Set([...routes.flatMap((route) => (route.method === 'GET' ? ['GET', 'HEAD'] : [route.method])), 'OPTIONS'])].join(', ');
@@ -19,10 +27,13 @@ export const methodsServed = (routes: ReadonlyArray<{ method: string }>): string
  *   so the Host allow-list judges the name the request really targets;
  * - asterisk form (`*`): only with OPTIONS, answered by the caller; null here;
  * - anything else that is not a path is 400.
- * A Host or Content-Type sent twice is 400 (RFC 9112 §3.2: more than one Host is 400), and so is an
- * HTTP/1.1 request without Host.
+ * A Host or Content-Type sent twice is 400 (RFC 9112 §3.2: more than one Host is 400), and so is a
+ * request without Host, and more than MAX_HEADER_FIELDS header fields are 431.
  */
 export const originForm = (req: IncomingMessage): string | null => {
+  if (req.rawHeaders.length / 2 > MAX_HEADER_FIELDS) {
+    throw httpProblem(431, 'headers_too_large', `The request sends ${req.rawHeaders.length / 2} header fields; at most ${MAX_HEADER_FIELDS} are read`);
+  }
   const seen = new Set<string>();
   for (let at = 0; at < req.rawHeaders.length; at += 2) {
     const name = req.rawHeaders[at]!;
@@ -32,9 +43,12 @@ export const originForm = (req: IncomingMessage): string | null => {
     seen.add(lower);
   }
   // Node refused this itself with a bare 400 and no body; the server asks it not to (requireHostHeader: false),
-  // so it is a problem like every other refusal (outside test, session 29, F2). HTTP/1.0 has no Host: the guard's 403.
-  if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
-    throw httpProblem(400, 'malformed_request', 'An HTTP/1.1 request must send Host (RFC 9112 §3.2)');
+  // so it is a problem like every other refusal (outside test, session 29, F2). HTTP/1.0 may omit Host,
+  // but the Host allow-list (guard.ts) needs one to judge: the refusal names what is missing (session 31, F8).
+  if (req.headers.host === undefined) {
+    throw httpProblem(400, 'malformed_request', req.httpVersionMajor === 1 && req.httpVersionMinor >= 1
+      ? 'An HTTP/1.1 request must send Host (RFC 9112 §3.2)'
+      : 'The request must send Host: this server checks it against the names it answers to');
   }
   const target = req.url ?? '/';
   if (target.startsWith('/')) return target;
