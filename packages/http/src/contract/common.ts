@@ -65,7 +65,7 @@ export const count = z
   .describe('how many, 1 to 10000 (default 1000)');
 
 /** Any JSON value (required when the field is). */
-export const jsonValue = z.unknown().refine((value) => value !== undefined, 'is required').describe('any JSON value');
+export const jsonValue = z.unknown().refine((value) => value !== undefined, 'is required').describe('any JSON value; a number JSON would read back with another whole part (9007199254740993, 123456789012345678.9) is refused: send it as a string');
 
 export const jsonObject = z.record(z.string(), z.unknown());
 
