@@ -102,6 +102,15 @@ describe('the command handler (decide, append, evolve, one cache)', () => {
     await expect(ledger.handle(once, 's', { id: first }, { expectedRevision: 0n })).resolves.toMatchObject({ written: false, revision: 1n, reply: 2 });
   });
 
+  it('a no-op at a revision ahead of the stream is refused: no retry could have seen it (outside test, session 31, F9)', async () => {
+    const ledger = createLedger(createMemoryStore());
+    const first = newId();
+    await ledger.handle(once, 's', { id: first });
+    await expect(ledger.handle(once, 's', { id: first }, { expectedRevision: 1n })).rejects.toMatchObject({ type: 'wrong_expected_version', details: { expected: '1', actual: '0' } });
+    await expect(ledger.handle(once, 's', { id: first }, { expectedRevision: 99n })).rejects.toMatchObject({ details: { expected: '99', actual: '0' } });
+    await expect(ledger.handle(once, 's', { id: first }, { expectedRevision: 0n })).resolves.toMatchObject({ written: false, revision: 0n });
+  });
+
   it('an append the store answers as a replay (its ids are stored) is decided again on the stored state: a no-op, not a write', async () => {
     const store = createMemoryStore();
     const [a, b] = [createLedger(store), createLedger(store)];

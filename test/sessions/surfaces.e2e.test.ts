@@ -225,6 +225,9 @@ describe('sessions over HTTP', () => {
     expect((await call('POST', `/sessions/${id}/messages`, { role: 'user', content: 'late' })).status).toBe(409);
     expect((await call('POST', `/sessions/${id}/reopen`, {})).status).toBe(201);
     expect((await call('POST', `/sessions/${id}/reopen`, {})).status).toBe(200);
+    // A retry names the revision it saw before its reopen; one ahead of the session is no retry (session 31, F9).
+    expect((await call('POST', `/sessions/${id}/reopen`, { expectedRevision: 1 })).status).toBe(200);
+    expect((await call('POST', `/sessions/${id}/reopen`, { expectedRevision: 99 })).status).toBe(409);
     expect((await call('POST', `/sessions/${id}/messages`, { role: 'user', content: 'resumed' })).status).toBe(201);
     expect((await call('POST', `/sessions/${id}/reopen`, { reason: 'x' })).status).toBe(400);
     const tip = (await callAs(started, 'POST', `/sessions/${id}/compress`, { summary: 's' })).body!.sessionId;

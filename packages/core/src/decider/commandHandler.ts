@@ -12,7 +12,8 @@ export interface HandleOptions {
   /**
    * The revision the caller last saw (-1n: the stream must not exist). Given, a conflict is the
    * caller's to resolve, with one exception: a command that the current state shows as already
-   * applied (a retry after a lost answer) succeeds as a no-op. Omitted, the handler decides on
+   * applied (a retry after a lost answer) succeeds as a no-op, unless the revision is ahead of the
+   * stream's (no retry could have seen it). Omitted, the handler decides on
    * the current state and, when another writer gets in between, reads and decides again.
    */
   expectedRevision?: bigint;
@@ -91,7 +92,12 @@ export const commandHandler = ({ store, appendAt, retry }: HandlerPorts) => {
         decided = decider.decide(command, view.state);
       }
       const { events, reply } = decided as Decision<Reply>;
-      if (events.length === 0) return { reply, state: view.state, revision: view.revision, position: view.position, written: false };
+      if (events.length === 0) {
+        // A retry's revision is behind the stream; one ahead of it was never seen, so it is no retry
+        // but a caller's mistake: refused as any write at it is (outside test, session 31, F9).
+        if (expected !== undefined && expected > view.revision) throw wrongExpectedVersion(stream, expected.toString(), view.revision < 0n ? 'no_stream' : view.revision.toString());
+        return { reply, state: view.state, revision: view.revision, position: view.position, written: false };
+      }
       if (expected !== undefined && view.revision !== expected) {
         throw wrongExpectedVersion(stream, expected < 0n ? 'no_stream' : expected.toString(), view.revision < 0n ? 'no_stream' : view.revision.toString());
       }
