@@ -281,6 +281,20 @@ describe('HTTP contract: every route as GET /openapi.json documents it', { timeo
       ['postMemoryApply', '/memory/apply', { operations: [] }],
       ['postMemoryApply', '/memory/apply', { operations: [{ op: 'add', target: 'user', content: 'x y' }], profile: 'a b' }],
       ['postMemoryProvidersResume', '/memory/providers/resume', { name: '' }],
+      // The owner's and the ttl's bounds were in prose or nowhere (outside test, session 31, F2, F3).
+      ['postSessionsIdTurns', '/sessions/agree-none/turns', { owner: '' }],
+      ['postSessionsIdTurns', '/sessions/agree-none/turns', { owner: 'a\u0000' }],
+      ['postSessionsIdTurns', '/sessions/agree-none/turns', { owner: 'me' }],
+      ...['0s', '0000ms', '367d', '53w', '8785h', '999999999999w', '366d', '52w', '0030s', '31622400000ms', '1m', 'x', '000000001d'].map(
+        (ttl): [string, string, Json] => ['postSessionsIdTurns', '/sessions/agree-none/turns', { ttl }],
+      ),
+      ['postSessionsIdTurnsTurnRenew', '/sessions/agree-none/turns/t/renew', { ttl: '0ms' }],
+      ['postSessionsIdTurnsTurnRenew', '/sessions/agree-none/turns/t/renew', { ttl: '999999999999d' }],
+      // A key __proto__, at any depth (outside test, session 31, F4); JSON.parse makes it an own key.
+      ['postStreamsStream', '/streams/contract-proto', JSON.parse('{"type":"t","data":{"a":[{"__proto__":1}]}}')],
+      ['postStreamsStream', '/streams/contract-proto', JSON.parse('{"type":"t","data":{},"metadata":{"__proto__":{}}}')],
+      ['postStreamsStream', '/streams/contract-proto', JSON.parse('{"type":"t","data":{"proto":{"__proto_":1}}}')],
+      ['postSessionsIdMessages', '/sessions/agree-1/messages', JSON.parse('{"role":"user","content":"x","tokenCounts":{"__proto__":1}}')],
     ];
     const disagreements: Json[] = [];
     for (const [operationId, path, body] of cases) {
@@ -297,12 +311,18 @@ describe('HTTP contract: every route as GET /openapi.json documents it', { timeo
       ['getStreamsStream', '/streams/contract-raw', 'from', '9223372036854775808'],
       ['getStreamsStream', '/streams/contract-raw', 'from', '9223372036854775807'],
       ['getAll', '/all', 'from', '19999999999999999999'],
+      // Ranges published as patterns (outside test, session 31, F6) and q counted in characters (F7).
+      ...['0', '1', '0100', '10000', '10001', '99999'].map((value): [string, string, string, string] => ['getStreamsStream', '/streams/contract-raw', 'max', value]),
+      ...['0', '200', '201', '999'].map((value): [string, string, string, string] => ['getSessions', '/sessions', 'limit', value]),
+      ...['0', '100', '101', '007'].map((value): [string, string, string, string] => ['getSearch', '/search?q=agree', 'limit', value]),
+      ...['0', '10000', '10001'].map((value): [string, string, string, string] => ['getAuditVerify', '/audit/verify', 'maxBreaks', value]),
+      ...['\u{1F600}'.repeat(251), '\u{1F600}'.repeat(500), '\u{1F600}'.repeat(501), 'x'.repeat(501)].map((value): [string, string, string, string] => ['getSearch', '/search?limit=1', 'q', value]),
     ];
     for (const [operationId, path, parameter, value] of queries) {
       const { op } = operations.get(operationId)!;
       const schema = (op.parameters as Json[]).find((entry) => entry.in === 'query' && entry.name === parameter)!.schema;
       const documented = validator(schema).safeParse(value).success;
-      const response = await rawRequest(service.url, { path: `${path}?${parameter}=${encodeURIComponent(value)}` });
+      const response = await rawRequest(service.url, { path: `${path}${path.includes('?') ? '&' : '?'}${parameter}=${encodeURIComponent(value)}` });
       const taken = response.status !== 400;
       if (documented !== taken) disagreements.push({ operationId, parameter, value, documented, status: response.status });
     }

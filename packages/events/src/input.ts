@@ -6,7 +6,7 @@ import { ROLES, TURN_OUTCOMES, type Role, type TurnOutcome } from './session/com
  * durations, roles and turn outcomes. `field` names the value in the message and in the error's
  * details, so each face passes the name it shows (the CLI `--ttl`, HTTP `ttl`).
  */
-const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+export const DURATION_UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
 /** A duration such as 500ms, 30s, 5m, 12h, 1d or 2w. */
 export const DURATION_PATTERN = '^[0-9]{1,12}(ms|s|m|h|d|w)$';
@@ -17,7 +17,7 @@ const fieldOf = (label: string): string => label.replace(/^--/, '');
 export const parseDuration = (label: string, text: string): number => {
   const match = new RegExp(DURATION_PATTERN).exec(text);
   if (!match) throw invalidInput(`${label} must be a duration such as 30s, 5m, 12h or 1d: ${JSON.stringify(text)}`, fieldOf(label));
-  return Number(text.slice(0, -match[1]!.length)) * UNITS[match[1]!]!;
+  return Number(text.slice(0, -match[1]!.length)) * DURATION_UNITS[match[1]!]!;
 };
 
 const oneOf = <T extends string>(label: string, choices: readonly T[], text: string): T => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JSON_VALUE_SCHEMA } from './contract/common.js';
 import { PATH_PARAMETERS } from './contract/pathParameters.js';
 import { problem } from './contract/responses.js';
 import type { Route } from './types.js';
@@ -76,7 +77,7 @@ export const openApiDocument = (routes: Route[], version: string): JsonSchema =>
         'Errors are application/problem+json. Every GET answers HEAD; every path answers OPTIONS.',
     },
     components: {
-      schemas: { Problem: schemaOf(problem) },
+      schemas: { Problem: schemaOf(problem), JsonValue: JSON_VALUE_SCHEMA },
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'required when the server was started with a token' } },
     },
     // The token is optional: a loopback server started without one needs none.

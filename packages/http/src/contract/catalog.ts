@@ -1,14 +1,10 @@
 import { z } from 'zod';
-import { name } from './common.js';
+import { name, wholeQuery } from './common.js';
 import { CHILD_LINKS } from '@session-ledger/events';
 
 /** GET /sessions: a page of the catalog read model (the contract shared with the search and the browser). */
 export const catalogQuery = z.strictObject({
-  limit: z
-    .string()
-    .regex(/^[0-9]{1,3}$/, 'must be a whole number from 1 to 200')
-    .transform(Number)
-    .refine((value) => value >= 1 && value <= 200, 'must be between 1 and 200')
+  limit: wholeQuery(1, 200)
     .optional()
     .describe('rows per page, 1 to 200 (default 50)'),
   cursor: z.string().min(1).max(500).optional().describe('the nextCursor of the previous page (opaque)'),

@@ -1,15 +1,18 @@
 import { z } from 'zod';
-import { MAX_LIMIT, MAX_QUERY } from '@session-ledger/read-models';
-import { name, optional, role } from './common.js';
+import { codePoints, MAX_LIMIT, MAX_QUERY } from '@session-ledger/read-models';
+import { name, optional, role, wholeQuery } from './common.js';
 
 /** GET /search: the shared contract of issue 15 (q 1..500 characters, limit 1..100, default 20). */
 export const searchQuery = z.strictObject({
-  q: z.string().min(1).max(MAX_QUERY).describe('what was said: every word must occur (words of 3 characters or more are looked up; shorter ones filter)'),
-  limit: z
+  // Characters are code points, as JSON Schema's maxLength counts them: the server counted UTF-16
+  // units, so 251 emoji were documented and refused (outside test, session 31, F7).
+  q: z
     .string()
-    .regex(/^[0-9]{1,3}$/, `must be a whole number from 1 to ${MAX_LIMIT}`)
-    .transform(Number)
-    .refine((value) => value >= 1 && value <= MAX_LIMIT, `must be between 1 and ${MAX_LIMIT}`)
+    .min(1)
+    .refine((q) => codePoints(q) <= MAX_QUERY, `must be 1 to ${MAX_QUERY} characters`)
+    .meta({ maxLength: MAX_QUERY })
+    .describe('what was said: every word must occur (words of 3 characters or more are looked up; shorter ones filter)'),
+  limit: wholeQuery(1, MAX_LIMIT)
     .optional()
     .describe(`how many hits, 1 to ${MAX_LIMIT} (default 20)`),
   role: optional(role).describe('only messages of this role'),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { invalidInput, logUnsupported, notFound, type EventStore } from '@session-ledger/core';
-import { name } from '../contract/common.js';
+import { name, wholeQuery } from '../contract/common.js';
 import * as R from '../contract/responses.js';
 import { route, type Route } from '../types.js';
 
@@ -73,10 +73,7 @@ export const auditLogRoutes: Route[] = [
 export const verifyQuery = z.strictObject({
   stream: name.optional().describe("one stream's hash chain only (default: the whole log)"),
   digest: z.string().min(1).optional().describe('a digest saved from GET /audit/digest, as its JSON text (URL-encoded): the log must extend it'),
-  maxBreaks: z
-    .string()
-    .regex(/^[0-9]{1,5}$/, 'must be a whole number up to 10000')
-    .transform(Number)
+  maxBreaks: wholeQuery(0, 10_000)
     .optional()
     .describe('list at most this many breaks (default 100; all are counted)'),
   indexes: z

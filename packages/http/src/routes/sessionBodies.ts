@@ -1,7 +1,7 @@
 import { invalidInput, parseExpected, type JsonObject } from '@session-ledger/core';
 import { CHILD_LINKS, isoTime } from '@session-ledger/events';
 import { z } from 'zod';
-import { duration, expectedRevision, jsonObject, newId, optional, outcome, role, safeId } from '../contract/common.js';
+import { duration, expectedRevision, jsonObject, name, newId, NO_PROTO_KEY, optional, outcome, role, safeId } from '../contract/common.js';
 
 /** The body of every session write: one strict schema each (unknown keys are refused with 400). */
 const text = optional(z.string());
@@ -36,7 +36,8 @@ export const startBody = z
   .refine((body) => (body.parentId === undefined) === (body.link === undefined), { message: 'parentId and link go together', path: ['link'] })
   .meta(PARENT_AND_LINK);
 
-export const beginTurnBody = z.strictObject({ ttl: optional(duration), owner: text, turnId: fresh, ...expected });
+/** The owner: non-empty, no control characters, as the turn event requires (the document said any string; session 31, F2). */
+export const beginTurnBody = z.strictObject({ ttl: optional(duration), owner: optional(name), turnId: fresh, ...expected });
 export const renewBody = z.strictObject({ ttl: optional(duration), ...expected });
 export const endTurnBody = z.strictObject({ outcome: optional(outcome), ...expected });
 
@@ -62,7 +63,7 @@ const messageFields = z.strictObject({
   timestamp: optional(isoTime).describe('when it was said (default: now): an ISO 8601 date-time with its offset'),
   finishReason: text,
   reasoning: text,
-  tokenCounts: optional(z.record(z.string(), z.number().int().nonnegative())),
+  tokenCounts: optional(z.record(z.string(), z.number().int().nonnegative()).meta({ propertyNames: NO_PROTO_KEY })),
   ...expected,
 });
 type OpenAiSpelling = 'tool_calls' | 'tool_call_id' | 'name';

@@ -35,6 +35,13 @@ export interface SearchResult {
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 export const MAX_QUERY = 500;
+
+/** A query's length in characters (code points, as JSON Schema's maxLength counts them; not UTF-16 units). */
+export const codePoints = (text: string): number => {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+};
 /** Characters of context (the snippet marks matches with char(2) and char(3), see snippet.ts) snippet() shows (the trigram tokenizer's tokens are characters). */
 const SNIPPET_TOKENS = 48;
 
@@ -48,7 +55,7 @@ interface Row {
 }
 
 const checked = (options: SearchOptions): number => {
-  if (options.q.length < 1 || options.q.length > MAX_QUERY) throw invalidInput(`q must be 1 to ${MAX_QUERY} characters`, 'q');
+  if (options.q.length < 1 || codePoints(options.q) > MAX_QUERY) throw invalidInput(`q must be 1 to ${MAX_QUERY} characters`, 'q');
   const limit = options.limit ?? DEFAULT_LIMIT;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw invalidInput(`limit must be an integer from 1 to ${MAX_LIMIT}: ${limit}`, 'limit');
   if (options.since !== undefined && Number.isNaN(Date.parse(options.since))) throw invalidInput(`since must be an ISO time: ${JSON.stringify(options.since)}`, 'since');
