@@ -235,6 +235,17 @@ describe('sessions over HTTP', () => {
     expect([sealed.status, sealed.body!.error.details?.tipId]).toEqual([409, tip]);
   });
 
+  it('a session its live turn ended is held by that turn again once reopened, until the turn ends', async () => {
+    const id = (await callAs(started, 'POST', '/sessions', {})).body!.sessionId;
+    const turnId = (await callAs(turnBody, 'POST', `/sessions/${id}/turns`, { ttl: '1m' })).body!.turnId;
+    expect((await call('POST', `/sessions/${id}/end`, { turnId })).status).toBe(200);
+    expect((await call('POST', `/sessions/${id}/reopen`, {})).status).toBe(201);
+    expect((await call('POST', `/sessions/${id}/turns`, {})).status).toBe(409);
+    expect((await call('POST', `/sessions/${id}/messages`, { role: 'user', content: 'resumed', turnId })).status).toBe(201);
+    expect((await call('POST', `/sessions/${id}/turns/${turnId}/end`, {})).status).toBe(200);
+    expect((await call('POST', `/sessions/${id}/turns`, {})).status).toBe(201);
+  });
+
   it("answers 410 for a deleted session's own id, never the conversation it prefixes or one titled with it", async () => {
     const gone = (await callAs(started, 'POST', '/sessions', {})).body!.sessionId;
     const prefixed = (await callAs(started, 'POST', '/sessions', { id: `${gone}-retry` })).body!.sessionId;
