@@ -181,12 +181,26 @@ const activeRows = (reader: ReturnType<typeof createHermesReader>, ids: string[]
     .filter((row) => row.state === 'active' && row.role !== SESSION_META)
     .sort((a, b) => a.rowId - b.rowId);
 
+const ownConversation = (session: HermesSession | undefined): boolean => marked(session, '_branched_from') || marked(session, '_delegate_from');
+
+export interface HermesViewOptions {
+  /**
+   * The display read from the nearest branch or delegate in the lineage, as the ledger shows it: a
+   * conversation of its own, its copy of the parent's history once. Hermes, resuming a branch it
+   * compressed later, lands in the unmarked compression child and reads the whole parent chain, the
+   * parent's rows above the branch's copy of them (outside test, session 31, helper-89 F4). `--verify`
+   * compares with this reading; without it, the views are Hermes' own (hermesTruth.int).
+   */
+  fromOwnConversation?: boolean;
+}
+
 /** What Hermes shows and sends for the conversation a user resumes by `root`. */
-export const hermesViews = (reader: ReturnType<typeof createHermesReader>, root: string): HermesViews => {
+export const hermesViews = (reader: ReturnType<typeof createHermesReader>, root: string, options: HermesViewOptions = {}): HermesViews => {
   const target = reader.resumeTarget(root);
-  const session = reader.byId.get(target);
-  const ownOnly = marked(session, '_branched_from') || marked(session, '_delegate_from');
-  const displayIds = ownOnly ? [target] : reader.lineage(target);
+  const ownOnly = ownConversation(reader.byId.get(target));
+  const lineage = ownOnly ? [target] : reader.lineage(target);
+  const from = options.fromOwnConversation ? lineage.findLastIndex((id) => ownConversation(reader.byId.get(id))) : -1;
+  const displayIds = lineage.slice(Math.max(from, 0));
   // Hermes drops replayed user rows while it reads (with ancestors), then strips the harness rows.
   const displayed = activeRows(reader, displayIds).map(shaped);
   const display = stripHarness(ownOnly ? displayed : dropReplayedUsers(displayed));

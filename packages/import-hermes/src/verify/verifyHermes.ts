@@ -57,7 +57,7 @@ const compareRules = async (store: EventStore, snapshot: HermesSnapshot, plan: I
   const out: VerifyDifference[] = [];
   for (const root of hermesRoots(plan)) {
     if (skip.has(root)) continue;
-    const hermes = hermesViews(reader, root);
+    const hermes = hermesViews(reader, root, { fromOwnConversation: true });
     // A segment whose parent Hermes deleted: Hermes shows it from there on, the ledger after the parent it keeps.
     // A segment whose compression child Hermes deleted: Hermes resumes it, the ledger the child it keeps.
     // Only a segment the file keeps ended by a compression, with no child, can be one (no read otherwise).
