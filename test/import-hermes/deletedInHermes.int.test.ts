@@ -77,6 +77,21 @@ describe('a session Hermes deleted after it was imported', () => {
     expect((await importHermes(store, { path: h.path })).noLongerInSource).toEqual(['kept']);
   });
 
+  it('re-created by Hermes under the same id is refused as another conversation under that id, not as a write in the ledger (outside test, session 31)', async () => {
+    const h = hermesFile();
+    const store = createMemoryStore();
+    await importHermes(store, { path: h.path });
+    deleteInHermes(h, 'private');
+    expect((await importHermes(store, { path: h.path })).noLongerInSource).toEqual(['private']);
+    h.session({ id: 'private', title: 'A new one' });
+    h.turns('private', 1, 'new');
+    const report = await importHermes(store, { path: h.path });
+    expect(report.skipped).toEqual([
+      expect.objectContaining({ session: 'private', reason: expect.stringMatching(/^the file's session of this id is another conversation than the one imported under it before/) }),
+    ]);
+    expect((await loadConversation(store, 'private', { view: 'display' })).messages.map((m) => m.content)).toContain('p 0: what is in README?');
+  });
+
   it('is told apart per file: a copy at another path has its own receipt; the same file through a symbolic link is the same', async () => {
     const h = hermesFile();
     const store = createMemoryStore();

@@ -70,6 +70,14 @@ const afterDeletedChild = (n: number) =>
  */
 const wentOnAfterDeletedChild = (childId: string, n: number) =>
   `Hermes went on in this session after deleting the compression segment ${childId} it had continued in; the ledger keeps that segment, which seals this one, so the ${n} event(s) the file adds here are left out; the ledger is left as it is`;
+/**
+ * The file's session under this id starts otherwise than the one the import brought in (another
+ * `started_at`): Hermes deleted that session and a new one took its id (gateway and ACP ids are the
+ * caller's). Both were told apart as "written in the ledger since", which blamed a writer there is
+ * none of (outside test, session 31, helper-89 F3).
+ */
+const anotherUnderSameId = (stream: string) =>
+  `the file's session of this id is another conversation than the one imported under it before (it starts otherwise: Hermes deleted that one and a new one took its id); the ledger keeps the earlier one under ${stream}, so the file's cannot be imported under the same id; the ledger is left as it is`;
 const notRewrite = (why: string) => `the ledger holds messages this file no longer has, and ${why}, so it is no Hermes rewrite; the ledger is left as it is`;
 
 /**
@@ -152,6 +160,7 @@ export const reconcile = (stream: string, held: readonly RecordedEvent[], planne
   const foreign = extra.filter((event) => event.metadata.importedFrom !== 'hermes' || !REPLACEABLE.has(event.type));
   const withdrawn = foreign.find((event) => event.type === 'session.continued' && event.metadata.importedFrom === 'hermes');
   if (withdrawn !== undefined) return { kind: 'conflict', reason: wentOnAfterDeletedChild(String(objectOf(withdrawn.data)?.childId), rest.length) };
+  if (foreign.some((event) => event.type === 'session.started' && event.metadata.importedFrom === 'hermes')) return { kind: 'conflict', reason: anotherUnderSameId(stream) };
   if (foreign.length > 0) return { kind: 'conflict', reason: writtenSince(foreign.length) };
   const gone = rewoundIds(held);
   const shown = extra.filter((event) => {
