@@ -85,6 +85,31 @@ describe.each<[Era]>([['current'], ['v2']])('a compression segment Hermes delete
     expect(report.skipped).toEqual([expect.objectContaining({ session: 'root', reason: expect.stringMatching(/^Hermes went on in this session after deleting the compression segment tip it had continued in; .* event\(s\) the file adds here are left out/) })]);
     expect((await loadConversation(store, 'root', { view: 'raw' })).events.length).toBe(before);
   });
+
+  // Two compression children (the gateway race): the ledger continues into the one Hermes resumes, and
+  // Hermes then deletes it. The reason said Hermes went on in the parent, which it did not (outside test, session 31, helper-89 F1).
+  it.each(ways)('two compression children, the one the ledger continued into deleted: the reason names the other (%s)', async (way, ledgerOf) => {
+    const h = hermes(era);
+    compressionChain(h, ['root', 'first']);
+    h.session({ id: 'second', parentId: 'root' });
+    h.turns('second', 2, 'second');
+    const { store, options } = ledgerOf();
+    const path = copyAt(h, copies, `race-${era}-${way}.db`);
+    expect((await importHermes(store, { path, ...options })).skipped).toEqual([]);
+    expect((await loadConversation(store, 'root', { view: 'display' })).tipId).toBe('second');
+    const before = (await loadConversation(store, 'root', { view: 'raw' })).events.length;
+
+    deleteInHermes(h, 'second');
+    copyAt(h, copies, `race-${era}-${way}.db`);
+    const report = await importHermes(store, { path, ...options });
+    expect(report.skipped).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ session: 'root', reason: expect.stringMatching(/^the file now continues this session in the compression segment first, not in second, the one the ledger continued it in/) }),
+        expect.objectContaining({ session: 'first', reason: expect.stringMatching(/^the file now makes this session the compression continuation of root; the ledger imported it as a conversation of its own/) }),
+      ]),
+    );
+    expect((await loadConversation(store, 'root', { view: 'raw' })).events.length).toBe(before);
+  });
 });
 
 // A child Hermes deleted on its own left its parent's link in the ledger, and the parent was skipped as
