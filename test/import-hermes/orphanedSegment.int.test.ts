@@ -99,3 +99,53 @@ describe.each<[Era]>([['current'], ['v2']])('a compression segment whose parent 
     expect(await importHermes(store, { path: after, ...options })).toMatchObject({ events: 0, skipped: [] });
   });
 });
+
+/**
+ * A compression child as Hermes' compress_context writes it: the head user row copied, then the
+ * summary (an assistant row, after the user head). Two /undo as an edit does them
+ * (`replace_messages(..., active_only=True, archive_dropped=True)`), the second cutting before the head:
+ * the summary row stays in the file, archived (`active = 0`), and Hermes no longer shows it. --verify
+ * counted it while the file held the row, whether or not Hermes shows it (outside test, session 31, F5).
+ */
+describe('an orphaned segment whose summary row an /undo archived', () => {
+  const headed = (): HermesFixture => {
+    const h = hermes('current');
+    h.session({ id: 'w1', title: 'Long' });
+    h.turns('w1', 2, 'early');
+    h.end('w1', 'compression');
+    h.session({ id: 'w2', parentId: 'w1', title: null });
+    h.message('w2', { role: 'user', content: 'early 0: what is in README?' });
+    h.message('w2', { role: 'assistant', content: '[CONTEXT COMPACTION] what came before', summary: true });
+    h.turns('w2', 1, 'later');
+    return h;
+  };
+  const undoTwice = (h: HermesFixture) => {
+    h.replace('w2', 2, { activeOnly: true, archiveDropped: true });
+    h.replace('w2', 0, { activeOnly: true, archiveDropped: true });
+  };
+
+  it.each(ways)('is verified when the parent goes first (%s)', async (way, ledgerOf) => {
+    const h = headed();
+    const { store, options } = ledgerOf();
+    const path = `archived-${way}-a.db`;
+    expect((await importHermes(store, { path: snapshot(h, path), ...options })).skipped).toEqual([]);
+    deleteInHermes(h, 'w1');
+    expect(await importHermes(store, { path: snapshot(h, path), ...options })).toMatchObject({ skipped: [], noLongerInSource: ['w1'] });
+    undoTwice(h);
+    const undone = snapshot(h, path);
+    expect(await importHermes(store, { path: undone, ...options })).toMatchObject({ skipped: [], noLongerInSource: ['w1'] });
+    expect((await verifyHermes(store, undone)).differences).toEqual([]);
+  });
+
+  it.each(ways)('is verified when the /undo comes first (%s)', async (way, ledgerOf) => {
+    const h = headed();
+    const { store, options } = ledgerOf();
+    const path = `archived-${way}-b.db`;
+    expect((await importHermes(store, { path: snapshot(h, path), ...options })).skipped).toEqual([]);
+    undoTwice(h);
+    deleteInHermes(h, 'w1');
+    const undone = snapshot(h, path);
+    expect(await importHermes(store, { path: undone, ...options })).toMatchObject({ skipped: [], noLongerInSource: ['w1'] });
+    expect((await verifyHermes(store, undone)).differences).toEqual([]);
+  });
+});
