@@ -77,6 +77,30 @@ describe('display view', () => {
     expect(view.markers).toEqual([expect.objectContaining({ kind: 'child', childId: 'sub', index: 1 })]);
   });
 
+  it('given a continuation withdrawn, when the segment is folded, then the compression marker stays where it happened, a withdrawn marker follows and the segment takes messages again', () => {
+    const given = history().start('a').message('a', 'm1', 'before').compress('a', 'b', 'a').message('b', 'x1', 'in the child');
+    given.withdraw('a', 'b').message('a', 'm2', 'after');
+
+    const view = displayView(foldConversation(only(given.records, 'a')));
+
+    expect(view.messages.map((message) => message.id)).toEqual(['m1', 'm2']);
+    expect(view.segments.map((segment) => [segment.sessionId, segment.continuedIn])).toEqual([['a', null]]);
+    expect(view.markers.map((marker) => [marker.kind, marker.index])).toEqual([
+      ['compression', 1],
+      ['withdrawn', 1],
+    ]);
+    expect(view.markers[1]).toMatchObject({ childId: 'b', sessionId: 'a' });
+  });
+
+  it('given a withdrawal of a child the segment does not continue in, when folded, then it is skipped and reported', () => {
+    const given = history().start('a').withdraw('a', 'b');
+
+    const state = foldConversation(given.records);
+
+    expect(displayView(state).markers).toEqual([]);
+    expect(state.skipped).toEqual([expect.objectContaining({ reason: 'not continued in b' })]);
+  });
+
   it('given duplicate or unknown ids, when folded, then those events are skipped and reported, never fatal', () => {
     const given = history().start('a').message('a', 'm1', 'one').message('a', 'm1', 'again').rewrite('a', 'nope', 'x');
 

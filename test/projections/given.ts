@@ -52,6 +52,11 @@ export const history = () => {
       }
       return api;
     },
+    /** The source deleted the compression child and went on in the segment. */
+    withdraw(sessionId: string, childId: string) {
+      add(sessionId, 'session.continuation_withdrawn', { childId, withdrawnAt: at() });
+      return api;
+    },
     delegate(parentId: string, childId: string, link: 'delegation' | 'branch' = 'delegation') {
       add(parentId, 'session.child_linked', { childId, link, linkedAt: at() });
       add(childId, 'session.started', { sessionId: childId, rootId: childId, parentId, link, startedAt: at() });

@@ -39,4 +39,28 @@ describe('lineage', () => {
 
     expect(view.nodes.every((node) => node.rootId === 's0' && node.tipId === 's999')).toBe(true);
   });
+
+  it('given a continuation withdrawn (the source deleted the child and went on in the segment), when folded, then the child is a conversation of its own and the segment its own tip', () => {
+    const given = history().start('a').compress('a', 'b', 'a').message('b', 'm1', 'in b').withdraw('a', 'b').message('a', 'm2', 'in a again');
+
+    const index = lineageIndex(foldLineage(given.records));
+
+    expect(index.get('a')).toMatchObject({ rootId: 'a', tipId: 'a', continuedIn: null });
+    expect(index.get('b')).toMatchObject({ rootId: 'b', tipId: 'b', parentId: 'a', link: 'compression' });
+  });
+
+  it('given a withdrawal naming another child than the one in force, when folded, then the continuation stands', () => {
+    const given = history().start('a').compress('a', 'b', 'a').withdraw('a', 'x');
+
+    expect(lineageIndex(foldLineage(given.records)).get('b')).toMatchObject({ rootId: 'a', tipId: 'b' });
+  });
+
+  it('given a segment compressed again after a withdrawal, when folded, then the new child continues it and the old one stays apart', () => {
+    const given = history().start('a').compress('a', 'b', 'a').withdraw('a', 'b').compress('a', 'c', 'a');
+
+    const index = lineageIndex(foldLineage(given.records));
+
+    for (const id of ['a', 'c']) expect(index.get(id)).toMatchObject({ rootId: 'a', tipId: 'c' });
+    expect(index.get('b')).toMatchObject({ rootId: 'b', tipId: 'b' });
+  });
 });

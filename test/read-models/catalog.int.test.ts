@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createLedger } from '@session-ledger/core';
 import { catalogPage, catalogStats, parseSince, resolveSession } from '@session-ledger/read-models';
 import { appendMessage, beginTurn, compressSession, endSession, endTurn, renewLease, startSession } from '@session-ledger/sessions';
 import { deleteSessions } from '@session-ledger/retention';
+import { encodeSessionEvent } from '@session-ledger/events';
 import { allRows, catalogStore } from './support.js';
 
 const T0 = '2026-03-01T10:00:00.000Z';
@@ -118,6 +120,41 @@ describe('the session catalog (Given/When/Then)', () => {
     await g.store.tombstoneStream('session-r');
 
     expect((await g.rows()).map((row) => [row.rootId, row.segments])).toEqual([['c', ['c']]]);
+  });
+
+  it('a withdrawn continuation: the segment is its own conversation again and takes messages; its former child is a row of its own', async () => {
+    const g = given();
+    await startSession(g.context, { id: 'r' });
+    await compressSession(g.context, 'r', { summary: 'S', childId: 'c' });
+    await appendMessage(g.context, 'c', { role: 'user', content: 'in the child' });
+    expect((await g.rows()).map((row) => [row.rootId, row.segments])).toEqual([['r', ['r', 'c']]]);
+
+    // As the Hermes import writes it when Hermes deleted the child and went on in the segment.
+    const withdrawal = encodeSessionEvent({ type: 'session.continuation_withdrawn', data: { childId: 'c', withdrawnAt: g.now().toISOString() } });
+    await g.context.ledger.append('session-r', [{ id: randomUUID(), ...withdrawal }]);
+    g.advance(1000);
+    await appendMessage(g.context, 'r', { role: 'user', content: 'in the segment again' });
+
+    expect((await g.rows()).map((row) => [row.rootId, row.segments, row.messages]).sort()).toEqual([
+      ['c', ['c'], 1],
+      ['r', ['r'], 1],
+    ]);
+  });
+
+  it('a child whose start is stored before its parent continues in it (a migration copying stream by stream): one conversation once the continuation lands', async () => {
+    const g = given();
+    const at = g.now().toISOString();
+    const event = (e: Parameters<typeof encodeSessionEvent>[0]) => [{ id: randomUUID(), ...encodeSessionEvent(e) }];
+    await g.context.ledger.append('session-c', event({ type: 'session.started', data: { sessionId: 'c', rootId: 'r', parentId: 'r', link: 'compression', startedAt: at, summary: 'S', summaryId: 'sum' } }));
+    await g.context.ledger.append('session-r', event({ type: 'session.started', data: { sessionId: 'r', rootId: 'r', parentId: null, link: null, startedAt: at } }));
+    expect((await g.rows()).map((row) => [row.rootId, row.segments]).sort()).toEqual([
+      ['c', ['c']],
+      ['r', ['r']],
+    ]);
+
+    await g.context.ledger.append('session-r', event({ type: 'session.continued', data: { childId: 'c', summary: 'S', summaryId: 'sum', continuedAt: at } }));
+
+    expect((await g.rows()).map((row) => [row.rootId, row.segments])).toEqual([['r', ['r', 'c']]]);
   });
 
   it('paging: newest activity first, ties by root id; a walk while writers append serves no row twice and every row whose activity did not change', async () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,6 +6,7 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isLedgerError, type EventStore } from '@session-ledger/core';
+import { encodeSessionEvent } from '@session-ledger/events';
 import { runSearch, searchModel, type SearchOptions } from '@session-ledger/read-models';
 import { deleteSession } from '@session-ledger/retention';
 import { appendMessages, compactHistory, compressSession, rewindMessages, rewriteMessage, startSession } from '@session-ledger/sessions';
@@ -132,6 +134,35 @@ describe('search over the display history of a real ledger', () => {
       expect(ids(db, { q: 'narwhal' })).toEqual([]);
       expect(db.prepare('SELECT count(*) AS n FROM search_messages').get()).toEqual({ n: 1 });
     }
+  });
+});
+
+describe('a withdrawn continuation in search', () => {
+  // The Hermes import withdraws a continuation when Hermes deleted the child and went on in the segment:
+  // the child stands as a conversation of its own, so search names it, not the segment it left.
+  it('finds the child and the chain below it under their own root, and the segment under its own, with each tip', async () => {
+    const writer = writerOn(sqliteStore());
+    const { context } = writer;
+    await startSession(context, { id: 'seg' });
+    await appendMessages(context, 'seg', [{ id: 'p1', role: 'user', content: 'the heron before it' }]);
+    await compressSession(context, 'seg', { summary: 'S', childId: 'kid' });
+    await appendMessages(context, 'kid', [{ id: 'k1', role: 'user', content: 'the heron in the child' }]);
+    await compressSession(context, 'kid', { summary: 'S2', childId: 'grandkid' });
+    await appendMessages(context, 'grandkid', [{ id: 'g1', role: 'user', content: 'the heron further down' }]);
+    const before = await modelOf(writer.store);
+    expect(runSearch(before, { q: 'heron' }).hits.map((hit) => `${hit.rootId}>${hit.tipId}/${hit.messageId}`).sort()).toEqual(['seg>grandkid/g1', 'seg>grandkid/k1', 'seg>grandkid/p1']);
+
+    const withdrawal = encodeSessionEvent({ type: 'session.continuation_withdrawn', data: { childId: 'kid', withdrawnAt: writer.now().toISOString() } });
+    await writer.ledger.append('session-seg', [{ id: randomUUID(), ...withdrawal }]);
+    await appendMessages(context, 'seg', [{ id: 'p2', role: 'user', content: 'the heron after it' }]);
+
+    const db = await modelOf(writer.store);
+    expect(runSearch(db, { q: 'heron' }).hits.map((hit) => `${hit.rootId}>${hit.tipId}/${hit.messageId}`).sort()).toEqual([
+      'kid>grandkid/g1',
+      'kid>grandkid/k1',
+      'seg>seg/p1',
+      'seg>seg/p2',
+    ]);
   });
 });
 

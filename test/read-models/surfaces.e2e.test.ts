@@ -68,8 +68,8 @@ describe('the catalog on the surfaces (CLI, HTTP)', () => {
     expect(stats).toMatchObject({ sessions: 5, bySource: [{ source: 'cli', sessions: 3 }, { source: 'hermes', sessions: 2 }] });
     expect(stats.storeBytes).toBeGreaterThan(0);
     expect(runCli(['projections', 'status', '--json'], { env }).json()).toEqual([
-      expect.objectContaining({ name: 'catalog', status: 'ok', version: 2 }),
-      expect.objectContaining({ name: 'search', status: 'ok', version: 2 }),
+      expect.objectContaining({ name: 'catalog', status: 'ok', version: 3 }),
+      expect.objectContaining({ name: 'search', status: 'ok', version: 3 }),
     ]);
   });
 

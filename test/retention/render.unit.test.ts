@@ -145,4 +145,19 @@ describe('rendering', () => {
     expect(out.match(/<\/script>/g)).toHaveLength(1);
     expect(manifestOf('html', out)).toEqual(declared);
   });
+
+  it('a withdrawn continuation is marked in every format, after the compression it withdrew, naming the child', () => {
+    const body = content([message('m1', 'before'), message('m2', 'after')]);
+    body.conversations[0]!.markers = [
+      { kind: 'compression', index: 1, sessionId: 's', childId: 'kid', summaryId: 'sum', summary: 'S', at: '2026-03-01T10:01:00.000Z' },
+      { kind: 'withdrawn', index: 1, sessionId: 's', childId: 'kid', at: '2026-03-01T10:02:00.000Z' },
+    ];
+    for (const format of ['markdown', 'qmd', 'html'] as const) {
+      const out = renderExport(body, manifest(format, contentDigest(body))).toString();
+      const at = out.indexOf('Continuation withdrawn at 2026-03-01T10:02:00.000Z');
+      expect(at).toBeGreaterThan(out.indexOf('Compression at'));
+      expect(at).toBeLessThan(out.indexOf('after'));
+      expect(out.slice(at, at + 300)).toContain('kid');
+    }
+  });
 });

@@ -168,4 +168,23 @@ describe('segment decider (Given events / When command / Then events or error)',
     expect(when(state, message('m1', 'e')).events).toHaveLength(1);
     expect(when(given(started), retried).events).toHaveLength(1);
   });
+
+  it('given a continuation the source withdrew, when a message is appended, a turn begins or the session is compressed again, then each is written; before it, each is session_sealed', () => {
+    const continued = { type: 'session.continued', data: { childId: 'c', summary: 'S', summaryId: 'sum', continuedAt: '2026-01-01T00:01:00.000Z' } };
+    const withdrawn = { type: 'session.continuation_withdrawn', data: { childId: 'c', withdrawnAt: '2026-01-01T00:02:00.000Z' } };
+    const again: SegmentCommand = {
+      kind: 'continue',
+      sessionId: 's',
+      eventId: 'again',
+      continued: { childId: 'c2', summary: 'S2', summaryId: 'sum2', continuedAt: '2026-01-01T00:03:00.000Z' },
+      childGiven: true,
+      child: 'free',
+    };
+    for (const command of [message('m1', 'e-m1'), begin('t1'), again]) {
+      expect(() => when(given(started, continued), command)).toThrow(expect.objectContaining({ type: 'session_sealed' }));
+      expect(when(given(started, continued, withdrawn), command).events).toHaveLength(1);
+    }
+    // A withdrawal naming another child leaves the segment sealed.
+    expect(() => when(given(started, continued, { ...withdrawn, data: { ...withdrawn.data, childId: 'x' } }), begin('t1'))).toThrow(expect.objectContaining({ type: 'session_sealed' }));
+  });
 });

@@ -1,6 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createLedger } from '@session-ledger/core';
+import { encodeSessionEvent } from '@session-ledger/events';
 import { FORMATS } from '@session-ledger/retention';
+import { openSqliteStore } from '@session-ledger/store-sqlite';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { servedLedger, trouble } from './browser.js';
@@ -22,6 +26,16 @@ describe('the browser: a conversation', () => {
     await api('POST', '/sessions/web-resumed/end', { reason: 'cli_close' });
     await api('POST', '/sessions/web-resumed/reopen', {});
     await api('POST', '/sessions/web-resumed/messages', { id: 'r2', role: 'user', content: 'After the resume.' });
+    await api('POST', '/sessions', { id: 'web-split', title: 'Split' });
+    await api('POST', '/sessions/web-split/messages', { id: 's1', role: 'user', content: 'Before the compression.' });
+    await api('POST', '/sessions/web-split/compress', { summary: 'Carried on elsewhere.', childId: 'web-split-2' });
+    await api('POST', '/sessions/web-split-2/messages', { id: 's2', role: 'user', content: 'In the child.' });
+    // As the Hermes import writes it (Hermes deleted the child and went on in the segment); no HTTP route writes one.
+    const store = openSqliteStore(served.file);
+    const withdrawal = encodeSessionEvent({ type: 'session.continuation_withdrawn', data: { childId: 'web-split-2', withdrawnAt: new Date().toISOString() } });
+    await createLedger(store).append('session-web-split', [{ id: randomUUID(), ...withdrawal }]);
+    await store.close();
+    await api('POST', '/sessions/web-split/messages', { id: 's3', role: 'user', content: 'After the withdrawal.' });
   });
 
   for (const id of ['web-root', 'web-tip']) {
@@ -83,6 +97,20 @@ describe('the browser: a conversation', () => {
     const order = await page.locator('main article.message, main aside.marker').evaluateAll((all) => all.map((el) => el.id || el.className));
     expect(order).toEqual(['message-r1', 'marker ended', 'marker reopened', 'message-r2']);
     expect(await page.locator('aside.marker.reopened p').textContent()).toMatch(/^Session reopened: it takes messages again \S/);
+    expect(await trouble(page)).toEqual({ dialogs: [], errors: [], violations: [] });
+    await page.close();
+  });
+
+  it('marks a withdrawn continuation after the compression it withdrew, links the child, and shows the child on its own', async () => {
+    const page = await served.browser.open(`${served.service.url}/s/web-split`);
+    await page.locator('#message-s3').waitFor();
+    const order = await page.locator('main article.message, main aside.marker').evaluateAll((all) => all.map((el) => el.id || el.className));
+    expect(order).toEqual(['message-s1', 'marker compression', 'marker withdrawn', 'message-s3']);
+    expect(await page.locator('aside.marker.withdrawn p').textContent()).toMatch(/^Continuation withdrawn: web-split-2 stands on its own, and this session takes messages again \S/);
+    await page.locator('aside.marker.withdrawn a').click();
+    await page.waitForURL('**/s/web-split-2');
+    await page.locator('#message-s2').waitFor();
+    expect(await page.locator('article.message').evaluateAll((all) => all.map((a) => a.id))).toEqual(['message-s2']);
     expect(await trouble(page)).toEqual({ dialogs: [], errors: [], violations: [] });
     await page.close();
   });

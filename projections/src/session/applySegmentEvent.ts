@@ -2,7 +2,7 @@ import type { SessionRecordOf } from '@session-ledger/events';
 import { skip } from './skip.js';
 import type { ConversationState, SegmentState } from './state.js';
 
-type SegmentRecord = SessionRecordOf<'session.continued' | 'session.child_linked' | 'session.ended' | 'session.reopened'>;
+type SegmentRecord = SessionRecordOf<'session.continued' | 'session.continuation_withdrawn' | 'session.child_linked' | 'session.ended' | 'session.reopened'>;
 
 /** A compression child opens a new active context: its summary replaces everything before it. */
 const openContext = (state: ConversationState, record: SessionRecordOf<'session.started'>): void => {
@@ -57,6 +57,13 @@ export const applySegmentEvent = (state: ConversationState, segment: SegmentStat
       segment.continuedIn = childId;
       if (earlier >= 0) state.markers[earlier] = { ...marker, index: state.markers[earlier]!.index };
       else state.markers.push(marker);
+      return;
+    }
+    case 'session.continuation_withdrawn': {
+      // The compression marker stays where it happened; the segment is no longer sealed, and its child is no segment of this conversation.
+      if (segment.continuedIn !== record.data.childId) return skip(state, record, `not continued in ${record.data.childId}`);
+      segment.continuedIn = null;
+      state.markers.push({ kind: 'withdrawn', index, sessionId, childId: record.data.childId, at: record.data.withdrawnAt });
       return;
     }
     case 'session.child_linked': {

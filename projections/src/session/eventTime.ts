@@ -32,6 +32,8 @@ const writerTimeOf = (record: SessionRecord): string => {
       return record.data.compactedAt;
     case 'session.continued':
       return record.data.continuedAt;
+    case 'session.continuation_withdrawn':
+      return record.data.withdrawnAt;
     case 'session.child_linked':
       return record.data.linkedAt;
     case 'session.reopened':

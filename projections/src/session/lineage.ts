@@ -42,6 +42,9 @@ export const lineageAccumulator = () => {
         // The latest continuation is in force (a later one supersedes a child that could not be started).
         if (node) node.continuedIn = record.data.childId;
         else pendingContinued.set(id, record.data.childId);
+      } else if (record.type === 'session.continuation_withdrawn') {
+        if (node?.continuedIn === record.data.childId) node.continuedIn = null;
+        else if (!node && pendingContinued.get(id) === record.data.childId) pendingContinued.delete(id);
       } else if (record.type === 'session.child_linked') {
         const children = node ? node.children : pendingChildren.get(id) ?? [];
         if (!node) pendingChildren.set(id, children);
@@ -49,9 +52,10 @@ export const lineageAccumulator = () => {
       }
     },
     finish(): LineageView {
+      // A compression child belongs to its parent's conversation while the parent's continuation names it (not once withdrawn).
       const up = (id: string) => {
         const node = nodes.get(id)!;
-        return node.link === 'compression' && node.parentId !== null && nodes.has(node.parentId) ? node.parentId : null;
+        return node.link === 'compression' && node.parentId !== null && nodes.get(node.parentId)?.continuedIn === id ? node.parentId : null;
       };
       const down = (id: string) => {
         const child = nodes.get(id)!.continuedIn;

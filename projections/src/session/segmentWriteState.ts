@@ -84,6 +84,10 @@ export const evolveSegment = (state: SegmentWriteState, event: { id: string; typ
     case 'session.continued':
       state.continued = data as unknown as SessionContinued;
       break;
+    case 'session.continuation_withdrawn':
+      // Withdrawn: the segment is no longer sealed (open again, as the source resumed it).
+      if (state.continued?.childId === data.childId) state.continued = null;
+      break;
     case 'session.ended':
       if (!state.ended) {
         state.endReason = typeof data.reason === 'string' ? data.reason : null;

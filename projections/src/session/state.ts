@@ -14,7 +14,7 @@ export interface SegmentState {
   model?: string;
   source?: string;
   title?: string;
-  /** The compression child named by `session.continued` (set even while that child is not started). */
+  /** The compression child named by `session.continued` (set even while that child is not started; null again once withdrawn). */
   continuedIn: string | null;
   ended: { reason?: string; endedAt: string } | null;
   /** Delegated and branched conversations started from this segment. */
@@ -74,7 +74,9 @@ export type Marker =
   | { kind: 'compression'; index: number; sessionId: string; childId: string; summaryId: string; summary: string; at: string }
   | { kind: 'child'; index: number; sessionId: string; childId: string; link: ChildLink; at: string }
   | { kind: 'ended'; index: number; sessionId: string; reason?: string; at: string }
-  | { kind: 'reopened'; index: number; sessionId: string; at: string };
+  | { kind: 'reopened'; index: number; sessionId: string; at: string }
+  /** The segment's continuation into `childId` was withdrawn: it takes messages again, and the child stands as a conversation of its own. */
+  | { kind: 'withdrawn'; index: number; sessionId: string; childId: string; at: string };
 
 export interface TurnState {
   turnId: string;

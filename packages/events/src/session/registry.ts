@@ -3,7 +3,7 @@ import { sessionStartedV1 } from './started.js';
 import { turnEndedV1, turnLeaseRenewedV1, turnStartedV1 } from './turns.js';
 import { messageAppendedV1, messageAppendedV2, messageRewrittenV1, upcastMessageV1 } from './messages.js';
 import { quickMessageAppended } from './messageQuick.js';
-import { historyCompactedV1, sessionChildLinkedV1, sessionContinuedV1, sessionEndedV1, sessionReopenedV1 } from './segments.js';
+import { historyCompactedV1, sessionChildLinkedV1, sessionContinuationWithdrawnV1, sessionContinuedV1, sessionEndedV1, sessionReopenedV1 } from './segments.js';
 import { historyRewoundV1 } from './rewound.js';
 import type { SessionEventType } from './types.js';
 
@@ -41,6 +41,7 @@ export const SESSION_SCHEMAS: Record<SessionEventType, EventSchemas> = {
   'history.compacted': only(historyCompactedV1),
   'history.rewound': only(historyRewoundV1),
   'session.continued': only(sessionContinuedV1),
+  'session.continuation_withdrawn': only(sessionContinuationWithdrawnV1),
   'session.child_linked': only(sessionChildLinkedV1),
   'session.ended': only(sessionEndedV1),
   'session.reopened': only(sessionReopenedV1),

@@ -24,6 +24,14 @@ export const sessionContinuedV1 = z.strictObject({
 });
 
 /** session.child_linked v1: a delegated or branched conversation starts from this segment. */
+/**
+ * session.continuation_withdrawn v1: the segment's continuation into `childId` is withdrawn, and the
+ * segment takes writes again. The source the ledger imports from deleted that compression child and
+ * went on in the segment (Hermes' `reopen_orphaned_compression_session`); the ledger keeps the child
+ * as a conversation of its own.
+ */
+export const sessionContinuationWithdrawnV1 = z.strictObject({ childId: safeId, withdrawnAt: isoTime });
+
 export const sessionChildLinkedV1 = z.strictObject({ childId: safeId, link: z.enum(CHILD_LINKS), linkedAt: isoTime });
 
 export const sessionEndedV1 = z.strictObject({ reason: z.string().optional(), endedAt: isoTime });
@@ -33,6 +41,7 @@ export const sessionReopenedV1 = z.strictObject({ reopenedAt: isoTime });
 
 export type HistoryCompacted = z.infer<typeof historyCompactedV1>;
 export type SessionContinued = z.infer<typeof sessionContinuedV1>;
+export type SessionContinuationWithdrawn = z.infer<typeof sessionContinuationWithdrawnV1>;
 export type SessionChildLinked = z.infer<typeof sessionChildLinkedV1>;
 export type SessionEnded = z.infer<typeof sessionEndedV1>;
 export type SessionReopened = z.infer<typeof sessionReopenedV1>;

@@ -1,7 +1,7 @@
 import type { SessionStarted } from './started.js';
 import type { TurnEnded, TurnLeaseRenewed, TurnStarted } from './turns.js';
 import type { MessageAppended, MessageRewritten } from './messages.js';
-import type { HistoryCompacted, SessionChildLinked, SessionContinued, SessionEnded, SessionReopened } from './segments.js';
+import type { HistoryCompacted, SessionChildLinked, SessionContinuationWithdrawn, SessionContinued, SessionEnded, SessionReopened } from './segments.js';
 import type { HistoryRewound } from './rewound.js';
 
 /** Every session event type and the current shape of its data. */
@@ -15,6 +15,7 @@ export interface SessionEventDataMap {
   'history.compacted': HistoryCompacted;
   'history.rewound': HistoryRewound;
   'session.continued': SessionContinued;
+  'session.continuation_withdrawn': SessionContinuationWithdrawn;
   'session.child_linked': SessionChildLinked;
   'session.ended': SessionEnded;
   'session.reopened': SessionReopened;
@@ -32,6 +33,7 @@ export const SESSION_EVENT_TYPES: readonly SessionEventType[] = [
   'history.compacted',
   'history.rewound',
   'session.continued',
+  'session.continuation_withdrawn',
   'session.child_linked',
   'session.ended',
   'session.reopened',

@@ -38,7 +38,9 @@ const settle = (db: Database.Database, segments: SegmentTable, changed: Iterable
 /** The session catalog: one row per logical conversation (see schema.ts and README). */
 export const catalogReadModel: ReadModel = {
   name: 'catalog',
-  version: 2, // 2: activity never later than the commit time (eventTimeOf, session 26)
+  // 2: activity never later than the commit time (eventTimeOf, session 26); 3: a compression child
+  // belongs to its parent's conversation only while the parent's continuation names it (withdrawals).
+  version: 3,
   // Kept inline, the catalog's rows cost a single append 44-62% (docs/benchmarks.md, "catalog:
   // single appendMessage ... with the catalog inline", 0.38-0.56 against a ceiling of >= 0.8); deferred,
   // the append pays nothing and the next list folds in what was written since, in one transaction
@@ -49,20 +51,21 @@ export const catalogReadModel: ReadModel = {
   apply(db, events: readonly RecordedEvent[]) {
     const segments = segmentTable(db);
     const changed = new Set<string>();
-    const started: string[] = [];
+    /** Segments that started or whose continuation changed: their compression children's roots may move. */
+    const moved: string[] = [];
     for (const event of events) {
       if (!event.streamName.startsWith(SESSION_PREFIX)) continue;
       const record = decodeSessionEventE(event);
       if (E.isLeft(record)) continue; // unreadable: left out, as the session list leaves it out
       const segment = segments.edit(record.right.sessionId);
-      const before = segment.started;
+      const { started, continuedIn } = segment;
       applyRecord(segment, record.right);
-      if (!before && segment.started) started.push(segment.id);
+      if ((!started && segment.started) || continuedIn !== segment.continuedIn) moved.push(segment.id);
       changed.add(segment.id);
     }
     if (changed.size === 0) return;
     segments.flush();
-    settle(db, segments, changed, started, new Set());
+    settle(db, segments, changed, moved, new Set());
   },
   erase(db, stream) {
     const id = sessionIdOf(stream);

@@ -13,7 +13,10 @@ const msOf = (time: string | null) => {
   return Number.isNaN(ms) ? null : ms;
 };
 
-/** Follows compression parents to the root, as the lineage fold does; null for a segment not started. */
+/**
+ * Follows compression parents to the root, as the lineage fold does (a parent whose continuation
+ * names the segment: not one that withdrew it); null for a segment not started.
+ */
 export const rootOf = (segments: SegmentTable, id: string): string | null => {
   const start = segments.get(id);
   if (!start?.started) return null;
@@ -21,7 +24,7 @@ export const rootOf = (segments: SegmentTable, id: string): string | null => {
   const seen = new Set<string>([id]);
   for (;;) {
     const parent: Segment | undefined = node.link === 'compression' && node.parentId !== null ? segments.get(node.parentId) : undefined;
-    if (!parent?.started || seen.has(parent.id)) return node.id;
+    if (!parent?.started || parent.continuedIn !== node.id || seen.has(parent.id)) return node.id;
     seen.add(parent.id);
     node = parent;
   }

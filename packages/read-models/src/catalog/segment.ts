@@ -59,6 +59,9 @@ export const applyRecord = (segment: Segment, record: SessionRecord): void => {
     case 'session.continued':
       segment.continuedIn = record.data.childId; // the latest continuation is in force
       break;
+    case 'session.continuation_withdrawn':
+      if (segment.continuedIn === record.data.childId) segment.continuedIn = null;
+      break;
     case 'message.appended':
       segment.messages += 1;
       break;

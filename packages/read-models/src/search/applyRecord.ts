@@ -17,6 +17,22 @@ const started = (s: Statements, record: SessionRecordOf<'session.started'>): voi
   if (root?.tip === parentId) s.moveTip.run(record.sessionId, parent.root);
 };
 
+/**
+ * The segment's continuation into `childId` withdrawn (lineage.ts `up`: a child belongs to its
+ * parent's conversation while the parent names it): the child and the chain below it become a
+ * conversation of their own, whose tip is the old conversation's tip; the segment is its old root's tip again.
+ */
+const withdrawn = (s: Statements, root: string, record: SessionRecordOf<'session.continuation_withdrawn'>): void => {
+  const { childId } = record.data;
+  const child = s.segment.get(childId);
+  if (child?.root !== root || childId === root) return;
+  const tip = s.segment.get(root)!.tip;
+  s.detachSegments.run({ child: childId, root });
+  s.detachMessages.run(childId, childId);
+  s.moveTip.run(tip, childId);
+  s.moveTip.run(record.sessionId, root);
+};
+
 /** The rules of applyMessageEvent.ts, kept in the tables: a repeated id is ignored (the fold skips it). */
 const appended = (s: Statements, root: string, record: SessionRecordOf<'message.appended'>): void => {
   const { messageId, role, timestamp } = record.data;
@@ -65,4 +81,5 @@ export const applyRecord = (s: Statements, record: SessionRecord): void => {
   if (record.type === 'message.appended') appended(s, segment.root, record);
   else if (record.type === 'message.rewritten') rewritten(s, segment.root, record);
   else if (record.type === 'history.rewound') rewound(s, segment.root, record);
+  else if (record.type === 'session.continuation_withdrawn') withdrawn(s, segment.root, record);
 };

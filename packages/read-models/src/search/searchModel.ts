@@ -60,7 +60,8 @@ const eraseSegment = (db: Database.Database, stream: string): void => {
 export const searchModel: ReadModel = {
   name: 'search',
   // 2: search_changes, so that an erased segment's rewrites and rewinds are undone (a file of 1 is rebuilt).
-  version: 2,
+  // 3: a withdrawn continuation takes the child out of the parent's conversation (applyRecord.ts).
+  version: 3,
   // FTS5 writes index segments at every commit: kept inline, a single append costs ~10x a plain
   // insert (docs/benchmarks.md, "search": indexing one event a transaction, 0.10), so the next
   // search folds in what was appended since, in one transaction.

@@ -21,6 +21,8 @@ export interface Statements {
   eraseText: Run<[string]>;
   eraseMessages: Run<[string]>;
   eraseSegment: Run<[string]>;
+  detachSegments: Run<[{ child: string; root: string }]>;
+  detachMessages: Run<[string, string]>;
   changes: ReturnType<typeof changeLog>;
 }
 
@@ -46,6 +48,13 @@ const prepare = (db: Database.Database): Statements => ({
   eraseText: db.prepare<[string]>('DELETE FROM search_text WHERE rowid IN (SELECT id FROM search_messages WHERE segment = ?)'),
   eraseMessages: db.prepare<[string]>('DELETE FROM search_messages WHERE segment = ?'),
   eraseSegment: db.prepare<[string]>('DELETE FROM search_segments WHERE segment = ?'),
+  /** A withdrawn continuation: the child and the compression chain below it (in the old root) leave the old root's conversation, the child their root. */
+  detachSegments: db.prepare<[{ child: string; root: string }]>(
+    `WITH RECURSIVE chain(segment) AS (SELECT @child UNION SELECT s.segment FROM search_segments s JOIN chain c ON s.parent = c.segment WHERE s.root = @root)
+     UPDATE search_segments SET root = @child WHERE segment IN chain`,
+  ),
+  /** Then their messages follow them (by segment: a segment holds its messages under its root). */
+  detachMessages: db.prepare<[string, string]>('UPDATE search_messages SET root = ? WHERE segment IN (SELECT segment FROM search_segments WHERE root = ?)'),
   changes: changeLog(db),
 });
 

@@ -11,6 +11,7 @@ import { readConversationEvents, type LoadedConversation } from '@session-ledger
 export const STRUCTURE_TYPES: ReadonlySet<string> = new Set<SessionEventType>([
   'session.started',
   'session.continued',
+  'session.continuation_withdrawn',
   'session.child_linked',
   'turn.started',
   'turn.lease_renewed',

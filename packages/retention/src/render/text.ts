@@ -25,6 +25,8 @@ export const markerHeadline = (marker: ExportedMarker, { id, text }: HeadlinePar
       return text(`Session ended at ${marker.at}${marker.reason === undefined ? '' : ` (${marker.reason})`}`);
     case 'reopened':
       return text(`Session reopened at ${marker.at}: it takes writes again`);
+    case 'withdrawn':
+      return `${text(`Continuation withdrawn at ${marker.at}: segment `)}${id(marker.sessionId)}${text(' no longer continues in ')}${id(marker.childId)}${text(' (kept as a conversation of its own) and takes writes again')}`;
   }
 };
 

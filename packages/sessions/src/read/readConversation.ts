@@ -1,6 +1,6 @@
 import { isLedgerError, type EventStore, type RecordedEvent } from '@session-ledger/core';
 import { checkSafeId, decodeSessionEvent, type SessionRecordOf } from '@session-ledger/events';
-import { readSegment, readStart } from './segmentEvents.js';
+import { readSegment, readStart, readTail } from './segmentEvents.js';
 
 export interface SegmentEvents {
   sessionId: string;
@@ -55,7 +55,10 @@ const walkDown = async (store: EventStore, topId: string): Promise<{ segments: S
   return { segments, pendingChildId: null };
 };
 
-/** Parent pointers up (one first event per segment) while the link is a compression and the parent exists. */
+/**
+ * Parent pointers up (one first event per segment, and the parent's last) while the link is a
+ * compression, the parent exists and its continuation still names the segment (not withdrawn).
+ */
 const walkUp = async (store: EventStore, fromId: string): Promise<string> => {
   const seen = new Set<string>([fromId]);
   let id = fromId;
@@ -64,7 +67,7 @@ const walkUp = async (store: EventStore, fromId: string): Promise<string> => {
     const parent = start.data.link === 'compression' ? start.data.parentId : null;
     if (parent === null || seen.has(parent)) return id;
     try {
-      await readStart(store, parent);
+      if (childNamedBy(await readTail(store, parent, 1)) !== id) return id;
     } catch (error) {
       if (gone(error)) return id;
       throw error;

@@ -12,6 +12,8 @@ const markerLine = (marker: Marker): string => {
       return `=== session ended${marker.reason ? `: ${marker.reason}` : ''}`;
     case 'reopened':
       return '=== session reopened';
+    case 'withdrawn':
+      return `=== continuation in ${marker.childId} withdrawn: the session goes on here`;
   }
 };
 

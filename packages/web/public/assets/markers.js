@@ -22,6 +22,12 @@ export const markerView = (marker) => {
       return h('aside', { class: 'marker ended', role: 'note' }, h('p', {}, 'Session ended', marker.reason ? [': ', isolated(marker.reason)] : '', ' ', time(marker.at)));
     case 'reopened':
       return h('aside', { class: 'marker reopened', role: 'note' }, h('p', {}, 'Session reopened: it takes messages again ', time(marker.at)));
+    case 'withdrawn':
+      return h(
+        'aside',
+        { class: 'marker withdrawn', role: 'note' },
+        h('p', {}, 'Continuation withdrawn: ', h('a', { href: sessionHref(marker.childId) }, isolated(shortId(marker.childId))), ' stands on its own, and this session takes messages again ', time(marker.at)),
+      );
     default:
       return '';
   }
