@@ -1,5 +1,5 @@
 import { isJsonObject, type JsonObject, type JsonValue, type RecordedEvent } from '@session-ledger/core';
-import { reopenedEvent, replacedEvent } from '../mapping/replacedEvent.js';
+import { reopenedEvent, replacedEvent, withdrawnEvent } from '../mapping/replacedEvent.js';
 import type { HermesMessage } from '../model.js';
 import { correspondence } from './correspond.js';
 import type { SyncEvent } from './syncStream.js';
@@ -63,14 +63,6 @@ const writtenSince = (n: number) => `the ledger holds ${n} event(s) this file do
 const afterDeletedChild = (n: number) =>
   `the ledger continued this session in a compression segment Hermes has since deleted, and the file adds ${n} event(s) after it; the ledger is left as it is`;
 /**
- * Hermes deleted the compression segment this session continued in, then reopened the session and
- * went on in it (`reopen_orphaned_compression_session`, run before a turn on a session whose
- * continuation is gone). The ledger keeps that segment as the conversation's continuation, and a
- * sealed segment takes no rows: not modelled yet (outside test, session 30).
- */
-const wentOnAfterDeletedChild = (childId: string, n: number) =>
-  `Hermes went on in this session after deleting the compression segment ${childId} it had continued in; the ledger keeps that segment, which seals this one, so the ${n} event(s) the file adds here are left out; the ledger is left as it is`;
-/**
  * The file's session under this id starts otherwise than the one the import brought in (another
  * `started_at`): Hermes deleted that session and a new one took its id (gateway and ACP ids are the
  * caller's). Both were told apart as "written in the ledger since", which blamed a writer there is
@@ -115,6 +107,39 @@ const reopenedFirst = (stream: string, held: readonly RecordedEvent[], place: Re
   return [{ kind: 'reopened', event: reopenedEvent(stream, last.id, at) }, ...rest];
 };
 
+/**
+ * Held continuations the import withdrew since (each with its withdrawal): Hermes deleted the
+ * child and went on in the segment. They stand for nothing in the plan and are no conflict.
+ */
+const withdrawnContinuations = (extra: readonly RecordedEvent[]): Set<RecordedEvent> => {
+  const settled = new Set<RecordedEvent>();
+  extra.forEach((event, index) => {
+    if (event.type !== 'session.continuation_withdrawn' || event.metadata.importedFrom !== 'hermes') return;
+    const childId = objectOf(event.data)?.childId;
+    const withdrawn = extra
+      .slice(0, index)
+      .findLast((held) => held.type === 'session.continued' && held.metadata.importedFrom === 'hermes' && objectOf(held.data)?.childId === childId && !settled.has(held));
+    if (withdrawn === undefined) return;
+    settled.add(withdrawn);
+    settled.add(event);
+  });
+  return settled;
+};
+
+/**
+ * Hermes deleted the compression segment this session continued in, then went on in the session
+ * (`reopen_orphaned_compression_session`, run before a turn on a session whose continuation is gone,
+ * clears its compression end): the file has neither that child nor the end, and the ledger's
+ * continuation is withdrawn, so the segment takes the rows that follow (outside test, session 31,
+ * helper-89 F2). Timed at the first row Hermes wrote after it, or at the continuation when none.
+ */
+const withdrawal = (stream: string, continued: RecordedEvent, rest: readonly SyncEvent[]): SyncEvent => {
+  const data = objectOf(continued.data);
+  const first = rest.find((item) => item.event.type === 'message.appended')?.event.data as { timestamp?: string } | undefined;
+  const at = first?.timestamp ?? (typeof data?.continuedAt === 'string' ? data.continuedAt : new Date(0).toISOString());
+  return { kind: 'withdrawn', event: withdrawnEvent(stream, continued.id, String(data?.childId), at) };
+};
+
 export interface ReconcileSource {
   /** Row ids of the session's rows that are active in the source (`active = 1`). */
   liveRows: readonly number[];
@@ -140,8 +165,9 @@ export const sourceOf = (item: { rows: readonly HermesMessage[] }): ReconcileSou
  * by an earlier run, wherever they stand (F1: rows Hermes took back survive a rewrite, so retired
  * rows may stand before them). A compression segment's start, its summary message and its parent's
  * continuation keep what the ledger holds (`correspondence`); a held continuation into a child
- * Hermes deleted stands for the file's compression end, and nothing may follow it. Anything else is
- * a conflict.
+ * Hermes deleted stands for the file's compression end, and nothing may follow it; once the file has
+ * no such end either (Hermes went on in the segment), the continuation is withdrawn before the rest.
+ * Anything else is a conflict.
  */
 export const reconcile = (stream: string, held: readonly RecordedEvent[], planned: readonly SyncEvent[], source: ReconcileSource): Reconciled => {
   const place = new Map<string, number>();
@@ -180,14 +206,18 @@ export const reconcile = (stream: string, held: readonly RecordedEvent[], planne
   if (same.sealed() && planRest.length > 0) return { kind: 'conflict', reason: afterDeletedChild(planRest.length) };
   const rest = reopenedFirst(stream, held, place, planRest);
   if (extra.length === 0) return { kind: 'append', events: rest };
-  const foreign = extra.filter((event) => event.metadata.importedFrom !== 'hermes' || !REPLACEABLE.has(event.type));
-  const withdrawn = foreign.find((event) => event.type === 'session.continued' && event.metadata.importedFrom === 'hermes');
-  if (withdrawn !== undefined) {
-    const heldChild = String(objectOf(withdrawn.data)?.childId);
+  const settled = withdrawnContinuations(extra);
+  let foreign = extra.filter((event) => !settled.has(event) && (event.metadata.importedFrom !== 'hermes' || !REPLACEABLE.has(event.type)));
+  const inForce = foreign.find((event) => event.type === 'session.continued' && event.metadata.importedFrom === 'hermes');
+  /** What goes before the plan's rest: the withdrawal of a continuation the file no longer has. */
+  const lead: SyncEvent[] = [];
+  if (inForce !== undefined) {
+    const heldChild = String(objectOf(inForce.data)?.childId);
     const elsewhere = rest.find((item) => item.event.type === 'session.continued');
     const plannedChild = objectOf(elsewhere?.event.data)?.childId;
     if (typeof plannedChild === 'string' && plannedChild !== heldChild) return { kind: 'conflict', reason: continuedElsewhere(heldChild, plannedChild) };
-    return { kind: 'conflict', reason: wentOnAfterDeletedChild(heldChild, rest.length) };
+    lead.push(withdrawal(stream, inForce, rest));
+    foreign = foreign.filter((event) => event !== inForce);
   }
   if (foreign.some((event) => event.type === 'session.started' && event.metadata.importedFrom === 'hermes')) return { kind: 'conflict', reason: anotherUnderSameId(stream) };
   if (foreign.length > 0) return { kind: 'conflict', reason: writtenSince(foreign.length) };
@@ -196,7 +226,7 @@ export const reconcile = (stream: string, held: readonly RecordedEvent[], planne
     const messageId = event.type === 'message.appended' ? objectOf(event.data)?.messageId : undefined;
     return typeof messageId === 'string' && !gone.has(messageId);
   });
-  if (shown.length === 0) return { kind: 'append', events: rest };
+  if (shown.length === 0) return { kind: 'append', events: [...lead, ...rest] };
   if (!rest.some((item) => item.event.rowIds.length > 0)) return { kind: 'conflict', reason: olderCopy(shown.length) };
   let oldest = Number.POSITIVE_INFINITY;
   for (const item of rest) for (const row of item.event.rowIds) oldest = Math.min(oldest, row);
@@ -209,5 +239,5 @@ export const reconcile = (stream: string, held: readonly RecordedEvent[], planne
   const started = planned[0]?.event.data as { startedAt?: string } | undefined;
   const at = first?.timestamp ?? started?.startedAt ?? new Date(0).toISOString();
   const ids = shown.map((event) => objectOf(event.data)!.messageId as string);
-  return { kind: 'append', events: [{ kind: 'replaced', event: replacedEvent(stream, ids, rows, at) }, ...rest] };
+  return { kind: 'append', events: [...lead, { kind: 'replaced', event: replacedEvent(stream, ids, rows, at) }, ...rest] };
 };

@@ -35,3 +35,16 @@ export const reopenedEvent = (stream: string, endId: string, reopenedAt: string)
   metadata.importedFrom = 'hermes';
   return { id: deterministicId('hermes-import', stream, `o|${endId}`), type: encoded.type, data: encoded.data as PlannedEvent['data'], metadata, rowIds: [] };
 };
+
+/**
+ * The withdrawal of a continuation into a compression child Hermes deleted, once Hermes went on in
+ * the segment (`reopen_orphaned_compression_session` clears its compression end before the next
+ * turn): the ledger keeps the child, as a conversation of its own, and the segment takes the rows
+ * Hermes writes there. Its id hashes the continuation it withdraws.
+ */
+export const withdrawnEvent = (stream: string, continuedId: string, childId: string, withdrawnAt: string): PlannedEvent => {
+  const encoded = encodeSessionEvent({ type: 'session.continuation_withdrawn', data: { childId, withdrawnAt } });
+  const metadata = encoded.metadata;
+  metadata.importedFrom = 'hermes';
+  return { id: deterministicId('hermes-import', stream, `w|${continuedId}`), type: encoded.type, data: encoded.data as PlannedEvent['data'], metadata, rowIds: [] };
+};
