@@ -1,4 +1,4 @@
-import { answerClientError } from './clientError.js';
+import { answerClientError, trackResponse } from './clientError.js';
 import { createServer as createNodeServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import { invalidInput, toJson } from '@session-ledger/core';
@@ -143,6 +143,7 @@ export const createHttpService = (options: HttpServiceOptions): Server => {
 
   // Host is checked by originForm and the guard, whose refusals are problems; Node's own is a bare 400.
   const server = createNodeServer({ requireHostHeader: false }, async (req, res) => {
+    trackResponse(res);
     // A browser must not read a JSON answer or a transcript as a script or a page.
     res.setHeader('x-content-type-options', 'nosniff');
     for (const [name, value] of Object.entries(guard.corsHeaders(req, null))) res.setHeader(name, value);
