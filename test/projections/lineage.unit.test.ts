@@ -22,6 +22,16 @@ describe('lineage', () => {
     expect(descendantConversations(foldLineage(given.records), 'a').sort()).toEqual(['d1', 'd2', 'd3']);
   });
 
+  it('given a link a refused parent kept (another start took the child id), when asked for its descendants, then that child is not one', () => {
+    const given = history().start('a').start('q').delegate('q', 'd');
+    given.event('a', { type: 'session.child_linked', data: { childId: 'd', link: 'delegation', linkedAt: given.at() } });
+
+    const view = foldLineage(given.records);
+
+    expect(descendantConversations(view, 'a')).toEqual([]);
+    expect(descendantConversations(view, 'q')).toEqual(['d']);
+  });
+
   it('given a continued segment whose child never started, when folded, then that segment is its own tip', () => {
     const given = history().start('a').compress('a', 'b', 'a', 'S', { childStarts: false });
 

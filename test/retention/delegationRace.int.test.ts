@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createLedger, readStreamState, type EventStore } from '@session-ledger/core';
-import { deleteSession } from '@session-ledger/retention';
-import { appendMessage, startSession } from '@session-ledger/sessions';
+import { encodeSessionEvent } from '@session-ledger/events';
+import { deleteSession, readCoverage } from '@session-ledger/retention';
+import { appendMessage, loadConversation, startSession } from '@session-ledger/sessions';
 import { holdingStartOf, pausedDeletion, STORES, writerOn } from './helpers.js';
 
 /**
@@ -75,5 +77,36 @@ describe.each(STORES)('a delegated child started while its parent is deleted (%s
     await deleteSession(createLedger(base), 'p', { now: now() });
     await expect(startSession(context, { id: 'd', parentId: 'p', link: 'delegation' })).rejects.toMatchObject({ type: 'session_deleted' });
     expect(await childState(base)).toBe('absent');
+  });
+});
+
+/**
+ * Two starts raced for one child id (two server processes on one file): the refused parent kept its
+ * `session.child_linked`, and deleting that parent followed the link and erased the winner's
+ * conversation (outside test, session 33, helper-92 F5). The link stays; the deletion and the export
+ * cover only a child whose start names the linking segment.
+ */
+describe.each(STORES)('a link the refused parent kept after a race for the child id (%s)', (_name, open) => {
+  const danglingLink = async (writer: ReturnType<typeof writerOn>, parentId: string, childId: string) => {
+    const link = encodeSessionEvent({ type: 'session.child_linked', data: { childId, link: 'delegation', linkedAt: writer.now().toISOString() } });
+    await writer.ledger.append(`session-${parentId}`, [{ id: randomUUID(), ...link }]);
+  };
+
+  it.each([
+    ['a plain start won', undefined],
+    ['another parent delegating it won', 'q'],
+  ])('%s: deleting the refused parent deletes only it; the child stays whole', async (_what, winner) => {
+    const base = open();
+    const writer = writerOn(base);
+    await startSession(writer.context, { id: 'p' });
+    if (winner) await startSession(writer.context, { id: winner });
+    await startSession(writer.context, winner ? { id: 'c', parentId: winner, link: 'delegation' } : { id: 'c' });
+    await appendMessage(writer.context, 'c', { role: 'user', content: 'not p\'s' });
+    await danglingLink(writer, 'p', 'c');
+
+    expect((await readCoverage(base, 'p')).streams.map((s) => s.stream)).toEqual(['session-p']);
+    expect((await deleteSession(createLedger(base), 'p', { now: writer.now() })).deleted).toEqual(['session-p']);
+    expect((await readStreamState(base, 'session-c')).state).toBe('live');
+    expect((await loadConversation(base, 'c', { view: 'display' })).messages.map((m) => m.content)).toEqual(["not p's"]);
   });
 });

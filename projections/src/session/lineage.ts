@@ -95,7 +95,8 @@ export const descendantConversations = (view: LineageView, rootId: string): stri
     for (const segment of byRoot.get(queue.shift()!) ?? []) {
       for (const { childId } of segment.children) {
         const child = index.get(childId);
-        if (!child || seen.has(child.rootId)) continue;
+        // A link whose child names another parent (the id was taken by another start) is no descendant.
+        if (!child || child.parentId !== segment.sessionId || seen.has(child.rootId)) continue;
         seen.add(child.rootId);
         found.push(child.rootId);
         queue.push(child.rootId);

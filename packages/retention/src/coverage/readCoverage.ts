@@ -28,7 +28,13 @@ const streamsOf = (conversation: CoveredConversation): CoveredStream[] =>
     return { stream: sessionStream(sessionId), sessionId, revision: last.revision, chainHead: hashOf(last) };
   });
 
-/** Delegated children of the covered conversations, recursively; a child that is gone (or never started) is skipped. */
+/**
+ * Delegated children of the covered conversations, recursively; a child that is gone (or never
+ * started) is skipped, and so is one whose start does not name the linking segment as its delegating
+ * parent: two parents (or a parent and a plain start) raced for its id, and the refused one kept its
+ * link. Followed, the link erased a conversation that was not the parent's (outside test, session 33,
+ * helper-92 F5, two server processes on one file).
+ */
 const withDelegated = async (store: EventStore, main: CoveredConversation, read: CoverageRead): Promise<CoveredConversation[]> => {
   const out = [main];
   const seen = new Set([main.rootId]);
@@ -45,6 +51,8 @@ const withDelegated = async (store: EventStore, main: CoveredConversation, read:
           if (gone(error)) continue;
           throw error;
         }
+        const start = loaded.state.segments[0];
+        if (loaded.rootId !== child.childId || start?.parentId !== segment.sessionId || start.link !== 'delegation') continue;
         seen.add(loaded.rootId);
         out.push(covered(loaded, 'logical', 'delegation', segment.sessionId, parent.depth + 1));
       }

@@ -1,4 +1,4 @@
-import { hashOf, isLedgerError, readStreamIfAny, type EventStore, type RecordedEvent } from '@session-ledger/core';
+import { hashOf, isJsonObject, isLedgerError, readStreamIfAny, type EventStore, type RecordedEvent } from '@session-ledger/core';
 import { sessionStream } from '@session-ledger/events';
 import type { Coverage } from '../coverage/coverage.js';
 import type { PlannedStream } from './plan.js';
@@ -45,14 +45,29 @@ const startOrFence = async (store: EventStore, stream: string): Promise<Recorded
  */
 export const startedSince = async (store: EventStore, coverage: Coverage): Promise<PlannedStream[]> => {
   const out: PlannedStream[] = [];
-  for (const childId of [...coverage.conversations.map((conversation) => conversation.loaded.pendingChildId), ...delegatedUnread(coverage)]) {
-    if (childId === null) continue;
+  const pending = coverage.conversations.flatMap(({ loaded }): Linked[] => (loaded.pendingChildId === null ? [] : [{ childId: loaded.pendingChildId, parentId: loaded.tipId, link: 'compression' }]));
+  for (const { childId, parentId, link } of [...pending, ...delegatedUnread(coverage)]) {
     const stream = sessionStream(childId);
     const start = await startOrFence(store, stream);
-    if (start) out.push({ stream, revision: 0n, chainHead: hashOf(start) });
+    if (start && startedFrom(start, parentId, link)) out.push({ stream, revision: 0n, chainHead: hashOf(start) });
   }
   return out;
 };
+
+/** A child id linked from a covered segment (`parentId`), and how. */
+interface Linked {
+  childId: string;
+  parentId: string;
+  link: 'compression' | 'delegation';
+}
+
+/**
+ * Whether the child's start names the linking segment, as that link says: another start may have
+ * taken the id (two parents, or a parent and a plain start, raced for it), and the refused parent kept
+ * its link; that conversation is not this one's to delete (outside test, session 33, helper-92 F5).
+ */
+const startedFrom = (start: RecordedEvent, parentId: string, link: Linked['link']): boolean =>
+  isJsonObject(start.data) && start.data.parentId === parentId && start.data.link === link;
 
 /**
  * Delegated children linked in a covered segment whose start the coverage did not read: a
@@ -62,7 +77,7 @@ export const startedSince = async (store: EventStore, coverage: Coverage): Promi
  * re-reads its parent (sessions' startSession). Branch and reset children are conversations of their
  * own and are never deleted with their parent.
  */
-const delegatedUnread = (coverage: Coverage): string[] => {
+const delegatedUnread = (coverage: Coverage): Linked[] => {
   // lineage tip deletes the tip segment alone, never its delegated children (readCoverage)
   if (coverage.lineage === 'tip') return [];
   const read = new Set(coverage.conversations.map((conversation) => conversation.rootId));
@@ -70,6 +85,10 @@ const delegatedUnread = (coverage: Coverage): string[] => {
     const covered = new Set(conversation.segments.map((segment) => segment.sessionId));
     return conversation.loaded.state.segments
       .filter((segment) => covered.has(segment.sessionId))
-      .flatMap((segment) => segment.children.filter((child) => child.link === 'delegation' && !read.has(child.childId)).map((child) => child.childId));
+      .flatMap((segment) =>
+        segment.children
+          .filter((child) => child.link === 'delegation' && !read.has(child.childId))
+          .map((child): Linked => ({ childId: child.childId, parentId: segment.sessionId, link: 'delegation' })),
+      );
   });
 };
