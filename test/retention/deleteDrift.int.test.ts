@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createLedger, readWholeStream, type EventStore } from '@session-ledger/core';
+import { createLedger, readStreamState, readWholeStream, type EventStore } from '@session-ledger/core';
 import { AUDIT_STREAM, deleteSession, reviewDeletion } from '@session-ledger/retention';
-import { appendMessage, loadConversation } from '@session-ledger/sessions';
+import { appendMessage, loadConversation, startSession } from '@session-ledger/sessions';
 import { buildConversation, STORES, wrapStore, writerOn } from './helpers.js';
 
 /**
@@ -52,5 +52,55 @@ describe.each(STORES)('a session that moves under its deletion (%s)', (_name, op
     await expect(deleteSession(createLedger(store), 'root', { now: now(), ifMatch: '*' })).rejects.toMatchObject({ type: 'drift' });
     expect(slipped()).toBe(3);
     expect((await loadConversation(base, 'subsub', { view: 'display' })).messages.map((message) => message.content)).toContain('slipped in 3');
+  });
+});
+
+/**
+ * A conversation with delegated children, and a write landing in the root while its deletion runs.
+ * The children went first, one tombstone a call, and the root's tombstone was refused: 409
+ * partial_deletion, the children erased and the root kept, even under a matching If-Match (outside
+ * test, session 33, helper-92 F2: 1 round in 4 with `*`, 1 in 2 with an ETag on two server
+ * processes). A store that tombstones all or none (SQLite) refuses the whole deletion instead.
+ */
+describe('a write landing in the root while a conversation with delegated children is deleted (sqlite: all or none)', () => {
+  const open = STORES.find(([name]) => name === 'sqlite')![1];
+  /** The store, with a message slipped into `p` as the tombstones are asked for, `writes` times. */
+  const moving = async (writes: number) => {
+    const base = open();
+    const writer = writerOn(base);
+    await startSession(writer.context, { id: 'p' });
+    for (const child of ['k1', 'k2']) {
+      await startSession(writer.context, { id: child, parentId: 'p', link: 'delegation' });
+      await appendMessage(writer.context, child, { role: 'assistant', content: `work of ${child}` });
+    }
+    let slipped = 0;
+    const store: EventStore = wrapStore(base, {});
+    store.tombstoneStreams = async (items) => {
+      if (slipped < writes) {
+        slipped += 1;
+        await appendMessage(writer.context, 'p', { role: 'user', content: `slipped in ${slipped}` });
+      }
+      return base.tombstoneStreams!(items);
+    };
+    const alive = async () => Promise.all(['p', 'k1', 'k2'].map(async (id) => (await readStreamState(base, `session-${id}`)).state));
+    return { ...writer, base, store, alive };
+  };
+
+  it('with an If-Match naming the review: precondition_failed, and every stream, the children included, is kept', async () => {
+    const { base, store, now, alive } = await moving(1);
+    const { etag } = await reviewDeletion(base, 'p');
+    await expect(deleteSession(createLedger(store), 'p', { now: now(), ifMatch: etag })).rejects.toMatchObject({ type: 'precondition_failed' });
+    expect(await alive()).toEqual(['live', 'live', 'live']);
+    expect((await loadConversation(base, 'k1', { view: 'display' })).messages.map((m) => m.content)).toEqual(['work of k1']);
+  });
+
+  it('with *: read again and deleted whole; kept whole when it keeps moving', async () => {
+    const once = await moving(1);
+    expect((await deleteSession(createLedger(once.store), 'p', { now: once.now(), ifMatch: '*' })).deleted.sort()).toEqual(['session-k1', 'session-k2', 'session-p']);
+    expect(await once.alive()).toEqual(['tombstoned', 'tombstoned', 'tombstoned']);
+
+    const always = await moving(10);
+    await expect(deleteSession(createLedger(always.store), 'p', { now: always.now(), ifMatch: '*' })).rejects.toMatchObject({ type: 'drift' });
+    expect(await always.alive()).toEqual(['live', 'live', 'live']);
   });
 });

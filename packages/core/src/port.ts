@@ -56,6 +56,13 @@ export interface EventStore {
   deleteStream(stream: string, options?: { expectedRevision?: ExpectedRevision }): Promise<DeleteResult>;
   /** Hard delete: the stream's events are erased and it can never be written or recreated. */
   tombstoneStream(stream: string, options?: { expectedRevision?: ExpectedRevision }): Promise<DeleteResult>;
+  /**
+   * Optional: tombstones every stream or none, each conditional on its revision (SQLite: one
+   * transaction); a refusal names its stream (`details.stream`). A deletion of a conversation then
+   * never leaves half of it behind when a write lands under it. EventStoreDB, which deletes one
+   * stream per call, leaves it out.
+   */
+  tombstoneStreams?(streams: ReadonlyArray<{ stream: string; expectedRevision: ExpectedRevision }>): Promise<DeleteResult[]>;
   subscribeToStream(stream: string, options?: SubscribeToStreamOptions): Subscription;
   subscribeToAll(options?: SubscribeToAllOptions): Subscription;
   /** Named durable checkpoints, kept in the store itself. */

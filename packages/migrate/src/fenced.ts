@@ -1,6 +1,6 @@
 import type { EventStore } from '@session-ledger/core';
 
-const WRITES = ['appendToStream', 'deleteStream', 'tombstoneStream', 'storeCheckpoint'] as const;
+const WRITES = ['appendToStream', 'deleteStream', 'tombstoneStream', 'tombstoneStreams', 'storeCheckpoint'] as const;
 
 /**
  * The target as a run writes it: every write first makes sure the run still holds its lease

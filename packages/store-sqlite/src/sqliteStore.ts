@@ -282,6 +282,11 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
     return { position: null, deletion };
   });
 
+  /** EventStore.tombstoneStreams: every one or none (a refusal rolls back the ones before it; each `remove` nests as a savepoint). */
+  const removeAll = db.transaction((items: ReadonlyArray<{ stream: string; expectedRevision: ExpectedRevision }>) =>
+    items.map(({ stream, expectedRevision }) => remove(stream, expectedRevision, true)),
+  );
+
   /** EventStore.revisionOfId: the live revision holding `id`, through the id index and its backlog (idIndex.ts), in one snapshot. */
   const revisionOfIdOnce = db.transaction((name: string, id: string): bigint | undefined => {
     if (others.moved()) forgetKept();
@@ -383,6 +388,20 @@ export const openSqliteStore = (path: string, options: SqliteStoreOptions = {}):
       // Erasure: secure_delete zeroes the freed pages; a checkpoint moves them out of the WAL.
       mapped(() => db.pragma('wal_checkpoint(TRUNCATE)'));
       return result;
+    },
+    async tombstoneStreams(items) {
+      group.flush();
+      for (const { stream } of items) heads.forget(stream);
+      leaves.forget();
+      forgetKept();
+      try {
+        const results = afterWrite(mapped(() => removeAll.immediate(items)));
+        mapped(() => db.pragma('wal_checkpoint(TRUNCATE)'));
+        return results;
+      } catch (error) {
+        rolledBack(); // the log's tiles and what is kept, as the rolled-back removes left them
+        throw error;
+      }
     },
     subscribeToStream(name, opts = {}) {
       return catchUpSubscription(

@@ -86,4 +86,11 @@ export const erasingStore = (store: EventStore, models: { erase(stream: string):
     models.erase(stream);
     return result;
   },
+  ...(store.tombstoneStreams && {
+    async tombstoneStreams(items: Parameters<NonNullable<EventStore['tombstoneStreams']>>[0]) {
+      const results = await store.tombstoneStreams!(items);
+      for (const { stream } of items) models.erase(stream);
+      return results;
+    },
+  }),
 });

@@ -62,6 +62,26 @@ export const tombstoneAll = async (
   /** `after`: the outcome of this deletion's earlier tombstones, which these continue. */
   const deleted: string[] = [...(options.after?.deleted ?? [])];
   const logged: DeletionRecord[] = [...(options.after?.logged ?? [])];
+  // All or none where the store can (SQLite): a write landing in the root after the children went
+  // left the children erased and the root kept, 409 partial_deletion even under a matching If-Match
+  // (outside test, session 33, helper-92 F2). Resuming an intent goes stream by stream (some went).
+  if (store.tombstoneStreams && !options.resuming && streams.length > 1) {
+    try {
+      const results = await withRetry(() => store.tombstoneStreams!(streams.map((s) => ({ stream: s.stream, expectedRevision: s.revision }))), options.retry);
+      for (const [index, stream] of streams.entries()) {
+        const record = results[index]?.deletion;
+        if (record) logged.push(record);
+        deleted.push(stream.stream);
+        options.onDeleted?.(deleted.length);
+      }
+      return { deleted, kept: [], failure: null, logged };
+    } catch (error) {
+      const named = isLedgerError(error) ? (error.details as { stream?: unknown }).stream : undefined;
+      const refused = streams.find((s) => s.stream === named) ?? streams[0]!;
+      const kept = streams.map((s) => s.stream);
+      return { deleted, kept, failure: failureOf(error, refused, deleted, kept, options.late === true), logged };
+    }
+  }
   for (const [index, stream] of streams.entries()) {
     try {
       const result = await withRetry(() => store.tombstoneStream(stream.stream, { expectedRevision: stream.revision }), options.retry);
