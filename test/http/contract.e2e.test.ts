@@ -219,6 +219,22 @@ describe('HTTP contract: every route as GET /openapi.json documents it', { timeo
     }
   });
 
+  it('says which operations take a unique id prefix or a title for {id}, and those do while the others refuse them (outside test, session 33, F4)', async () => {
+    const idOf = (op: Json) => (op.parameters as Json[] | undefined)?.find((parameter) => parameter.in === 'path' && parameter.name === 'id');
+    const selectors = [...operations.values()].filter(({ op }) => /prefix/.test(idOf(op)?.schema?.description ?? '')).map(({ op }) => op.operationId);
+    expect(selectors.sort()).toEqual(['getSessionsId', 'getSessionsIdTranscript']);
+    await rawRequest(service.url, { method: 'POST', path: '/sessions', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'selectable-1', title: 'Selectable by title' }) });
+    for (const selector of ['selectable-', encodeURIComponent('Selectable by title')]) {
+      for (const { path } of ['getSessionsId', 'getSessionsIdTranscript'].map((id) => operations.get(id)!)) {
+        const response = await rawRequest(service.url, { path: path.replace('{id}', selector) });
+        expect({ path, selector, status: response.status }).toEqual({ path, selector, status: 200 });
+      }
+      // Not a session id: unknown (404), or not an id at all (400, a title with spaces).
+      const review = await rawRequest(service.url, { path: operations.get('getSessionsIdDeletion')!.path.replace('{id}', selector) });
+      expect({ selector, refused: [400, 404].includes(review.status) }).toEqual({ selector, refused: true });
+    }
+  });
+
   it('publishes the event id rule it enforces on a raw append: a UUID (outside test, session 29, F3)', async () => {
     const append = operations.get('postStreamsStream')!.op;
     const bodySchema = validator(append.requestBody.content['application/json'].schema);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { JSON_VALUE_SCHEMA } from './contract/common.js';
-import { PATH_PARAMETERS } from './contract/pathParameters.js';
+import { PATH_PARAMETERS, SELECTOR_ID } from './contract/pathParameters.js';
 import { problem } from './contract/responses.js';
 import type { Route } from './types.js';
 
@@ -17,7 +17,8 @@ const parameters = (route: Route): JsonSchema[] => {
   const path = [...route.path.matchAll(/:([A-Za-z]+)/g)].map(([, name]) => {
     const schema = PATH_PARAMETERS[name!];
     if (!schema) throw new Error(`The path parameter ${name} of ${route.path} has no schema in PATH_PARAMETERS`);
-    return { name, in: 'path', required: true, schema: schemaOf(schema) };
+    const described = name === 'id' && route.selector ? { ...schemaOf(schema), description: SELECTOR_ID } : schemaOf(schema);
+    return { name, in: 'path', required: true, schema: described };
   });
   const headers = Object.entries(route.headers ?? {}).map(([name, spec]) => ({ name, in: 'header', required: spec.required ?? false, description: spec.description, schema: spec.schema ? schemaOf(spec.schema) : { type: 'string' } }));
   if (!route.query) return [...path, ...headers];

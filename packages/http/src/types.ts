@@ -51,6 +51,8 @@ export interface RouteSpec<Q extends z.ZodType, B extends z.ZodType> {
   headers?: Record<string, { description: string; required?: boolean; schema?: z.ZodType }>;
   /** Server-Sent Events: counted against the subscriber limit; HEAD answers the headers only. */
   sse?: boolean;
+  /** `:id` is resolved as a selector (a unique id prefix or an exact title, resolveSessionIn), as the document then says; elsewhere it is a session id. */
+  selector?: true;
   responses: Record<number, ResponseSpec>;
   handler: (context: RequestContext<z.output<Q>, z.output<B>>) => Promise<Reply | null>;
 }

@@ -76,6 +76,7 @@ export const sessionRoutes: Route[] = [
     description: 'The ETag names the revision of every segment; If-None-Match answers 304. An id prefix or title matching several sessions is 409 ambiguous, naming the candidates.',
     headers: { 'If-None-Match': IF_NONE_MATCH },
     query: z.strictObject({ view: z.enum(VIEWS).optional().describe('display (default), active or raw') }),
+    selector: true,
     responses: { 200: { description: 'the view', schema: R.conversation }, 304: { description: 'unchanged since the ETag' }, 404: { description: 'unknown id' }, 409: { description: 'an ambiguous prefix or title' }, ...GONE },
     handler: async ({ store, params, query, req }) => {
       const id = await resolveSessionIn(store, params.id!);
@@ -92,6 +93,7 @@ export const sessionRoutes: Route[] = [
     summary: 'The display transcript as text',
     description: 'The ETag is the display view\'s (GET /sessions/:id); If-None-Match answers 304.',
     headers: { 'If-None-Match': IF_NONE_MATCH },
+    selector: true,
     responses: { 200: { description: 'the transcript', contentType: 'text/plain' }, 304: { description: 'unchanged since the ETag' }, 404: { description: 'unknown id' }, ...GONE },
     handler: async ({ store, params, req, res }) => {
       const loaded = await loadConversation(store, await resolveSessionIn(store, params.id!), { view: 'display' });
