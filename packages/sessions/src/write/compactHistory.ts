@@ -1,10 +1,10 @@
-import { deterministicId, invalidInput, isLedgerError, newId } from '@session-ledger/core';
+import { deterministicId, invalidInput, newId } from '@session-ledger/core';
 import { checkSafeId } from '@session-ledger/events';
 import type { ConversationState } from '@session-ledger/projections';
 import type { LoadedConversation } from '../read/loadConversation.js';
 import { nowOf, type Conditional, type WriteResult, type WriterContext } from '../context.js';
 import { runSegment, writeResultOf } from './runSegment.js';
-import { loadForWrite, messageOf, unchanged } from './loadForWrite.js';
+import { loadForWrite, messageOf, onHistoryAsRead, unchanged } from './loadForWrite.js';
 
 export interface CompactInput extends Conditional {
   /** Every active item (messages and earlier summaries) up to and including this message leaves the active view. */
@@ -80,7 +80,7 @@ export const compactHistory = async (
   sessionId: string,
   input: CompactInput,
 ): Promise<WriteResult & { summaryId: string }> => {
-  for (let attempt = 1; ; attempt += 1) {
+  return onHistoryAsRead(input.expectedRevision, async () => {
     const { view, loaded } = await loadForWrite(context.ledger, sessionId);
     const known = input.summaryId === undefined ? undefined : loaded.state.summaryIndex.get(checkSafeId(input.summaryId, 'summaryId'));
     if (known !== undefined) return { ...unchanged(sessionId, view), summaryId: input.summaryId! };
@@ -89,14 +89,7 @@ export const compactHistory = async (
     const target = input.throughMessageId !== undefined ? { throughMessageId: input.throughMessageId } : { messageIds: input.messageIds! };
     const data = { ...target, summary: input.summary, summaryId, compactedAt: nowOf(context).toISOString() };
     const events = [{ id: deterministicId(sessionId, 'history.compacted', summaryId), type: 'history.compacted' as const, data }];
-    try {
-      // Stored only at the revision checked: a compaction landing in between is checked against (outside test, session 24).
-      return { ...writeResultOf(sessionId, await runSegment(context.ledger, { kind: 'append', sessionId, events }, input.expectedRevision ?? view.revision)), summaryId };
-    } catch (error) {
-      if (input.expectedRevision !== undefined || !isLedgerError(error, 'wrong_expected_version') || attempt >= CHECK_ATTEMPTS) throw error;
-    }
-  }
+    // Stored only at the revision checked: a compaction landing in between is checked against (outside test, session 24).
+    return { ...writeResultOf(sessionId, await runSegment(context.ledger, { kind: 'append', sessionId, events }, input.expectedRevision ?? view.revision)), summaryId };
+  });
 };
-
-/** How many times a compaction without expectedRevision reads and checks again when the segment moved under it. */
-const CHECK_ATTEMPTS = 8;

@@ -1,4 +1,4 @@
-import { notFound, type Ledger, type StreamView } from '@session-ledger/core';
+import { isLedgerError, notFound, type Ledger, type StreamView } from '@session-ledger/core';
 import { checkSafeId } from '@session-ledger/events';
 import type { MessageState, SegmentWriteState } from '@session-ledger/projections';
 import type { WriteResult } from '../context.js';
@@ -25,4 +25,25 @@ export const messageOf = (loaded: LoadedConversation, messageId: string): { inde
   const message = index === undefined ? undefined : loaded.state.messages[index];
   if (index === undefined || !message || message.rewound !== undefined) throw notFound('message', messageId);
   return { index, message };
+};
+
+/** How many times a write decided on the history as read reads and decides again when the segment moved under it. */
+const CHECK_ATTEMPTS = 8;
+
+/**
+ * A write decided on the history as read (rewrite, compaction) is stored only at the revision it
+ * read (`expectedRevision ?? view.revision` in `decideAndWrite`), so a write landing in between is
+ * decided against. For a caller who named no revision, the segment moving under it means: read and
+ * decide again (a rewrite racing the same rewrite is then a no-op); one who named it gets the
+ * refusal. Identical rewrites racing on two server processes were each stored (outside test,
+ * session 33, helper-92 F6), as compactions were before session 24.
+ */
+export const onHistoryAsRead = async <T>(expectedRevision: bigint | undefined, decideAndWrite: () => Promise<T>): Promise<T> => {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await decideAndWrite();
+    } catch (error) {
+      if (expectedRevision !== undefined || !isLedgerError(error, 'wrong_expected_version') || attempt >= CHECK_ATTEMPTS) throw error;
+    }
+  }
 };

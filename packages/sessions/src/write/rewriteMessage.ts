@@ -1,7 +1,7 @@
 import { newId } from '@session-ledger/core';
 import { nowOf, type Conditional, type WriteResult, type WriterContext } from '../context.js';
 import { runSegment, writeResultOf } from './runSegment.js';
-import { loadForWrite, messageOf, unchanged } from './loadForWrite.js';
+import { loadForWrite, messageOf, onHistoryAsRead, unchanged } from './loadForWrite.js';
 
 /**
  * Rewrites a message in place (same id) of any segment of the conversation; the event goes to the
@@ -15,10 +15,13 @@ export const rewriteMessage = async (
   content: string | null,
   input: Conditional & { reason?: string } = {},
 ): Promise<WriteResult & { messageId: string }> => {
-  const { view, loaded } = await loadForWrite(context.ledger, sessionId);
-  const { message } = messageOf(loaded, messageId);
-  if (message.content === content) return { ...unchanged(sessionId, view), messageId };
-  const data = { messageId, content, previous: message.content, rewrittenAt: nowOf(context).toISOString(), ...(input.reason === undefined ? {} : { reason: input.reason }) };
-  const events = [{ id: newId(), type: 'message.rewritten' as const, data }];
-  return { ...writeResultOf(sessionId, await runSegment(context.ledger, { kind: 'append', sessionId, events }, input.expectedRevision)), messageId };
+  return onHistoryAsRead(input.expectedRevision, async () => {
+    const { view, loaded } = await loadForWrite(context.ledger, sessionId);
+    const { message } = messageOf(loaded, messageId);
+    if (message.content === content) return { ...unchanged(sessionId, view), messageId };
+    const data = { messageId, content, previous: message.content, rewrittenAt: nowOf(context).toISOString(), ...(input.reason === undefined ? {} : { reason: input.reason }) };
+    const events = [{ id: newId(), type: 'message.rewritten' as const, data }];
+    // At the revision read: the content compared above is the one it replaces.
+    return { ...writeResultOf(sessionId, await runSegment(context.ledger, { kind: 'append', sessionId, events }, input.expectedRevision ?? view.revision)), messageId };
+  });
 };
