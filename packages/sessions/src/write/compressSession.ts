@@ -59,7 +59,8 @@ export const compressSession = async (context: WriterContext, sessionId: string,
     // Repaired either way; another compression than the stored one is refused, never silently merged into it.
     const same = input.childId !== undefined ? input.childId === stored.childId : input.summary === stored.summary;
     if (!same) throw sessionSealed(sessionId, stored.childId);
-    return { sessionId: stored.childId, rootId: child.rootId, parentId: sessionId, parentRevision: before.revision, revision: child.revision, written: child.created };
+    // Completing a stored compression (its run killed, or racing its own write): this call made none.
+    return { sessionId: stored.childId, rootId: child.rootId, parentId: sessionId, parentRevision: before.revision, revision: child.revision, written: false };
   }
   const childId = checkNewId(input.childId ?? newId(), 'childId');
   const child = childId === pending?.childId ? pending.stream : await childStreamOf(store, sessionId, childId);
@@ -79,5 +80,7 @@ export const compressSession = async (context: WriterContext, sessionId: string,
     throw error;
   });
   await unlessParentDeleted(store, sessionId, next.childId);
-  return { sessionId: next.childId, rootId: started.rootId, parentId: sessionId, parentRevision: parent.revision, revision: started.revision, written: parent.written || started.created };
+  // Written: this call stored the compression (its continuation). Another call racing it may start
+  // the child first; both answered 201 on two server processes (outside test, session 33, helper-92 F3).
+  return { sessionId: next.childId, rootId: started.rootId, parentId: sessionId, parentRevision: parent.revision, revision: started.revision, written: parent.written };
 };
