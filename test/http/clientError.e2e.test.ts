@@ -1,5 +1,4 @@
 import { request } from 'node:http';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/cli.js';
@@ -76,15 +75,7 @@ describe("HTTP: requests Node's parser refuses get a problem+json like every oth
     const stream = `pipelined-${Date.now()}`;
     const body = JSON.stringify({ type: 'noted', data: { n: 1 } });
     const request = `POST /streams/${stream} HTTP/1.1\r\nHost: ${new URL(service.url).host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}{}`;
-    const answer = await new Promise<string>((resolve, reject) => {
-      const { hostname, port } = new URL(service.url);
-      const socket = connect(Number(port), hostname, () => socket.write(request));
-      let text = '';
-      socket.setEncoding('utf8');
-      socket.on('data', (chunk: string) => (text += chunk));
-      socket.on('close', () => resolve(text));
-      socket.on('error', reject);
-    });
+    const answer = await raw(service.url, request, { halfClose: false });
     const statuses = answer.match(/HTTP\/1\.1 \d{3}/g);
     expect(statuses).toEqual(['HTTP/1.1 201', 'HTTP/1.1 400']);
     expect(answer).toContain('"code":"malformed_request"');

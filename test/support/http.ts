@@ -160,15 +160,16 @@ export const readRawSse = (
 
 /**
  * Sends raw bytes (any request line, repeated headers) and reads the whole answer until the server
- * closes the connection: what neither fetch nor node:http lets a test send.
+ * closes the connection: what neither fetch nor node:http lets a test send. `halfClose: false` leaves
+ * the client's side open (the server then closes on its own terms, as after a refusal).
  */
-export const rawBytes = (url: string, request: string): Promise<string> =>
+export const rawBytes = (url: string, request: string, { halfClose = true } = {}): Promise<string> =>
   new Promise((resolve, reject) => {
     const { hostname, port } = new URL(url);
-    const socket = connect(Number(port), hostname, () => socket.end(request));
+    const socket = connect(Number(port), hostname, () => (halfClose ? socket.end(request) : socket.write(request)));
     let answer = '';
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => (answer += chunk));
-    socket.on('end', () => resolve(answer));
+    socket.on(halfClose ? 'end' : 'close', () => resolve(answer));
     socket.on('error', reject);
   });
