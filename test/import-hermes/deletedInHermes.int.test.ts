@@ -89,6 +89,8 @@ describe('a session Hermes deleted after it was imported', () => {
     expect(report.skipped).toEqual([
       expect.objectContaining({ session: 'private', reason: expect.stringMatching(/^the file's session of this id is another conversation than the one imported under it before/) }),
     ]);
+    // The conversation the ledger holds under that id is still one the file no longer has (helper-89 F3: it was no longer listed).
+    expect(report.noLongerInSource).toEqual(['private']);
     expect((await loadConversation(store, 'private', { view: 'display' })).messages.map((m) => m.content)).toContain('p 0: what is in README?');
   });
 

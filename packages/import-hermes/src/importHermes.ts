@@ -1,6 +1,7 @@
 import { ATTR, spanned, createLedger, isLedgerError, ledgerError, type EventStore } from '@session-ledger/core';
 import { importSessions } from './importSessions.js';
 import { noLongerInSource, readReceipt, receiptStream, recordReceipt, sourceKey } from './ledger/receipt.js';
+import { isAnotherUnderSameId } from './ledger/reconcile.js';
 import type { StoreOpener } from './split/protocol.js';
 import { splitSessions } from './split/splitSessions.js';
 import { checkMemoryProfile, importMemory } from './memory/importMemory.js';
@@ -73,7 +74,9 @@ const importHermesUntraced = async (store: EventStore, options: ImportOptions): 
   const key = sourceKey(options.path);
   const receipt = receiptStream(key);
   const received = await readReceipt(store, receipt);
-  report.noLongerInSource = await noLongerInSource(store, received, new Set(present));
+  // A session Hermes deleted and re-created under the same id: the file has the id, not the conversation the ledger holds under it (helper-89 F3).
+  const replaced = new Set(report.skipped.flatMap((skip) => (skip.session !== undefined && isAnotherUnderSameId(skip.reason) ? [skip.session] : [])));
+  report.noLongerInSource = await noLongerInSource(store, received, new Set(present.filter((id) => !replaced.has(id))));
   // A session the import refused (a conflict, or one it cannot map) did not come into the ledger from
   // this file: recorded, a later deletion in Hermes listed the ledger's own session of that id as one
   // the file had brought (outside test, session 30). It is recorded once an import brings it in.

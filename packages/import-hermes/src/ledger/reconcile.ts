@@ -68,8 +68,11 @@ const afterDeletedChild = (n: number) =>
  * caller's). Both were told apart as "written in the ledger since", which blamed a writer there is
  * none of (outside test, session 31, helper-89 F3).
  */
+const ANOTHER_UNDER_SAME_ID = "the file's session of this id is another conversation than the one imported under it before";
 const anotherUnderSameId = (stream: string) =>
-  `the file's session of this id is another conversation than the one imported under it before (it starts otherwise: Hermes deleted that one and a new one took its id); the ledger keeps the earlier one under ${stream}, so the file's cannot be imported under the same id; the ledger is left as it is`;
+  `${ANOTHER_UNDER_SAME_ID} (it starts otherwise: Hermes deleted that one and a new one took its id); the ledger keeps the earlier one under ${stream}, so the file's cannot be imported under the same id; the ledger is left as it is`;
+/** Whether a refusal is anotherUnderSameId: the conversation the ledger holds under that id is no longer in the file (listed as such). */
+export const isAnotherUnderSameId = (reason: string): boolean => reason.startsWith(ANOTHER_UNDER_SAME_ID);
 /**
  * The file continues this session in another compression segment than the one the ledger continued
  * it in: two children of one compression (the gateway race), and Hermes deleted the one it resumed
