@@ -104,3 +104,44 @@ describe('a write landing in the root while a conversation with delegated childr
     expect(await always.alive()).toEqual(['live', 'live', 'live']);
   });
 });
+
+/**
+ * The same on a store that deletes one stream a call (the memory store, as EventStoreDB): with `*`,
+ * the refusal after the children went (409 partial_deletion) is read again and the rest deleted, as a
+ * drift is (outside test, session 33, helper-92 F2); with an ETag it stands.
+ */
+describe('a write landing in the root while a conversation with delegated children is deleted (one stream a call)', () => {
+  const open = STORES.find(([name]) => name === 'memory')![1];
+  const moving = async (writes: number) => {
+    const base = open();
+    const writer = writerOn(base);
+    await startSession(writer.context, { id: 'p' });
+    for (const child of ['k1', 'k2']) await startSession(writer.context, { id: child, parentId: 'p', link: 'delegation' });
+    let slipped = 0;
+    const store: EventStore = wrapStore(base, {
+      tombstoneStream: async (stream, options) => {
+        if (stream === 'session-p' && slipped < writes) {
+          slipped += 1;
+          await appendMessage(writer.context, 'p', { role: 'user', content: `slipped in ${slipped}` });
+        }
+        return base.tombstoneStream(stream, options);
+      },
+    });
+    const alive = async () => Promise.all(['p', 'k1', 'k2'].map(async (id) => (await readStreamState(base, `session-${id}`)).state));
+    return { ...writer, store, alive };
+  };
+
+  it('with *: the rest is read again and deleted; the answer names every stream', async () => {
+    const { store, now, alive } = await moving(1);
+    const result = await deleteSession(createLedger(store), 'p', { now: now(), ifMatch: '*' });
+    expect([...result.deleted].sort()).toEqual(['session-k1', 'session-k2', 'session-p']);
+    expect([...result.sessionIds].sort()).toEqual(['k1', 'k2', 'p']);
+    expect(await alive()).toEqual(['tombstoned', 'tombstoned', 'tombstoned']);
+  });
+
+  it('with * and a root that keeps moving: partial_deletion naming what went, the root kept', async () => {
+    const always = await moving(10);
+    await expect(deleteSession(createLedger(always.store), 'p', { now: always.now(), ifMatch: '*' })).rejects.toMatchObject({ type: 'partial_deletion', details: { deleted: expect.arrayContaining(['session-k1', 'session-k2']) } });
+    expect(await always.alive()).toEqual(['live', 'tombstoned', 'tombstoned']);
+  });
+});

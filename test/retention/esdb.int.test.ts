@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLedger, readWholeStream, type EventStore } from '@session-ledger/core';
 import { AUDIT_STREAM } from '@session-ledger/retention';
-import { appendMessage, listConversations, loadConversation } from '@session-ledger/sessions';
-import { deleteSession, exportAndDelete, importJsonl } from '@session-ledger/retention';
+import { appendMessage, listConversations, loadConversation, type WriterContext } from '@session-ledger/sessions';
+import { deleteSession, exportAndDelete, importJsonl, reviewDeletion } from '@session-ledger/retention';
 import { openEsdbTestStore, type EsdbTestStore } from '../esdb-server/index.js';
 import { buildConversation, COVERED, scratchDir, wrapStore, writerOn } from './helpers.js';
 
@@ -55,12 +55,9 @@ describe('verified deletion on EventStoreDB', () => {
     expect(await ledger.verify()).toEqual({ ...before, deletedInAll: undefined });
   });
 
-  it('a stream that moves after others were tombstoned: partial_deletion names deleted and kept; deleting again finishes', async () => {
-    const base = esdb();
-    const { context, now } = writerOn(base);
-    await buildConversation(context);
+  const movingOnce = (base: EventStore, context: WriterContext) => {
     let moved = false;
-    const store = wrapStore(base, {
+    return wrapStore(base, {
       tombstoneStream: async (stream, options) => {
         if (stream === 'session-root-2' && !moved) {
           moved = true;
@@ -69,8 +66,15 @@ describe('verified deletion on EventStoreDB', () => {
         return base.tombstoneStream(stream, options);
       },
     });
+  };
 
-    await expect(deleteSession(createLedger(store), 'root', { now: now() })).rejects.toMatchObject({
+  it('a stream that moves after others were tombstoned, under an If-Match: partial_deletion names deleted and kept; deleting again finishes', async () => {
+    const base = esdb();
+    const { context, now } = writerOn(base);
+    await buildConversation(context);
+    const { etag } = await reviewDeletion(base, 'root');
+
+    await expect(deleteSession(createLedger(movingOnce(base, context)), 'root', { now: now(), ifMatch: etag })).rejects.toMatchObject({
       type: 'partial_deletion',
       details: { deleted: ['session-subsub', 'session-sub'], kept: ['session-root-2', 'session-root'], stream: 'session-root-2' },
     });
@@ -79,5 +83,15 @@ describe('verified deletion on EventStoreDB', () => {
 
     const again = await deleteSession(createLedger(base), 'root', { now: now() });
     expect(again.deleted).toEqual(['session-root-2', 'session-root']);
+  });
+
+  // Whatever is current (no If-Match, or *): read again and finished, as after a drift (outside test, session 33, helper-92 F2).
+  it('the same without an If-Match: the rest is read again and deleted; the answer names every stream', async () => {
+    const base = esdb();
+    const { context, now } = writerOn(base);
+    await buildConversation(context);
+
+    const result = await deleteSession(createLedger(movingOnce(base, context)), 'root', { now: now() });
+    expect(result.deleted).toEqual(['session-subsub', 'session-sub', 'session-root-2', 'session-root']);
   });
 });

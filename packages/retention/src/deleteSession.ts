@@ -1,4 +1,5 @@
-import { ATTR, spanned, isLedgerError, ledgerError, withRetry, type Ledger, type RetryPolicy } from '@session-ledger/core';
+import { ATTR, spanned, isLedgerError, ledgerError, withRetry, type Ledger, type LedgerError, type RetryPolicy } from '@session-ledger/core';
+import { sessionIdOf } from '@session-ledger/events';
 import { readCoverage } from './coverage/readCoverage.js';
 import { deleteCovered } from './delete/deleteCovered.js';
 import { assertIdle } from './delete/liveLease.js';
@@ -99,10 +100,25 @@ const DRIFT_ATTEMPTS = 3;
  */
 const deleteSessionOrDrift = async (ledger: Ledger, anyId: string, options: DeleteOptions = {}): Promise<DeleteResult> => {
   const anyCurrent = options.ifMatch === undefined || options.ifMatch.trim() === '*';
+  /** Streams an attempt tombstoned before a write landed (a store that deletes one stream a call: EventStoreDB), and its refusal. */
+  const earlier: string[] = [];
+  let partial: LedgerError | null = null;
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await deleteSessionUntraced(ledger, anyId, options);
+      const result = await deleteSessionUntraced(ledger, anyId, options);
+      return earlier.length === 0 ? result : withEarlier(result, earlier);
     } catch (error) {
+      // Whatever is current: the rest is read again and deleted, as after a drift (outside test,
+      // session 33, helper-92 F2); what this run asked for gone meanwhile, the refusal stands.
+      if (partial !== null && isLedgerError(error, 'session_deleted')) throw partial;
+      // A write moved the stream (its current revision is known): not a store outage, whose refusal stands.
+      if (anyCurrent && isLedgerError(error, 'partial_deletion') && /^\d+$/.test(error.details.current) && attempt < DRIFT_ATTEMPTS) {
+        earlier.push(...error.details.deleted);
+        partial = error;
+        continue;
+      }
+      // Out of attempts after a part went: the first refusal says what went and to delete again.
+      if (partial !== null && (isLedgerError(error, 'drift') || isLedgerError(error, 'partial_deletion'))) throw partial;
       if (!isLedgerError(error, 'drift')) throw error;
       if (!anyCurrent) {
         throw ledgerError('precondition_failed', `Session ${anyId} changed since it was read (If-Match ${options.ifMatch}): ${error.message}`, {
@@ -113,6 +129,12 @@ const deleteSessionOrDrift = async (ledger: Ledger, anyId: string, options: Dele
       if (attempt >= DRIFT_ATTEMPTS) throw error;
     }
   }
+};
+
+/** A deletion finished by another attempt: the streams the earlier ones tombstoned come first. */
+const withEarlier = (result: DeleteResult, earlier: readonly string[]): DeleteResult => {
+  const sessionIds = earlier.flatMap((stream) => sessionIdOf(stream) ?? []);
+  return { ...result, sessionIds: [...new Set([...sessionIds, ...result.sessionIds])], deleted: [...earlier, ...result.deleted] };
 };
 
 /** The public entry: `deleteSessionUntraced` in a `session-ledger.delete_session` span (a no-op unless the host registers an OpenTelemetry SDK). */
