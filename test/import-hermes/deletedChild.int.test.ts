@@ -114,6 +114,51 @@ describe.each<[Era]>([['current'], ['v2']])('a compression segment Hermes delete
     expect(await importHermes(store, { path, ...options })).toMatchObject({ events: 0, skipped: [] });
   });
 
+  // Hermes' own recovery runs for a stale agent that still holds the whole context, so it compresses again soon:
+  // the next import saw a continuation into a new child and refused it as the gateway race (outside test, session 33, helper-93 F1).
+  it.each(ways)('Hermes reopens the segment, goes on and compresses it again before the next import: withdrawn, then continued in the new child (%s)', async (way, ledgerOf) => {
+    const h = hermes(era);
+    compressionChain(h, ['root', 'tip']);
+    const { store, options } = ledgerOf();
+    const path = copyAt(h, copies, `again-${era}-${way}.db`);
+    await importHermes(store, { path, ...options });
+
+    deleteInHermes(h, 'tip');
+    h.reopen('root');
+    h.turns('root', 1, 'went on');
+    h.compress('root', 'tip2', '[CONTEXT COMPACTION] before tip2');
+    h.turns('tip2', 1, 'tip2 turn');
+    copyAt(h, copies, `again-${era}-${way}.db`);
+    expect(await importHermes(store, { path, ...options })).toMatchObject({ skipped: [], noLongerInSource: ['tip'] });
+    const root = await loadConversation(store, 'root', { view: 'display' });
+    expect([root.tipId, root.segments.map((s) => s.sessionId)]).toEqual(['tip2', ['root', 'tip2']]);
+    expect(root.messages.map((m) => m.content)).toEqual(expect.arrayContaining(['went on 0: what is in README?', 'tip2 turn 0: what is in README?']));
+    expect((await loadConversation(store, 'tip', { view: 'display' })).rootId).toBe('tip');
+    expect((await verifyHermes(store, path)).differences).toEqual([]);
+    expect(await importHermes(store, { path, ...options })).toMatchObject({ events: 0, skipped: [] });
+  });
+
+  // An older copy of the file (still continuing in the child) imported after the withdrawal: refused as an older copy,
+  // not as an event "written in the ledger since", which the import itself wrote (outside test, session 33, helper-93 F3).
+  it.each(ways)('an older copy after the withdrawal: refused as an older copy, the ledger left as it is (%s)', async (way, ledgerOf) => {
+    const h = hermes(era);
+    compressionChain(h, ['root', 'tip']);
+    const { store, options } = ledgerOf();
+    const path = copyAt(h, copies, `older-${era}-${way}.db`);
+    await importHermes(store, { path, ...options });
+    const older = copyAt(h, copies, `older-copy-${era}-${way}.db`);
+    deleteInHermes(h, 'tip');
+    h.reopen('root');
+    h.turns('root', 1, 'went on');
+    copyAt(h, copies, `older-${era}-${way}.db`);
+    await importHermes(store, { path, ...options });
+    const before = (await loadConversation(store, 'root', { view: 'raw' })).events.length;
+
+    const report = await importHermes(store, { path: older, ...options });
+    expect(report.skipped).toEqual([expect.objectContaining({ session: 'root', reason: expect.stringMatching(/an older copy of the file/) })]);
+    expect((await loadConversation(store, 'root', { view: 'raw' })).events.length).toBe(before);
+  });
+
   // Two compression children (the gateway race): the ledger continues into the one Hermes resumes, and
   // Hermes then deletes it. The reason said Hermes went on in the parent, which it did not (outside test, session 31, helper-89 F1).
   it.each(ways)('two compression children, the one the ledger continued into deleted: the reason names the other (%s)', async (way, ledgerOf) => {

@@ -112,14 +112,16 @@ const reopenedFirst = (stream: string, held: readonly RecordedEvent[], place: Re
 
 /**
  * Held continuations the import withdrew since (each with its withdrawal): Hermes deleted the
- * child and went on in the segment. They stand for nothing in the plan and are no conflict.
+ * child and went on in the segment. They stand for nothing in the plan and are no conflict; a
+ * withdrawal is one the import wrote also where an older copy of the file still has its continuation
+ * (it was "written in the ledger since": outside test, session 33, helper-93 F3).
  */
-const withdrawnContinuations = (extra: readonly RecordedEvent[]): Set<RecordedEvent> => {
+const withdrawnContinuations = (held: readonly RecordedEvent[]): Set<RecordedEvent> => {
   const settled = new Set<RecordedEvent>();
-  extra.forEach((event, index) => {
+  held.forEach((event, index) => {
     if (event.type !== 'session.continuation_withdrawn' || event.metadata.importedFrom !== 'hermes') return;
     const childId = objectOf(event.data)?.childId;
-    const withdrawn = extra
+    const withdrawn = held
       .slice(0, index)
       .findLast((held) => held.type === 'session.continued' && held.metadata.importedFrom === 'hermes' && objectOf(held.data)?.childId === childId && !settled.has(held));
     if (withdrawn === undefined) return;
@@ -146,7 +148,23 @@ const withdrawal = (stream: string, continued: RecordedEvent, rest: readonly Syn
 export interface ReconcileSource {
   /** Row ids of the session's rows that are active in the source (`active = 1`). */
   liveRows: readonly number[];
+  /** The stream of the compression child the plan continues in was never written (read only when the ledger continued in another: `continuesElsewhere`). */
+  plannedChildFree?: boolean;
 }
+
+/**
+ * The compression child the plan continues the session in, when the stream holds a continuation the
+ * import wrote into another child still in force (not withdrawn): whether the ledger holds that
+ * child tells Hermes' gateway race (it does) from a segment Hermes went on in and compressed again.
+ */
+export const continuesElsewhere = (held: readonly RecordedEvent[], planned: readonly SyncEvent[]): string | null => {
+  const plannedChild = objectOf(planned.find((item) => item.event.type === 'session.continued')?.event.data as JsonValue)?.childId;
+  if (typeof plannedChild !== 'string') return null;
+  const settled = withdrawnContinuations(held);
+  const inForce = held.filter((event) => event.type === 'session.continued' && event.metadata.importedFrom === 'hermes' && !settled.has(event)).at(-1);
+  const heldChild = objectOf(inForce?.data)?.childId;
+  return typeof heldChild === 'string' && heldChild !== plannedChild ? plannedChild : null;
+};
 
 /** What reconcile needs of a planned session's rows. */
 export const sourceOf = (item: { rows: readonly HermesMessage[] }): ReconcileSource => ({
@@ -209,7 +227,7 @@ export const reconcile = (stream: string, held: readonly RecordedEvent[], planne
   if (same.sealed() && planRest.length > 0) return { kind: 'conflict', reason: afterDeletedChild(planRest.length) };
   const rest = reopenedFirst(stream, held, place, planRest);
   if (extra.length === 0) return { kind: 'append', events: rest };
-  const settled = withdrawnContinuations(extra);
+  const settled = withdrawnContinuations(held);
   let foreign = extra.filter((event) => !settled.has(event) && (event.metadata.importedFrom !== 'hermes' || !REPLACEABLE.has(event.type)));
   const inForce = foreign.find((event) => event.type === 'session.continued' && event.metadata.importedFrom === 'hermes');
   /** What goes before the plan's rest: the withdrawal of a continuation the file no longer has. */
@@ -218,7 +236,9 @@ export const reconcile = (stream: string, held: readonly RecordedEvent[], planne
     const heldChild = String(objectOf(inForce.data)?.childId);
     const elsewhere = rest.find((item) => item.event.type === 'session.continued');
     const plannedChild = objectOf(elsewhere?.event.data)?.childId;
-    if (typeof plannedChild === 'string' && plannedChild !== heldChild) return { kind: 'conflict', reason: continuedElsewhere(heldChild, plannedChild) };
+    // Another child the ledger holds already: the gateway race. One it does not: Hermes went on in the
+    // segment and compressed it again (outside test, session 33, helper-93 F1): withdraw, then continue.
+    if (typeof plannedChild === 'string' && plannedChild !== heldChild && source.plannedChildFree !== true) return { kind: 'conflict', reason: continuedElsewhere(heldChild, plannedChild) };
     lead.push(withdrawal(stream, inForce, rest));
     foreign = foreign.filter((event) => event !== inForce);
   }

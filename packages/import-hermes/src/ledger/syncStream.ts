@@ -1,8 +1,9 @@
-import { appendChunks, eventBytes, isLedgerError, type ChainHead, type ExpectedRevision, type Ledger, type LedgerAppendResult } from '@session-ledger/core';
+import { appendChunks, eventBytes, isLedgerError, readStreamState, type EventStore, type RecordedEvent, type ChainHead, type ExpectedRevision, type Ledger, type LedgerAppendResult } from '@session-ledger/core';
 import type { PlannedEvent } from '../mapping/stepEvent.js';
 import { deletedReason } from './deletedSession.js';
 import { readIds } from './readIds.js';
-import { reconcile, type ReconcileSource } from './reconcile.js';
+import { continuesElsewhere, reconcile, type Reconciled, type ReconcileSource } from './reconcile.js';
+import { sessionStream } from '@session-ledger/events';
 
 /**
  * A planned event, built (and so checked) before anything of its session is written, with what its
@@ -27,6 +28,13 @@ export interface SyncOptions {
   source: ReconcileSource;
 }
 
+/** reconcile, with what it needs read from the ledger: whether the child the plan continues in is new to it (`continuesElsewhere`). */
+export const reconcileHeld = async (store: EventStore, stream: string, held: readonly RecordedEvent[], planned: SyncEvent[], source: ReconcileSource): Promise<Reconciled> => {
+  const elsewhere = continuesElsewhere(held, planned);
+  if (elsewhere === null) return reconcile(stream, held, planned, source);
+  return reconcile(stream, held, planned, { ...source, plannedChildFree: (await readStreamState(store, sessionStream(elsewhere))).state === 'absent' });
+};
+
 /**
  * Brings one stream up to `planned`: what it already holds must be a prefix of the plan (same ids
  * in the same places), beside what a Hermes rewrite retired (`reconcile`); the rest is appended in
@@ -37,7 +45,7 @@ export const syncStream = async (ledger: Ledger, stream: string, planned: SyncEv
   const held = await readIds(ledger.store, stream);
   if (held.kind === 'deleted') return { kind: 'conflict', existing: 0, written: 0, reason: await deletedReason(ledger.store, stream, planned.length) };
   const ids = held.kind === 'present' ? held.ids : [];
-  const reconciled = reconcile(stream, held.kind === 'present' ? held.events : [], planned, options.source);
+  const reconciled = await reconcileHeld(ledger.store, stream, held.kind === 'present' ? held.events : [], planned, options.source);
   if (reconciled.kind === 'conflict') return { kind: 'conflict', existing: ids.length, written: 0, reason: reconciled.reason };
   const rest = reconciled.events.length;
   // Batches of batchSize events and at most APPEND_BYTES of text: EventStoreDB refuses a larger append (appendChunks.ts).

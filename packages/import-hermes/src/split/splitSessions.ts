@@ -2,8 +2,8 @@ import { createLedger, isLedgerError, type ChainHead, type EventStore, type Expe
 import { interrupted, type SessionsOptions } from '../importSessions.js';
 import { deletedReason } from '../ledger/deletedSession.js';
 import { readIds } from '../ledger/readIds.js';
-import { reconcile, sourceOf } from '../ledger/reconcile.js';
-import type { SyncEvent } from '../ledger/syncStream.js';
+import { sourceOf } from '../ledger/reconcile.js';
+import { reconcileHeld, type SyncEvent } from '../ledger/syncStream.js';
 import type { PlannedEvent } from '../mapping/stepEvent.js';
 import { buildImportPlan, type SessionImport } from '../plan/importPlan.js';
 import type { ImportReport } from '../report.js';
@@ -72,7 +72,7 @@ export const splitSessions = async (store: EventStore, source: HermesSource, rep
         if (!isLedgerError(error, 'invalid_input')) throw error;
         return decided({ kind: 'refused', written: 0, reason: error.message });
       }
-      const reconciled = reconcile(item.stream, held.events, whole, sourceOf(item));
+      const reconciled = await reconcileHeld(store, item.stream, held.events, whole, sourceOf(item));
       if (reconciled.kind === 'conflict') return decided({ kind: 'conflict', existing: ids.length, written: 0, reason: reconciled.reason });
       whole = reconciled.events;
     }
