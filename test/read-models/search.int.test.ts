@@ -166,6 +166,23 @@ describe('a withdrawn continuation in search', () => {
   });
 });
 
+describe('two compression children of one segment in search', () => {
+  // A Hermes import keeps both children of the gateway race; the one the segment does not continue in
+  // is a conversation of its own (lineage), and search named the segment's (outside test, session 33, helper-93 F2).
+  it('finds the child the segment does not continue in under its own root', async () => {
+    const writer = writerOn(sqliteStore());
+    await startSession(writer.context, { id: 'seg' });
+    await compressSession(writer.context, 'seg', { summary: 'S', childId: 'kid' });
+    await appendMessages(writer.context, 'kid', [{ id: 'k1', role: 'user', content: 'the ibis in the child' }]);
+    const other = encodeSessionEvent({ type: 'session.started', data: { sessionId: 'other', rootId: 'seg', parentId: 'seg', link: 'compression', startedAt: writer.now().toISOString(), summary: 'S', summaryId: 'sum-other' } });
+    await writer.ledger.append('session-other', [{ id: randomUUID(), ...other }]);
+    await appendMessages(writer.context, 'other', [{ id: 'o1', role: 'user', content: 'the ibis in the other' }]);
+
+    const db = await modelOf(writer.store);
+    expect(runSearch(db, { q: 'ibis' }).hits.map((hit) => `${hit.rootId}>${hit.tipId}/${hit.messageId}`).sort()).toEqual(['other>other/o1', 'seg>kid/k1']);
+  });
+});
+
 describe('queries are text, never FTS5 syntax', () => {
   const words = ['"', '*', 'NEAR(', '-', 'AND', 'OR', 'NOT', '^', ':', '(', ')', '{', '}', '\u0000', '\u0002', '\u001b[31m', "'", ';', '--', 'body:'];
 

@@ -4,17 +4,19 @@ import type { Statements } from './statements.js';
 
 /**
  * A segment joins a conversation as the display fold and lineage say: a compression child whose
- * parent is known belongs to the parent's root (lineage.ts `up`), and becomes the tip when its parent
- * was the tip (the writer continues the tip only); any other segment is a root of its own.
+ * parent is known and is its conversation's tip belongs to the parent's root (lineage.ts `up`) and
+ * becomes the tip (the writer continues the tip only); any other segment is a root of its own.
  */
 const started = (s: Statements, record: SessionRecordOf<'session.started'>): void => {
   const { parentId, link, source } = record.data;
   const parent = link === 'compression' && parentId !== null ? s.segment.get(parentId) : undefined;
   const revision = Number(record.revision);
-  if (!parent) return void s.addSegment.run(record.sessionId, record.sessionId, null, record.sessionId, source ?? null, revision);
+  // A parent that is not its conversation's tip continued in another child already (two compressions
+  // of one segment raced, as a Hermes import keeps them): this one is a conversation of its own, as
+  // the lineage says (outside test, session 33, helper-93 F2: search named the parent's conversation).
+  if (!parent || s.segment.get(parent.root)?.tip !== parentId) return void s.addSegment.run(record.sessionId, record.sessionId, null, record.sessionId, source ?? null, revision);
   s.addSegment.run(record.sessionId, parent.root, parentId, record.sessionId, null, revision);
-  const root = s.segment.get(parent.root);
-  if (root?.tip === parentId) s.moveTip.run(record.sessionId, parent.root);
+  s.moveTip.run(record.sessionId, parent.root);
 };
 
 /**
