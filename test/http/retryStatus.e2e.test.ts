@@ -29,4 +29,17 @@ describe('HTTP: a retry that stores nothing answers 200, not 201', () => {
     expect(again.status).toBe(200);
     expect(again.json()).toMatchObject({ sessionId: 'retry-compress-2', written: false });
   });
+
+  it('a compaction run again with its summaryId: 200, written false, one summary stored; other content under it: 409', async () => {
+    expect((await post('/sessions', { id: 'retry-compact' })).status).toBe(201);
+    expect((await post('/sessions/retry-compact/messages', { id: 'm1', role: 'user', content: 'hi' })).status).toBe(201);
+    const first = await post('/sessions/retry-compact/compact', { through: 'm1', summary: 'S', summaryId: 'sum-1' });
+    expect([first.status, first.json()]).toEqual([200, expect.objectContaining({ summaryId: 'sum-1', written: true })]);
+    const again = await post('/sessions/retry-compact/compact', { through: 'm1', summary: 'S', summaryId: 'sum-1' });
+    expect([again.status, again.json()]).toEqual([200, expect.objectContaining({ summaryId: 'sum-1', written: false })]);
+    const other = await post('/sessions/retry-compact/compact', { through: 'm1', summary: 'another', summaryId: 'sum-1' });
+    expect([other.status, other.json().type]).toEqual([409, 'urn:session-ledger:error:duplicate']);
+    const raw = await rawRequest(served.url, { method: 'GET', path: '/sessions/retry-compact?view=raw' });
+    expect(raw.json().events.filter((event: { type: string }) => event.type === 'history.compacted')).toHaveLength(1);
+  });
 });

@@ -44,6 +44,20 @@ describe.each(STORES)('compaction, rewrites and rewinds (%s)', (_name, open) => 
     await expect(compactHistory(context, sessionId, { throughMessageId: 'nope', summary: 'x' })).rejects.toMatchObject({ type: 'not_found' });
   });
 
+  it('a compaction retried with its summaryId stores nothing new; other content under that id is refused', async () => {
+    const { context, store, sessionId } = await conversation();
+    const first = await compactHistory(context, sessionId, { throughMessageId: 'a1', summary: 'S', summaryId: 'sum-r' });
+    expect(first).toMatchObject({ summaryId: 'sum-r', written: true });
+    const again = await compactHistory(context, sessionId, { throughMessageId: 'a1', summary: 'S', summaryId: 'sum-r' });
+    expect(again).toMatchObject({ summaryId: 'sum-r', written: false, revision: first.revision });
+    await expect(compactHistory(context, sessionId, { throughMessageId: 'u2', summary: 'other', summaryId: 'sum-r' })).rejects.toMatchObject({
+      type: 'duplicate',
+      message: expect.stringContaining('summary sum-r is already stored'),
+    });
+    const compactions = (await loadConversation(store, sessionId, { view: 'raw' })).events.filter((event) => event.type === 'history.compacted');
+    expect(compactions).toHaveLength(1);
+  });
+
   it('a compaction through an earlier message than a summary stands for is refused: the later messages keep their summary (outside test, session 24)', async () => {
     const { context, store, sessionId } = await conversation();
     await compactHistory(context, sessionId, { throughMessageId: 'u2', summary: 'S through u2', summaryId: 'wide' });

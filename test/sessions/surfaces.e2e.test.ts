@@ -54,6 +54,18 @@ describe('resume by any id through the CLI (seed 002 reproduction)', () => {
     expect(cli('sessions', 'show', other).rootId).toBe(other);
   });
 
+  it('compact --summary-id and compress --child-id run again store nothing new (a blind retry stored a second summary)', () => {
+    const id = cli('sessions', 'start').sessionId as string;
+    const message = cli('messages', 'append', id, '--role', 'user', '--content', 'one').messageId as string;
+    expect(cli('sessions', 'compact', id, '--through', message, '--summary', 'S', '--summary-id', `${id}-sum`)).toMatchObject({ written: true });
+    expect(cli('sessions', 'compact', id, '--through', message, '--summary', 'S', '--summary-id', `${id}-sum`)).toMatchObject({ written: false });
+    expect(cli('sessions', 'compress', id, '--summary', 'C', '--child-id', `${id}-2`)).toMatchObject({ sessionId: `${id}-2`, written: true });
+    expect(cli('sessions', 'compress', id, '--summary', 'C', '--child-id', `${id}-2`)).toMatchObject({ sessionId: `${id}-2`, written: false });
+    const raw = cli('sessions', 'show', id, '--view', 'raw').events as { type: string }[];
+    expect(raw.filter((event) => event.type === 'history.compacted')).toHaveLength(1);
+    expect(raw.filter((event) => event.type === 'session.continued')).toHaveLength(1);
+  });
+
   it('resumes the whole conversation from the root, the tip and a middle id', () => {
     const root = cli('sessions', 'start', '--title', 'long chat').sessionId as string;
     const segments = [root];

@@ -136,14 +136,15 @@ export const registerSessions = (program: Command): void => {
       .command('compact <session>')
       .description('in-place compaction: every active message up to MESSAGE leaves the active view, replaced by the summary')
       .requiredOption('--through <message>', 'the last message to compact')
-      .requiredOption('--summary <text>', 'what replaces them in the model context'),
-    async (context, session: string, options: { through: string; summary: string }) => {
+      .requiredOption('--summary <text>', 'what replaces them in the model context')
+      .option('--summary-id <id>', 'the summary id (default: a new one); run again with it, the command stores nothing new'),
+    async (context, session: string, options: { through: string; summary: string; summaryId?: string }) => {
       const S = await load();
       const result = await withLedger(context, { write: true }, async (ledger, store) =>
-        S.compactHistory(writer(ledger, context.now), await resolveId(store, session), { throughMessageId: options.through, summary: options.summary }),
+        S.compactHistory(writer(ledger, context.now), await resolveId(store, session), { throughMessageId: options.through, summary: options.summary, summaryId: options.summaryId }),
       );
       emit(context.io, context.json, result, () => result.summaryId);
-      note(context.io, context.json, `compacted through ${options.through}; the summary's id is on stdout`);
+      note(context.io, context.json, result.written === false ? `already stored: summary ${result.summaryId}` : `compacted through ${options.through}; the summary's id is on stdout`);
     },
   );
 
@@ -151,11 +152,14 @@ export const registerSessions = (program: Command): void => {
     sessions
       .command('compress <session>')
       .description('compression: the session continues in a new child segment; prints the id that resumes the whole conversation')
-      .requiredOption('--summary <text>', 'what replaces the history in the child context'),
-    async (context, session: string, options: { summary: string }) => {
+      .requiredOption('--summary <text>', 'what replaces the history in the child context')
+      .option('--child-id <id>', 'the new segment id (default: a new one); run again with it, the command stores nothing new'),
+    async (context, session: string, options: { summary: string; childId?: string }) => {
       const S = await load();
-      const result = await withLedger(context, { write: true }, async (ledger, store) => S.compressSession(writer(ledger, context.now), await resolveId(store, session), { summary: options.summary }));
-      emit(context.io, context.json, { sessionId: result.sessionId, rootId: result.rootId, parentId: result.parentId, revision: result.revision }, () => result.sessionId);
+      const result = await withLedger(context, { write: true }, async (ledger, store) =>
+        S.compressSession(writer(ledger, context.now), await resolveId(store, session), { summary: options.summary, childId: options.childId }),
+      );
+      emit(context.io, context.json, { sessionId: result.sessionId, rootId: result.rootId, parentId: result.parentId, revision: result.revision, written: result.written }, () => result.sessionId);
       note(context.io, context.json, `write to ${result.sessionId}; resume the whole conversation with: session-ledger sessions resume ${asArgument(result.rootId)}`);
     },
   );

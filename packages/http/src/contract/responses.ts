@@ -39,6 +39,7 @@ export const sessionStarted = z.looseObject({ ...write, rootId: z.string(), pare
 export const turnBegun = z.looseObject({ ...write, turnId: z.string(), leaseExpiresAt: z.string() });
 export const messageAppended = z.looseObject({ ...write, messageId: z.string() });
 export const sessionWritten = z.looseObject(write);
+export const compacted = z.looseObject({ ...write, summaryId: z.string() });
 export const compressed = z.looseObject({ sessionId: z.string(), rootId: z.string(), parentId: z.string() });
 
 const conversationSegments = z.array(z.looseObject({ sessionId: z.string() }));

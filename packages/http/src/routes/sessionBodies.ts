@@ -98,7 +98,12 @@ export const messageBody = messageFields.transform((body) => {
 });
 
 export const rewriteBody = z.strictObject({ content: z.string().nullable(), ...expected });
-export const compactBody = z.strictObject({ through: safeId.describe('the last message id to compact'), summary: z.string(), ...expected });
+export const compactBody = z.strictObject({
+  through: safeId.describe('the last message id to compact'),
+  summary: z.string(),
+  summaryId: fresh.describe('the summary id (default: a new one); a retry with the same id stores nothing (written false)'),
+  ...expected,
+});
 export const compressBody = z.strictObject({ summary: z.string(), childId: fresh, ...expected });
 export const reopenSessionBody = z.strictObject({ ...expected });
 export const endSessionBody = z.strictObject({ reason: text, turnId: id.describe('the live turn ending it: while a live turn holds the session, only it may end it (409 session_active)'), ...expected });

@@ -193,10 +193,10 @@ export const sessionRoutes: Route[] = [
     tag: 'sessions',
     summary: 'Compact history through a message into a summary',
     body: B.compactBody,
-    responses: { 200: { description: 'compacted', schema: R.sessionWritten }, ...WRITE_ERRORS },
+    responses: { 200: { description: 'compacted, or a retry with the same summaryId: nothing new stored (written false)', schema: R.compacted }, ...WRITE_ERRORS },
     handler: async (context) => {
-      const { through, summary, expectedRevision } = context.body;
-      return { body: await compactHistory(writer(context), context.params.id!, { throughMessageId: through, summary, expectedRevision: B.expectedOf(expectedRevision) }) };
+      const { through, summary, summaryId, expectedRevision } = context.body;
+      return { body: await compactHistory(writer(context), context.params.id!, { throughMessageId: through, summary, summaryId, expectedRevision: B.expectedOf(expectedRevision) }) };
     },
   }),
   route({

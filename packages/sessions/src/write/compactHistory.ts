@@ -1,4 +1,4 @@
-import { deterministicId, invalidInput, newId } from '@session-ledger/core';
+import { deterministicId, invalidInput, ledgerError, newId } from '@session-ledger/core';
 import { checkSafeId } from '@session-ledger/events';
 import type { ConversationState } from '@session-ledger/projections';
 import type { LoadedConversation } from '../read/loadConversation.js';
@@ -13,7 +13,7 @@ export interface CompactInput extends Conditional {
   messageIds?: string[];
   /** What replaces them in the model's context. */
   summary: string;
-  /** Caller-given (a known id makes the call a no-op) or a new UUID. */
+  /** Caller-given (the same compaction again is a no-op, other content under it `duplicate`) or a new UUID. */
   summaryId?: string;
 }
 
@@ -74,6 +74,19 @@ const checkTarget = (loaded: LoadedConversation, input: CompactInput): void => {
   for (const id of input.messageIds!) inActiveContext(state, messageOf(loaded, id).index, id);
 };
 
+/**
+ * A summary id the conversation holds already: the same compaction of this segment is a retry (a
+ * no-op); anything else under that id (another summary, another segment, a compression's summary)
+ * is refused, as a message id reused for other content is.
+ */
+const isRetry = (loaded: LoadedConversation, sessionId: string, summaryId: string, input: CompactInput): boolean => {
+  const index = loaded.state.summaryIndex.get(summaryId);
+  if (index === undefined) return false;
+  const stored = loaded.state.summaries[index]!;
+  if (stored.source === 'compaction' && stored.sessionId === sessionId && stored.summary === input.summary) return true;
+  throw ledgerError('duplicate', `summary ${summaryId} is already stored in session ${stored.sessionId} with other content`, { what: `summary ${summaryId}` });
+};
+
 /** In-place compaction: the named history leaves the active view (replaced by the summary at its place) and stays in display. */
 export const compactHistory = async (
   context: WriterContext,
@@ -82,8 +95,9 @@ export const compactHistory = async (
 ): Promise<WriteResult & { summaryId: string }> => {
   return onHistoryAsRead(input.expectedRevision, async () => {
     const { view, loaded } = await loadForWrite(context.ledger, sessionId);
-    const known = input.summaryId === undefined ? undefined : loaded.state.summaryIndex.get(checkSafeId(input.summaryId, 'summaryId'));
-    if (known !== undefined) return { ...unchanged(sessionId, view), summaryId: input.summaryId! };
+    if (input.summaryId !== undefined && isRetry(loaded, sessionId, checkSafeId(input.summaryId, 'summaryId'), input)) {
+      return { ...unchanged(sessionId, view), summaryId: input.summaryId };
+    }
     checkTarget(loaded, input);
     const summaryId = input.summaryId ?? newId();
     const target = input.throughMessageId !== undefined ? { throughMessageId: input.throughMessageId } : { messageIds: input.messageIds! };
