@@ -24,6 +24,14 @@ afterEach(async () => {
 const read = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8');
 /** Whether the file exists and holds exactly `text` (a mirror writes it some time after the mutation). */
 const says = (dir: string, file: string, text: string) => existsSync(join(dir, file)) && read(dir, file) === text;
+/** The position the directory's mapping records (null: none, or unreadable mid-write). */
+const mappedAt = (dir: string): string | null => {
+  try {
+    return JSON.parse(read(dir, MAPPING_FILE)).position;
+  } catch {
+    return null;
+  }
+};
 const quiet = { onWarning: () => undefined, retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 } };
 
 /** A mirror started over a directory holding a Hermes file it never wrote, on an empty profile: parked at start. */
@@ -317,5 +325,47 @@ describe('Markdown mirror provider', () => {
     running.push(fanOut);
     await fanOut.caughtUp;
     expect([read(dir, 'MEMORY.md'), readdirSync(dir)]).toEqual(['Project uses pnpm', expect.arrayContaining([MAPPING_FILE, 'USER.md'])]);
+  });
+
+  it.each([
+    ['emptied', (dir: string) => readdirSync(dir).forEach((file) => rmSync(join(dir, file), { recursive: true, force: true }))],
+    ['removed', (dir: string) => rmSync(dir, { recursive: true, force: true })],
+  ])('a directory %s while the mirror follows is filled whole at the next mutation, not written from that mutation alone (helper-94 F2)', async (_how, lose) => {
+    const store = createMemoryStore();
+    const dir = temp.make();
+    const fanOut = startMemoryFanOut(store, [createMarkdownMirror({ dir })], quiet);
+    running.push(fanOut);
+    // Prepared (its fill at start done) before the first write, so every later write comes as a delivery.
+    await fanOut.caughtUp;
+    const memory = createMemoryLedger(store);
+    await memory.apply([
+      { op: 'add', target: 'memory', content: 'alpha' },
+      { op: 'add', target: 'user', content: 'Name is Ada' },
+    ]);
+    // Deliveries come in commit order: the last one mapped and unlocked, the fan-out is done with the directory.
+    const { position } = await memory.add('memory', 'beta');
+    await until(() => mappedAt(dir) === position.toString() && !existsSync(join(dir, '.session-ledger-mirror.lock')));
+    lose(dir);
+    await memory.add('memory', 'delta');
+    // Before, MEMORY.md said "delta" alone, USER.md stayed absent and the provider read active.
+    await until(() => says(dir, 'MEMORY.md', 'alpha\n§\nbeta\n§\ndelta') && says(dir, 'USER.md', 'Name is Ada'));
+    expect((await readProviderStatus(store, 'markdown-mirror')).state).toBe('active');
+    await memory.replace('memory', 'alpha', 'alpha two');
+    await until(() => says(dir, 'MEMORY.md', 'alpha two\n§\nbeta\n§\ndelta'));
+  });
+
+  it('a mirror applied directly (no fan-out, no store) to a directory that lost its mapping refuses, naming rebuild', async () => {
+    const dir = temp.make();
+    const mirror = createMarkdownMirror({ dir });
+    const add = (entryId: string, position: bigint): MemoryMutation => ({
+      op: 'add', profile: 'default', entryId, target: 'memory', previousContent: null, content: entryId, selector: null,
+      eventId: newId(), stream: memoryStream('default'), revision: position, position, causation: {},
+    });
+    await mirror.apply(add('first', 0n));
+    expect(read(dir, 'MEMORY.md')).toBe('first');
+    rmSync(join(dir, 'MEMORY.md'));
+    rmSync(join(dir, MAPPING_FILE));
+    await expect(mirror.apply(add('second', 1n))).rejects.toThrow(/lost the mirror's mapping.*rebuild/);
+    expect(readdirSync(dir).filter((file) => file.endsWith('.md'))).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { notFound, readStreamIfAny, type EventStore } from '@session-ledger/core';
+import { ledgerError, notFound, readStreamIfAny, type EventStore } from '@session-ledger/core';
 import { DEFAULT_PROFILE } from '../profile.js';
 import type { MemoryEntry } from '@session-ledger/projections';
 import type { MemoryMutation, MemoryProvider } from '../providers/index.js';
@@ -27,8 +27,12 @@ export interface MarkdownMirror extends MemoryProvider {
   readonly profile: string;
   /** Applies one mutation under the directory's lock (resolves once the files and the mapping are written). */
   apply(mutation: MemoryMutation): Promise<void>;
-  /** Applies a batch's mutations under the lock, writing each file they touch once. */
-  applyBatch(mutations: readonly MemoryMutation[]): Promise<void>;
+  /**
+   * Applies a batch's mutations under the lock, writing each file they touch once. A directory that
+   * lost its mapping since (emptied or removed) is filled from `store` first; without a store, one
+   * this mirror saw mapped is refused (a new directory takes the batch alone, as the first of all).
+   */
+  applyBatch(mutations: readonly MemoryMutation[], store?: EventStore): Promise<void>;
   /** Rewrites the directory from the stream's current state (repair after drift or a lost directory). */
   rebuild(store: EventStore): Promise<{ entries: number; position: bigint | null }>;
 }
@@ -39,6 +43,10 @@ const missedBetween = async (store: EventStore, profile: string, from: bigint, t
   const events = (await readStreamIfAny(store, memoryStream(profile), { direction: 'backwards', maxCount: 1_000_000 })) ?? [];
   return events.some((event) => event.position > from && event.position <= to);
 };
+
+/** A directory that lost its mapping, given a mutation with no store to fill it from. */
+const lostMapping = (dir: string) =>
+  ledgerError('invalid_input', `${dir} lost the mirror's mapping (emptied or removed): rebuild it (session-ledger memory mirror rebuild --dir ${dir})`, { field: 'mirror' });
 
 /** Applies one mutation by entry id; never searches by selector. */
 const applyById = (entries: readonly MemoryEntry[], mutation: MemoryMutation): MemoryEntry[] => {
@@ -75,14 +83,23 @@ export const createMarkdownMirror = (options: MarkdownMirrorOptions): MarkdownMi
     endFill(dir);
     return { entries: current.entries.length, position: current.position };
   };
-  const applyBatch = async (mutations: readonly MemoryMutation[]): Promise<void> => {
+  /** Whether this mirror has seen the directory's mapping (read or written it). */
+  let seenMapped = false;
+  const applyBatch = async (mutations: readonly MemoryMutation[], store?: EventStore): Promise<void> => {
     const mine = mutations.filter((mutation) => mutation.profile === profile);
     if (mine.length === 0) return;
-    await locked(() => {
+    await locked(async () => {
       // Files this mirror never wrote that hold entries are not overwritten: the provider parks, naming import and rebuild.
       const unmapped = unmappedFiles(dir);
       if (unmapped && holdEntries(unmapped)) throw foreignFiles(dir, profile);
+      // Emptied or removed since it was prepared: filled whole, then the batch's later mutations. Applying
+      // the batch to nothing wrote a MEMORY.md of the batch alone, and its mapping hid the loss from every
+      // restart (outside test, session 34, helper-94 F2).
+      // Without a store (a mirror applied directly), only a directory this mirror saw mapped is known lost.
+      if (unmapped && store !== undefined) writeWhole(await readMemoryState(store, profile));
+      else if (unmapped && seenMapped) throw lostMapping(dir);
       const state = readMirrorState(dir, profile);
+      seenMapped = true;
       const fresh = mine.filter((mutation) => mutation.position > state.position);
       if (fresh.length === 0) return;
       // The whole batch in one write of each file it touches: no reader sees a state between its operations.

@@ -94,7 +94,7 @@ export const startMemoryFanOut = (store: EventStore, providers: readonly MemoryP
       });
     }
     if (mutations.length === 0) return;
-    if (provider.applyBatch) await provider.applyBatch(mutations);
+    if (provider.applyBatch) await provider.applyBatch(mutations, store);
     else for (const mutation of mutations) await provider.apply(mutation);
   };
 

@@ -32,9 +32,10 @@ export interface MemoryProvider {
   /**
    * The mutations of one batch (one atomic append), in order. A provider that keeps a copy others
    * read (the Markdown mirror) writes it once, so no reader sees a state between two operations.
-   * Without it, `apply` is called for each. Delivered again whole after a crash, like `apply`.
+   * Without it, `apply` is called for each. Delivered again whole after a crash, like `apply`. The
+   * fan-out passes its store: a copy found lost between two batches is filled from it (as `prepare` does).
    */
-  applyBatch?(mutations: readonly MemoryMutation[]): Promise<void> | void;
+  applyBatch?(mutations: readonly MemoryMutation[], store?: EventStore): Promise<void> | void;
   /**
    * Run before the provider's subscription starts: a provider that finds its own copy missing
    * (a new or lost directory) fills it here, since its checkpoint, shared by name, may be past every
