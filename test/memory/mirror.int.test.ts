@@ -366,6 +366,72 @@ describe('Markdown mirror provider', () => {
     rmSync(join(dir, 'MEMORY.md'));
     rmSync(join(dir, MAPPING_FILE));
     await expect(mirror.apply(add('second', 1n))).rejects.toThrow(/lost the mirror's mapping.*rebuild/);
-    expect(readdirSync(dir).filter((file) => file.endsWith('.md'))).toEqual([]);
+    expect(existsSync(join(dir, 'MEMORY.md'))).toBe(false);
+  });
+});
+
+/** Outside test, session 34 (helper-94 F3, F6, F7): the mirror's files compared as Hermes reads them, and a file deleted by hand. */
+describe('Markdown mirror: files as Hermes reads them', () => {
+  /** A fan-out prepared before the first write, so every write comes as a delivery. */
+  const following = async (dir: string, store = createMemoryStore()) => {
+    const fanOut = startMemoryFanOut(store, [createMarkdownMirror({ dir })], quiet);
+    running.push(fanOut);
+    await fanOut.caughtUp;
+    return { store, fanOut, memory: createMemoryLedger(store) };
+  };
+  const state = async (store: ReturnType<typeof createMemoryStore>) => (await readProviderStatus(store, 'markdown-mirror')).state;
+
+  it("an editor's final newline in a mirrored file is no change: the next mutation is mirrored, the mirror stays active (F7)", async () => {
+    const dir = temp.make();
+    const { store, memory } = await following(dir);
+    await memory.add('memory', 'alpha');
+    await memory.add('memory', 'beta');
+    await until(() => says(dir, 'MEMORY.md', 'alpha\n§\nbeta'));
+    writeFileSync(join(dir, 'MEMORY.md'), 'alpha\n§\nbeta\n');
+    await memory.add('memory', 'gamma');
+    // Before, it parked: "MEMORY.md changed since the mirror wrote it".
+    await until(() => says(dir, 'MEMORY.md', 'alpha\n§\nbeta\n§\ngamma'));
+    expect(await state(store)).toBe('active');
+  });
+
+  it("Hermes' files ending with a newline, imported, are adopted at start (F7: the advised import looped)", async () => {
+    const store = createMemoryStore();
+    const memory = createMemoryLedger(store);
+    await memory.apply([
+      { op: 'add', target: 'memory', content: 'Hermes fact one' },
+      { op: 'add', target: 'memory', content: 'Hermes fact two' },
+      { op: 'add', target: 'user', content: 'Name is Ada' },
+    ]);
+    const dir = temp.make();
+    writeFileSync(join(dir, 'MEMORY.md'), 'Hermes fact one\n§\nHermes fact two\n');
+    writeFileSync(join(dir, 'USER.md'), 'Name is Ada\n');
+    await following(dir, store);
+    expect([await state(store), readdirSync(dir)]).toEqual(['active', expect.arrayContaining([MAPPING_FILE])]);
+  });
+
+  it('an entry led by U+FEFF, first in its file, is the mirror\'s own at the next write of that file (F6: it parked every time)', async () => {
+    const dir = temp.make();
+    const { store, memory } = await following(dir);
+    await memory.add('memory', '\ufeffstarts with a BOM');
+    await until(() => says(dir, 'MEMORY.md', '\ufeffstarts with a BOM'));
+    await memory.add('memory', 'second entry');
+    await until(() => says(dir, 'MEMORY.md', '\ufeffstarts with a BOM\n§\nsecond entry'));
+    expect(await state(store)).toBe('active');
+  });
+
+  it('a file deleted by hand is written again with the next batch of the other target, and at the next start (F3)', async () => {
+    const dir = temp.make();
+    const { store, memory, fanOut } = await following(dir);
+    await memory.add('user', 'Name is Ada');
+    await memory.add('memory', 'alpha');
+    await until(() => says(dir, 'USER.md', 'Name is Ada') && says(dir, 'MEMORY.md', 'alpha'));
+    rmSync(join(dir, 'USER.md'));
+    await memory.add('memory', 'beta');
+    // Before, USER.md stayed absent until a mutation of the user target.
+    await until(() => says(dir, 'MEMORY.md', 'alpha\n§\nbeta') && says(dir, 'USER.md', 'Name is Ada'));
+    await fanOut.stop();
+    rmSync(join(dir, 'MEMORY.md'));
+    await following(dir, store);
+    expect([read(dir, 'MEMORY.md'), read(dir, 'USER.md'), await state(store)]).toEqual(['alpha\n§\nbeta', 'Name is Ada', 'active']);
   });
 });

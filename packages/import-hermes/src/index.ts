@@ -12,7 +12,6 @@ export { historySteps } from './plan/historySteps.js';
 export { buildImportPlan, type ImportPlan, type SessionImport, type Skipped } from './plan/importPlan.js';
 export type { PlanStep } from './plan/steps.js';
 export { stepEvent, stepId, stepKey, type PlannedEvent } from './mapping/stepEvent.js';
-export { parseEntries } from './memory/parseEntries.js';
 export { readMemoryDir, type MemoryFileEntries, type MemoryTarget } from './memory/readMemoryDir.js';
 export { importHermes, type ImportOptions } from './importHermes.js';
 export { reconcile, sourceOf, type Reconciled, type ReconcileSource } from './ledger/reconcile.js';
@@ -26,3 +25,5 @@ export { carriesSummary, decodeParts, isReviewHarness, pythonStrip, readContent,
 export { reviewHarnessRows } from './plan/historySteps.js';
 export { createHermesReader, hermesViews, type HermesViews } from './compare/hermesViews.js';
 export { codexInterim, repairAlternation, VERIFICATION_CANDIDATE, type RepairHints } from './compare/hermesModel.js';
+/** Hermes' memory file format lives with the mirror that writes it (`@session-ledger/memory`). */
+export { parseEntries } from '@session-ledger/memory';

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { invalidInput } from '@session-ledger/core';
-import { parseEntries } from './parseEntries.js';
+import { parseEntries } from '@session-ledger/memory';
 
 /** Which Hermes store an entry came from: MEMORY.md (the agent's notes) or USER.md (about the user). */
 export type MemoryTarget = 'memory' | 'user';

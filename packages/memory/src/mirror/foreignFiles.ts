@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ledgerError } from '@session-ledger/core';
 import type { MemoryEntry } from '@session-ledger/projections';
+import { parseEntries, sameEntries } from './hermesEntries.js';
 import { fileText, MAPPING_FILE, renderTarget, TARGET_FILES } from './mirrorState.js';
 
 /** The texts of the mirror's Markdown files (null: absent) when the directory has no mapping; null when it has one. */
@@ -13,11 +14,11 @@ export const unmappedFiles = (dir: string): Array<{ target: keyof typeof TARGET_
 type Unmapped = NonNullable<ReturnType<typeof unmappedFiles>>;
 
 /** Whether unmapped files hold any entry (an absent or empty file holds none): the one rule of prepare and apply. */
-export const holdEntries = (files: Unmapped): boolean => files.some(({ text }) => text !== null && text !== '');
+export const holdEntries = (files: Unmapped): boolean => files.some(({ text }) => text !== null && parseEntries(text).length > 0);
 
-/** Whether unmapped files say exactly what the profile's entries would (a directory written by Hermes, then imported). */
+/** Whether unmapped files hold, as Hermes reads them, the profile's entries in its order (a directory written by Hermes, then imported; a final newline aside: helper-94 F7). */
 export const sameAsEntries = (files: Unmapped, entries: readonly MemoryEntry[]): boolean =>
-  files.every(({ target, text }) => (text ?? '') === renderTarget(entries, target));
+  files.every(({ target, text }) => sameEntries(text ?? '', renderTarget(entries, target)));
 
 /**
  * A directory holding Markdown files this mirror never wrote (no mapping), which say something else

@@ -1,3 +1,4 @@
 export * from './atomicWrite.js';
 export * from './mirrorState.js';
 export * from './markdownMirror.js';
+export * from './hermesEntries.js';

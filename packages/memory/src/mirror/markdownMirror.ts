@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { ledgerError, notFound, readStreamIfAny, type EventStore } from '@session-ledger/core';
 import { DEFAULT_PROFILE } from '../profile.js';
 import type { MemoryEntry } from '@session-ledger/projections';
@@ -104,7 +106,8 @@ export const createMarkdownMirror = (options: MarkdownMirrorOptions): MarkdownMi
       if (fresh.length === 0) return;
       // The whole batch in one write of each file it touches: no reader sees a state between its operations.
       const next: MirrorState = { profile, position: fresh.at(-1)!.position, entries: fresh.reduce(applyById, state.entries) };
-      const targets = MEMORY_TARGETS.filter((target) => fresh.some((mutation) => mutation.target === target));
+      // A file deleted by hand is written again with the batch, whichever target the batch changes (helper-94 F3).
+      const targets = MEMORY_TARGETS.filter((target) => fresh.some((mutation) => mutation.target === target) || !existsSync(join(dir, TARGET_FILES[target])));
       // A file changed since this mirror wrote it (Hermes' memory tool) is not replaced: checked just before the rename.
       writeMirrorState(dir, next, targets, unchangedSince(dir, state, next));
     });
@@ -141,6 +144,10 @@ export const createMarkdownMirror = (options: MarkdownMirrorOptions): MarkdownMi
             for (const target of MEMORY_TARGETS) unchangedSince(dir, state, next)(target);
             writeWhole(current);
           }
+          // A file deleted by hand since is written again at start, from the mapping: the other stayed
+          // absent until a mutation of its own target, while the status read active (helper-94 F3).
+          const absent = MEMORY_TARGETS.filter((target) => !existsSync(join(dir, TARGET_FILES[target])));
+          if (absent.length > 0) writeMirrorState(dir, readMirrorState(dir, profile), absent);
           endFill(dir); // left by a fill killed after its mapping
           return;
         }

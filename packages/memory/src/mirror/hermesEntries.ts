@@ -1,7 +1,5 @@
-import { pythonStrip } from '../mapping/hermesRead.js';
-
-/** Hermes' entry delimiter (tools/memory_tool.py ENTRY_DELIMITER). */
-const DELIMITER = '\n§\n';
+import { pythonStrip } from '../pythonStrip.js';
+import { ENTRY_DELIMITER } from '../budgets.js';
 
 /**
  * Entries of a Hermes memory file (MEMORY.md, USER.md) as Hermes' memory tool reads them
@@ -17,11 +15,18 @@ export const parseEntries = (text: string): string[] => {
   const raw = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
   const seen = new Set<string>();
   const out: string[] = [];
-  for (const part of raw.split(DELIMITER)) {
+  for (const part of raw.split(ENTRY_DELIMITER)) {
     const entry = pythonStrip(part);
     if (entry.length === 0 || seen.has(entry)) continue;
     seen.add(entry);
     out.push(entry);
   }
   return out;
+};
+
+/** Whether two texts of a memory file hold the same entries as Hermes reads them (whitespace around entries, a final newline, a byte order mark, line endings aside). */
+export const sameEntries = (a: string, b: string): boolean => {
+  const left = parseEntries(a);
+  const right = parseEntries(b);
+  return left.length === right.length && left.every((entry, index) => entry === right[index]);
 };
