@@ -5,6 +5,12 @@ Usage: python3 check_proof.py PROOF.json DIGEST.json
 import hashlib
 import json
 import sys
+import unicodedata
+
+
+def shown(text):
+    """Text to print: control, format (bidi), separator and unassigned characters as \\uXXXX."""
+    return "".join("\\u%04x" % ord(c) if unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") else c for c in text)
 
 
 def leaf_hash(data):
@@ -54,6 +60,9 @@ def erased_problem(proof, digest):
         return "the deletion named does not erase this event's stream and revision"
     if erased["index"] <= proof["index"]:
         return "the deletion named comes before the leaf"
+    if erased["path"] is None and erased["index"] < proof["size"]:
+        # In this tree, so provable here: without its path, any leaf could be called a deletion.
+        return "the deletion's leaf is in this tree and the proof gives no audit path to it"
     if erased["path"] is not None:
         root = root_from_path(erased["index"], proof["size"], deletion_leaf, [bytes.fromhex(h) for h in erased["path"]])
         if root is None or root.hex() != digest["root"]:
@@ -95,10 +104,10 @@ if __name__ == "__main__":
         print("NOT PROVEN: " + why)
         sys.exit(1)
     if proof["leafInput"] is not None:
-        print("ok: %s@%d is leaf %d of the log of %d leaves, root %s" % (proof["stream"], proof["revision"], proof["index"], digest["size"], digest["root"]))
+        print("ok: %s@%d is leaf %d of the log of %d leaves, root %s" % (shown(proof["stream"]), proof["revision"], proof["index"], digest["size"], digest["root"]))
     else:
         erased = proof["erasedBy"]
         where = "proven in this tree" if erased["path"] is not None else "prove it against a later digest: audit prove --leaf %d" % erased["index"]
         deletion = json.loads(erased["leafInput"])
         print("ok: leaf %d is in the log of %d leaves, root %s; its event is erased, by the %s deletion at leaf %d of %s revisions %s..%s (%s); which of them the leaf held is not provable once erased"
-              % (proof["index"], digest["size"], digest["root"], deletion["deletion"], erased["index"], deletion["stream"], deletion["from"], deletion["head"], where))
+              % (proof["index"], digest["size"], digest["root"], deletion["deletion"], erased["index"], shown(deletion["stream"]), deletion["from"], deletion["head"], where))

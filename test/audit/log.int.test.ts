@@ -100,11 +100,64 @@ describe('the log commitment of the SQLite store', () => {
       // before: ok, "10 events, 13 erased", while $all served the erased events again
       expect(report.ok).toBe(false);
       expect(report.breaks.filter((item) => item.kind === 'deletion').map((item) => [item.stream, item.message])).toEqual([
-        ['session-b', 'session-b@9: the tombstone deletion record erased revisions 0..9 (10 events), but 6 of them are stored: events it erased were put back'],
-        ['session-c', 'session-c@2: the soft deletion record erased revisions 0..2 (3 events), but 1 of them is stored: events it erased were put back'],
+        ['session-b', 'session-b@9: the tombstone deletion record erased revisions 0..9 (10 events), but only 4 of their leaves are erased: events it erased were put back, or erased leaf rows were relabelled'],
+        ['session-c', 'session-c@2: the soft deletion record erased revisions 0..2 (3 events), but only 2 of their leaves are erased: events it erased were put back, or erased leaf rows were relabelled'],
       ]);
     }
     await store.close();
+  });
+
+  describe('log columns no hash covers once an event is gone (outside test, session 34, helper-95)', () => {
+    /** The ledger with session-b tombstoned and session-c soft-deleted to its end, then `edit` behind the store; the breaks of both verify paths. */
+    const breaksAfter = async (edit: (db: Database.Database, erased: Array<Record<string, unknown>>) => void) => {
+      await writeLedger(temp.file);
+      // session-c's rows before its deletion: a backup.
+      const backup = new Database(temp.file, { readonly: true });
+      const erased = backup.prepare(`SELECT * FROM events WHERE stream = 'session-c' ORDER BY revision`).all() as Array<Record<string, unknown>>;
+      backup.close();
+      let store = openSqliteStore(temp.file);
+      await store.tombstoneStream('session-b');
+      await store.deleteStream('session-c');
+      await store.close();
+      tamper(temp.file, (db) => edit(db, erased));
+      store = openSqliteStore(temp.file);
+      try {
+        const reports = [await verifyLog(store, { maxBreaks: 100 }), await verifyLog(store, { maxBreaks: 100, parallel: false })];
+        return reports.map((report) => report.breaks.map((item) => [item.kind, item.message]));
+      } finally {
+        await store.close();
+      }
+    };
+
+    it("a live stream's tail deleted and its leaf rows relabelled as a deleted stream's revisions is a break (F7: verify said ok)", async () => {
+      const found = await breaksAfter((db) => {
+        const { leaf } = db.prepare(`SELECT leaf_index AS leaf FROM log_leaves WHERE stream = 'session-a' AND revision = 9`).get() as { leaf: number };
+        db.prepare(`DELETE FROM events WHERE stream = 'session-a' AND revision = 9`).run();
+        db.prepare(`UPDATE log_leaves SET stream = 'session-b', revision = 3 WHERE leaf_index = ?`).run(leaf);
+        // The record's leaf range (not in its leaf) stretched over the relabelled leaf, as an attacker would.
+        db.prepare(`UPDATE log_deletions SET first_leaf = min(first_leaf, ?), last_leaf = max(last_leaf, ?) WHERE stream = 'session-b'`).run(leaf, leaf);
+      });
+      for (const breaks of found) {
+        expect(breaks).toContainEqual(['deletion', expect.stringContaining('but 11 leaves of events gone are labelled as its: leaf rows were relabelled')]);
+      }
+    });
+
+    it("a deletion undone from a backup, its record's leaf range cleared, is a break (F8: verify said ok)", async () => {
+      const found = await breaksAfter((db, erased) => {
+        for (const row of erased) db.prepare(`INSERT INTO events (${Object.keys(row).join(', ')}) VALUES (${Object.keys(row).map(() => '?').join(', ')})`).run(...Object.values(row));
+        db.prepare(`UPDATE log_deletions SET first_leaf = NULL, last_leaf = NULL WHERE stream = 'session-c'`).run();
+      });
+      for (const breaks of found) {
+        expect(breaks).toContainEqual(['deletion', expect.stringContaining('names no leaves, but the stream\'s event leaf of revision 2 below it lies in the revisions 0..2 it erased')]);
+      }
+    });
+
+    it("a soft-deleted stream's last revision lowered is a break: appends would take erased revisions (F6: verify said ok)", async () => {
+      const found = await breaksAfter((db) => db.prepare(`UPDATE streams SET last_revision = 0 WHERE name = 'session-c'`).run());
+      for (const breaks of found) {
+        expect(breaks).toContainEqual(['hidden', expect.stringContaining('its recorded deletions erased through 2: appends would take erased revisions')]);
+      }
+    });
   });
 
   it('a proof of an erased event names its recorded deletion; one no intact deletion accounts for is log_damaged (outside test, session 25)', async () => {

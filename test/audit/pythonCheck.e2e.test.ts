@@ -56,9 +56,15 @@ describe('the Python proof check of docs/audit.md', { timeout: 120_000 }, () => 
     const delPath = (erased as { erasedBy: { path: string[] } }).erasedBy.path;
     expect(checkErased({ ...erased, erasedBy: { ...(erased as { erasedBy: object }).erasedBy, path: [...delPath].reverse() } })).toMatchObject({ status: 1, stdout: expect.stringContaining("deletion's audit path") });
     const forgedDeletion = JSON.parse(JSON.parse(JSON.stringify(erased)).erasedBy.leafInput);
-    expect(checkErased({ ...erased, erasedBy: { index: 7, path: null, leafInput: JSON.stringify({ ...forgedDeletion, head: '99' }) } })).toMatchObject({ status: 0 });
-    // (a forged deletion without a path is not proven in the tree: the message says to prove leaf 7)
-    expect(checkErased({ ...erased, erasedBy: { index: 7, path: null, leafInput: JSON.stringify({ ...forgedDeletion, head: '99' }) } }).stdout).toContain('prove it against a later digest: audit prove --leaf 7');
+    // A deletion leaf inside the digest's tree comes with its path: before, one without was "ok", so any
+    // leaf of the tree could be called a deletion of a live event (outside test, session 34, helper-95 F1).
+    expect(checkErased({ ...erased, erasedBy: { index: 7, path: null, leafInput: JSON.stringify({ ...forgedDeletion, head: '99' }) } })).toMatchObject({
+      status: 1,
+      stdout: expect.stringContaining('in this tree and the proof gives no audit path'),
+    });
+    // One past the tree (committed after the digest) cannot be proven in it: the message says to prove that leaf against a later digest.
+    const later = checkErased({ ...erased, erasedBy: { index: 8, path: null, leafInput: JSON.stringify({ ...forgedDeletion, index: '8' }) } });
+    expect([later.status, later.stdout]).toEqual([0, expect.stringContaining('prove it against a later digest: audit prove --leaf 8')]);
     // The tombstone's own leaf (index 7), as a retention.deleted record names it: proven by index.
     const deletion = runCli(['audit', 'prove', '--leaf', '7', '--json'], { env });
     expect(deletion.json()).toMatchObject({ stream: 'plain', revision: 3, index: 7, leafInput: expect.stringContaining('"deletion":"tombstone"') });
@@ -81,5 +87,18 @@ describe('the Python proof check of docs/audit.md', { timeout: 120_000 }, () => 
     // The leaf commits to the event's position (schema version 7): a proof claiming another position is refused.
     expect(JSON.parse(proof.leafInput)).toMatchObject({ position: String(proof.position) });
     expect(altered({ position: proof.position + 1 })).toMatchObject({ status: 1, stdout: expect.stringContaining('another event') });
+  });
+
+  it('prints a stream name with control or bidi characters escaped, as the CLI does (outside test, session 34, helper-95 F5)', async () => {
+    const dir = tempDir('audit13-python-');
+    const file = join(dir, 'ledger.sqlite');
+    const env = { SESSION_LEDGER_STORE: `sqlite:${file}` };
+    const store = openSqliteStore(file);
+    await createLedger(store).append('txt.exe\u202egnp', [{ id: newId(), type: 'said', data: {} }]);
+    await store.close();
+    writeFileSync(join(dir, 'digest.json'), runCli(['audit', 'digest', '--json'], { env }).stdout);
+    writeFileSync(join(dir, 'proof.json'), runCli(['audit', 'prove', 'txt.exe\u202egnp', '0', '--json'], { env }).stdout);
+    const checked = python(join(dir, 'proof.json'), join(dir, 'digest.json'));
+    expect([checked.status, checked.stdout]).toEqual([0, expect.stringMatching(/^ok: txt\.exe\\u202egnp@0 is leaf 0/)]);
   });
 });

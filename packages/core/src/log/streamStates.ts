@@ -40,7 +40,8 @@ export interface LogStreams {
  * log says (but for a stream deleted while the states were read): first_live one past its last deletion's head (0 without one); tombstoned exactly when a
  * tombstone was recorded; a state for every stream the verified log names (a state gone hides the
  * stream from reads, and lets a tombstoned one be written again); and a last revision no higher than
- * its events and deletions reach (one raised refuses every append). An event gone without a deletion
+ * its events and deletions reach (one raised refuses every append) and no lower than its deletions
+ * erased through (one lowered hands out erased revisions again). An event gone without a deletion
  * is reported as missing, not again here. Streams in name order.
  */
 export const checkStreamStates = (listed: StreamInfo[], log: LogStreams, committed: DeletionRecord[], report: Report): void => {
@@ -63,6 +64,12 @@ export const checkStreamStates = (listed: StreamInfo[], log: LogStreams, committ
     }
     const firstLive = own.reduce((live, record) => max(live, record.headRevision + 1n), 0n);
     if (info.lastRevision > last) report('hidden', name, info.lastRevision, null, null, `the stream's state says its last revision is ${info.lastRevision}, the log reaches ${last}`);
+    // Lower than a deletion listed with it erased through: the store would append at revisions the log
+    // records as erased, served by $all and hidden from reads (outside test, session 34, helper-95 F6).
+    const deletedThrough = own.filter((record) => record.logSize < log.listedAt).reduce((head, record) => max(head, record.headRevision), -1n);
+    if (info.lastRevision < deletedThrough) {
+      report('hidden', name, info.lastRevision, null, null, `the stream's state says its last revision is ${info.lastRevision}, but its recorded deletions erased through ${deletedThrough}: appends would take erased revisions`);
+    }
     if (info.firstLive !== firstLive) {
       report('hidden', name, info.firstLive > 0n ? info.firstLive - 1n : null, null, null, `reads start at revision ${info.firstLive}, the recorded deletions say ${firstLive}`);
     }
