@@ -221,4 +221,23 @@ describe('session-ledger memory (CLI)', { timeout: 180_000 }, () => {
     expect(runCli(['memory', 'providers', 'run', '--mirror', mirror, '--once'], { env }).code).toBe(0);
     expect(readFileSync(memoryFile, 'utf8')).toBe('Before start (edited)\n§\nWhile running\n§\nWhile down');
   });
+
+  it('a bad memory setting or mirror profile is refused before anything runs: serve exits 2, providers run exits 2, a rebuild of a profile never written exits 3 (outside test, session 34, helper-94 F5, F11)', () => {
+    const dir = tempDir();
+    const env = storeIn(dir);
+    const mirror = join(dir, 'mirror');
+    expect(runCli(['memory', 'add', '--target', 'memory', '--content', 'kept'], { env }).code).toBe(0);
+    expect(runCli(['memory', 'mirror', 'rebuild', '--dir', mirror], { env }).code).toBe(0);
+    // Before, serve listened and answered every memory write 400, or logged the profile and went on serving (a 60 s timeout here).
+    const bads: Array<Record<string, string>> = [{ SESSION_LEDGER_MEMORY_BUDGET: 'abc' }, { SESSION_LEDGER_MEMORY_MIRROR: mirror, SESSION_LEDGER_MEMORY_MIRROR_PROFILE: 'my work' }];
+    for (const bad of bads) {
+      const served = runCli(['serve', '--port', '0'], { env: { ...env, ...bad } });
+      expect([served.code, served.stderr.trim().split('\n').length]).toEqual([2, 1]);
+    }
+    const run = runCli(['memory', 'providers', 'run', '--mirror', mirror, '--mirror-profile', 'work ', '--once'], { env });
+    expect([run.code, run.stderr]).toEqual([2, expect.stringContaining('Invalid profile name: "work "')]);
+    const rebuilt = runCli(['memory', 'mirror', 'rebuild', '--dir', mirror, '--profile', 'wrok'], { env });
+    expect([rebuilt.code, rebuilt.stderr]).toEqual([3, expect.stringContaining('No memory was ever written to profile wrok')]);
+    expect(readFileSync(join(mirror, 'MEMORY.md'), 'utf8')).toBe('kept');
+  });
 });

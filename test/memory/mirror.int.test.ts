@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLedger, createMemoryStore, newId } from '@session-ledger/core';
@@ -433,5 +433,36 @@ describe('Markdown mirror: files as Hermes reads them', () => {
     rmSync(join(dir, 'MEMORY.md'));
     await following(dir, store);
     expect([read(dir, 'MEMORY.md'), read(dir, 'USER.md'), await state(store)]).toEqual(['alpha\n§\nbeta', 'Name is Ada', 'active']);
+  });
+
+  it("keeps a mirrored file's mode (Hermes writes its memory 0600), and writes a new one owner-only (F17: replaced world-readable)", async () => {
+    const dir = temp.make();
+    writeFileSync(join(dir, 'MEMORY.md'), '');
+    chmodSync(join(dir, 'MEMORY.md'), 0o600);
+    const { memory } = await following(dir);
+    await memory.add('memory', 'private');
+    await memory.add('user', 'Name is Ada');
+    await until(() => says(dir, 'MEMORY.md', 'private') && says(dir, 'USER.md', 'Name is Ada'));
+    expect([MAPPING_FILE, 'MEMORY.md', 'USER.md'].map((file) => statSync(join(dir, file)).mode & 0o777)).toEqual([0o600, 0o600, 0o600]);
+    chmodSync(join(dir, 'MEMORY.md'), 0o640);
+    await memory.add('memory', 'second');
+    await until(() => says(dir, 'MEMORY.md', 'private\n§\nsecond'));
+    expect(statSync(join(dir, 'MEMORY.md')).mode & 0o777).toBe(0o640);
+  });
+
+  it('refuses a profile name no profile can have, a rebuild of a profile never written, and one over a directory mapped to another (F5)', async () => {
+    const dir = temp.make();
+    for (const profile of ['work ', 'my work', '', '../work', 'work\u001b[2J']) {
+      expect(() => createMarkdownMirror({ dir, profile })).toThrow(/Invalid profile name/);
+    }
+    const store = createMemoryStore();
+    await createMemoryLedger(store).add('memory', 'kept');
+    const mirror = createMarkdownMirror({ dir });
+    await mirror.rebuild(store);
+    await expect(createMarkdownMirror({ dir, profile: 'wrok' }).rebuild(store)).rejects.toMatchObject({ type: 'not_found' });
+    await createMemoryLedger(store).add('memory', 'other', { profile: 'work' });
+    await expect(createMarkdownMirror({ dir, profile: 'work' }).rebuild(store)).rejects.toThrow(/mirrors profile default, not work/);
+    // Before, each emptied or swapped what Hermes reads, exit 0.
+    expect(read(dir, 'MEMORY.md')).toBe('kept');
   });
 });

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { invalidInput } from '@session-ledger/core';
-import { MEMORY_SETTINGS, startConfiguredFanOut } from '@session-ledger/memory';
+import { budgetsFromSettings, MEMORY_SETTINGS, mirrorFromSettings, startConfiguredFanOut } from '@session-ledger/memory';
 import { action } from '../action.js';
 import { openShowingProgress, type CommandContext } from '../context.js';
 import { emit, note } from '../output.js';
@@ -74,6 +74,11 @@ export const registerServe = (program: Command): void => {
       }
       const settings: Record<string, string | undefined> = { ...process.env };
       if (options.mirror) settings[MEMORY_SETTINGS.mirror] = options.mirror;
+      // The memory settings checked before anything listens: a bad budget answered every memory write
+      // 400, blaming the client, and a bad mirror profile failed after the listen, which went on
+      // (outside test, session 34, helper-94 F11, F5).
+      budgetsFromSettings(settings);
+      mirrorFromSettings(settings);
       const config: ServeConfig = {
         storeUrl: context.storeUrl,
         host: options.host,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 const fsyncDir = (dir: string) => {
@@ -34,11 +34,25 @@ export const removeLeftTemps = (dir: string, names: readonly string[]): void => 
  * `beforeReplace` runs just before the rename (the temp file durable), so a check of what is replaced
  * leaves the narrowest window; if it throws, nothing is replaced.
  */
+/**
+ * The mode of what replaces `path`: the file's own (Hermes writes its memory 0600; the mirror replaced
+ * it world-readable: outside test, session 34, helper-94 F17), or owner-only for a new one (memory is private).
+ */
+const modeOf = (path: string): number => {
+  try {
+    return statSync(path).mode & 0o777;
+  } catch {
+    return 0o600;
+  }
+};
+
 export const writeFileAtomic = (path: string, content: string, beforeReplace?: () => void): void => {
   const dir = dirname(path);
   const temp = tempOf(path);
-  const fd = openSync(temp, 'w', 0o644);
+  const fd = openSync(temp, 'w', 0o600);
   try {
+    // The creation mode is masked by the umask; the file's own mode is set as it is.
+    fchmodSync(fd, modeOf(path));
     const buffer = Buffer.from(content, 'utf8');
     let written = 0;
     while (written < buffer.length) written += writeSync(fd, buffer, written, buffer.length - written);

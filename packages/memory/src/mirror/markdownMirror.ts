@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ledgerError, notFound, readStreamIfAny, type EventStore } from '@session-ledger/core';
-import { DEFAULT_PROFILE } from '../profile.js';
+import { isLedgerError, ledgerError, notFound, readStreamIfAny, readStreamState, type EventStore } from '@session-ledger/core';
+import { checkProfile, DEFAULT_PROFILE } from '../profile.js';
 import type { MemoryEntry } from '@session-ledger/projections';
 import type { MemoryMutation, MemoryProvider } from '../providers/index.js';
 import { providerCheckpoint } from '../providers/statusEvents.js';
@@ -46,6 +46,15 @@ const missedBetween = async (store: EventStore, profile: string, from: bigint, t
   return events.some((event) => event.position > from && event.position <= to);
 };
 
+/** Refuses a directory whose readable mapping names another profile (an unreadable one is what a rebuild repairs). */
+const mappedTo = (dir: string, profile: string): void => {
+  try {
+    readMirrorState(dir, profile);
+  } catch (error) {
+    if (isLedgerError(error, 'invalid_input') && error.details.field === 'profile') throw error;
+  }
+};
+
 /** A directory that lost its mapping, given a mutation with no store to fill it from. */
 const lostMapping = (dir: string) =>
   ledgerError('invalid_input', `${dir} lost the mirror's mapping (emptied or removed): rebuild it (session-ledger memory mirror rebuild --dir ${dir})`, { field: 'mirror' });
@@ -70,7 +79,8 @@ const applyById = (entries: readonly MemoryEntry[], mutation: MemoryMutation): M
  */
 export const createMarkdownMirror = (options: MarkdownMirrorOptions): MarkdownMirror => {
   const { dir } = options;
-  const profile = options.profile ?? DEFAULT_PROFILE;
+  // Checked as every --profile is: a typo mirrored nothing and reported active (outside test, session 34, helper-94 F5).
+  const profile = checkProfile(options.profile ?? DEFAULT_PROFILE);
   /** Work on the directory under its lock, after removing the temporary files of a writer killed with -9. */
   const locked = <T>(work: () => T | Promise<T>): Promise<T> =>
     withMirrorLock(dir, () => {
@@ -120,7 +130,15 @@ export const createMarkdownMirror = (options: MarkdownMirrorOptions): MarkdownMi
     apply: (mutation) => applyBatch([mutation]),
     applyBatch,
     rebuild(store) {
-      return locked(async () => writeWhole(await readMemoryState(store, profile)));
+      return locked(async () => {
+        // A rebuild replaces the files with a profile's entries: of a profile the store never held, or over
+        // a directory mapped to another, it emptied or swapped what Hermes reads, exit 0 (helper-94 F5).
+        if ((await readStreamState(store, memoryStream(profile))).state === 'absent') {
+          throw ledgerError('not_found', `No memory was ever written to profile ${profile}: nothing to rebuild the mirror from (check the name)`, { what: 'memory profile', id: profile });
+        }
+        mappedTo(dir, profile);
+        return writeWhole(await readMemoryState(store, profile));
+      });
     },
     // A directory without the mapping is filled before following, because the checkpoint, shared by
     // every mirror of this name, may be past every mutation it needs (outside test, session 17): a new
