@@ -86,4 +86,10 @@ describe('HTTP service: memory', { timeout: 60_000 }, () => {
     expect((await fetch(`${service.url}/memory/providers/nobody`)).status).toBe(404);
     expect(await get('/memory/entries')).toEqual(before);
   });
+
+  it('refuses a causation id longer than an id (400), which every event of the batch would store (helper-94 F14)', async () => {
+    const long = await post('/memory/add', { target: 'memory', content: 'caused at length', causation: { sessionId: 's'.repeat(201) } });
+    expect([long.status, (await errorOf(long)).type]).toEqual([400, 'invalid_input']);
+    expect((await post('/memory/add', { target: 'memory', content: 'caused', causation: { sessionId: 's'.repeat(200) } })).status).toBe(200);
+  });
 });

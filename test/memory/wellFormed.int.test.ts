@@ -12,6 +12,8 @@ describe.each(STORES)('well-formed memory writes only (%s)', (_name, open) => {
       ['add', () => memory.add('user', 'Prefers \ud800 tea')],
       ['replace', () => memory.replace('memory', 'blue notebook', 'Uses the \udc00 notebook')],
       ['causation', () => memory.add('memory', 'fine', { causation: { sessionId: 's\ud800', turnId: 't' } })],
+      // Stored in every event of the batch: a 1 MB id in 100 adds stored 100 MB (outside test, session 34, helper-94 F14).
+      ['causation length', () => memory.add('memory', 'fine', { causation: { sessionId: 's'.repeat(201) } })],
       ['batch', () => memory.apply([{ op: 'add', target: 'memory', content: 'ok' }, { op: 'add', target: 'user', content: '\udc00' }])],
     ];
     for (const [label, attempt] of attempts) {

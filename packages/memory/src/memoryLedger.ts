@@ -1,4 +1,4 @@
-import { createLedger, defaultConflictRetry, newId, type EventStore } from '@session-ledger/core';
+import { createLedger, defaultConflictRetry, invalidInput, newId, type EventStore } from '@session-ledger/core';
 import { checkName, memoryStream } from '@session-ledger/events';
 import { DEFAULT_BUDGETS, type Budgets } from './budgets.js';
 import { memoryDecider, type ApplyBatch } from './decide/memoryDecider.js';
@@ -39,6 +39,17 @@ export interface MemoryLedger {
   remove(target: MemoryTarget, old: string, options?: WriteOptions): Promise<BatchResult>;
 }
 
+/**
+ * The longest causation id (a session or turn id: the ids' own limit). It is stored in every event of
+ * the batch: a 1 MB one in a batch of 100 stored 100 MB (outside test, session 34, helper-94 F14).
+ */
+export const CAUSATION_MAX = 200;
+
+const checkCausation = (key: string, value: string): void => {
+  checkName(`causation.${key}`, value);
+  if (value.length > CAUSATION_MAX) throw invalidInput(`Refused: causation.${key} is ${value.length} characters long, at most ${CAUSATION_MAX} (a session or turn id)`, `causation.${key}`);
+};
+
 export const createMemoryLedger = (store: EventStore, options: MemoryLedgerOptions = {}): MemoryLedger => {
   const ledger = createLedger(store, options.maxAttempts === undefined ? {} : { retry: { ...defaultConflictRetry, attempts: options.maxAttempts } });
   const budgets: Budgets = { ...DEFAULT_BUDGETS, ...options.budgets };
@@ -59,7 +70,7 @@ export const createMemoryLedger = (store: EventStore, options: MemoryLedgerOptio
     const profile = checkProfile(write.profile ?? DEFAULT_PROFILE);
     const stream = memoryStream(profile);
     // Stored in every event's metadata and shown by readers: no control character (outside test, session 21).
-    for (const [key, value] of Object.entries(write.causation ?? {})) if (typeof value === 'string') checkName(`causation.${key}`, value);
+    for (const [key, value] of Object.entries(write.causation ?? {})) if (typeof value === 'string') checkCausation(key, value);
     const command: ApplyBatch = { stream, batchId: newId(), operations, budgets, ...(write.causation ? { causation: write.causation } : {}) };
     const handled = await ledger.handle(memoryDecider, stream, command);
     return { profile, stream, revision: handled.revision, position: handled.position ?? -1n, receipts: handled.reply };

@@ -2,6 +2,7 @@ import { notFound } from '@session-ledger/core';
 import {
   batchResultToJson,
   budgetsFromSettings,
+  CAUSATION_MAX,
   CONTENT_PATTERN,
   createMemoryLedger,
   entryToJson,
@@ -25,7 +26,9 @@ import { route, type RequestContext, type Route } from '../types.js';
 
 // Each field carries the rule the memory ledger applies, so the document states what is refused
 // (it published any string, and the server refused these with 400; outside test, session 30).
-const causation = z.strictObject({ sessionId: name.optional(), turnId: name.optional() }).describe('the session and turn that caused the change');
+/** A session or turn id: at most CAUSATION_MAX characters (it is stored in every event of the batch). */
+const causeId = name.max(CAUSATION_MAX);
+const causation = z.strictObject({ sessionId: causeId.optional(), turnId: causeId.optional() }).describe('the session and turn that caused the change');
 const target = z.enum(['memory', 'user']);
 const profile = z.string().regex(new RegExp(PROFILE_PATTERN), 'must be 1-64 letters, digits, "_", "." or "-", starting with a letter or digit');
 const content = z.string().regex(new RegExp(CONTENT_PATTERN), 'must hold some text, and no line with only §');
