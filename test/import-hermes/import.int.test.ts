@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryStore, readWholeStream, streamNames, verifyStreamChain, type EventStore } from '@session-ledger/core';
@@ -101,6 +101,32 @@ describe('importing a Hermes state.db', () => {
       'memory:Hermes wrote this',
       'user:Name: Ada',
     ]);
+  });
+
+  it('an entry imported before and taken out in the ledger since comes back only from a file written after that (outside test, session 34, helper-94 F8)', async () => {
+    const { path, dir } = fixture(buildV2Era);
+    const store = createMemoryStore();
+    const memory = createMemoryLedger(store);
+    const memories = writeMemories(join(dir, 'memories'), ['Project deadline is Friday', 'Uses vim'], []);
+    const file = join(memories, 'MEMORY.md');
+    utimesSync(file, new Date('2026-01-01T00:00:00Z'), new Date('2026-01-01T00:00:00Z'));
+    expect((await importHermes(store, { path, memoriesDir: memories })).memoryEntries).toBe(2);
+    await memory.replace('memory', 'deadline', 'Project deadline moved to Monday');
+    // The same old file again: an older copy, said so, and not counted "already present".
+    const older = await importHermes(store, { path, memoriesDir: memories });
+    expect([older.memoryEntries, older.unchanged.memoryEntries]).toEqual([0, 1]);
+    expect(older.skipped).toContainEqual({ reason: expect.stringContaining('"Project deadline is Friday" was imported before and taken out in the ledger since') });
+    // The user put it back in the file since (the "keep its entries" way out of a parked mirror): imported as a new entry.
+    writeFileSync(file, 'Project deadline moved to Monday\n§\nUses vim\n§\nProject deadline is Friday');
+    // A minute later (a file's mtime comes from a coarse clock, which may read a few ms behind the event's).
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(file, later, later);
+    const again = await importHermes(store, { path, memoriesDir: memories });
+    expect(again.memoryEntries).toBe(1);
+    expect((await memory.list()).map((entry) => entry.content)).toEqual(['Project deadline moved to Monday', 'Uses vim', 'Project deadline is Friday']);
+    // Before, it was skipped as "already present" and the rebuild that followed deleted it from the file.
+    const repeated = await importHermes(store, { path, memoriesDir: memories });
+    expect([repeated.memoryEntries, repeated.unchanged.memoryEntries, repeated.skipped]).toEqual([0, 3, []]);
   });
 
   it("reads memory files as Hermes does: a leading BOM dropped (a mirror over the directory adopts it), a file of invalid UTF-8 holds no entry and is reported", async () => {

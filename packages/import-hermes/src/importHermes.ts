@@ -92,7 +92,7 @@ const importHermesUntraced = async (store: EventStore, options: ImportOptions): 
       throw ledgerError(error.type, `${error.message}; ${progress}`, error.details as never);
     }
     report.memoryEntries = memory.written;
-    report.unchanged.memoryEntries = memory.found - memory.written;
+    report.unchanged.memoryEntries = memory.found - memory.written - memory.notAgain;
     report.skipped.push(...memory.skipped);
   }
   return report;
