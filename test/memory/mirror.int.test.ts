@@ -465,4 +465,27 @@ describe('Markdown mirror: files as Hermes reads them', () => {
     // Before, each emptied or swapped what Hermes reads, exit 0.
     expect(read(dir, 'MEMORY.md')).toBe('kept');
   });
+
+  it('a mapping written from another store (a migrate, a restored backup) is filled again from this one, not followed (F9: mutations dropped as applied, active)', async () => {
+    const dir = temp.make();
+    const before = createMemoryStore();
+    const old = createMemoryLedger(before);
+    for (let n = 0; n < 5; n += 1) await old.add('memory', `other ${n}`, { profile: 'other' });
+    await old.add('memory', 'alpha');
+    await old.add('memory', 'beta');
+    const first = await following(dir, before);
+    await until(() => says(dir, 'MEMORY.md', 'alpha\n§\nbeta'));
+    await first.fanOut.stop();
+    // The same profile in another store, at lower positions (the migration target dropped deleted history).
+    const after = createMemoryStore();
+    const moved = createMemoryLedger(after);
+    await moved.add('memory', 'alpha');
+    await moved.add('memory', 'beta');
+    await moved.add('memory', 'gamma (after migrate)');
+    const { memory, store } = await following(dir, after);
+    expect(read(dir, 'MEMORY.md')).toBe('alpha\n§\nbeta\n§\ngamma (after migrate)');
+    await memory.replace('memory', 'alpha', 'alpha2');
+    await until(() => says(dir, 'MEMORY.md', 'alpha2\n§\nbeta\n§\ngamma (after migrate)'));
+    expect(await state(store)).toBe('active');
+  });
 });

@@ -59,6 +59,17 @@ const mappedTo = (dir: string, profile: string): void => {
 const lostMapping = (dir: string) =>
   ledgerError('invalid_input', `${dir} lost the mirror's mapping (emptied or removed): rebuild it (session-ledger memory mirror rebuild --dir ${dir})`, { field: 'mirror' });
 
+/**
+ * Whether a mapping's position names no event of the profile's stream in this store (or another event
+ * than the one it applied there): the mapping was written from another store's history.
+ */
+const ofAnotherHistory = async (store: EventStore, profile: string, state: MirrorState): Promise<boolean> => {
+  if (state.position < 0n) return false;
+  const events = (await readStreamIfAny(store, memoryStream(profile), { direction: 'backwards', maxCount: 1_000_000 })) ?? [];
+  const there = events.find((event) => event.position === state.position);
+  return there === undefined || (state.eventId !== undefined && there.id !== state.eventId);
+};
+
 /** Applies one mutation by entry id; never searches by selector. */
 const applyById = (entries: readonly MemoryEntry[], mutation: MemoryMutation): MemoryEntry[] => {
   const index = entries.findIndex((entry) => entry.id === mutation.entryId);
@@ -91,7 +102,7 @@ export const createMarkdownMirror = (options: MarkdownMirrorOptions): MarkdownMi
   const writeWhole = (current: Awaited<ReturnType<typeof readMemoryState>>) => {
     const texts = (target: MemoryTarget): [string | null, string] => [fileText(dir, target), renderTarget(current.entries, target)];
     startFill(dir, { memory: texts('memory'), user: texts('user') });
-    writeMirrorState(dir, { profile, position: current.position ?? -1n, entries: current.entries }, ['memory', 'user']);
+    writeMirrorState(dir, { profile, position: current.position ?? -1n, ...(current.lastEventId === null ? {} : { eventId: current.lastEventId }), entries: current.entries }, ['memory', 'user']);
     endFill(dir);
     return { entries: current.entries.length, position: current.position };
   };
@@ -115,7 +126,7 @@ export const createMarkdownMirror = (options: MarkdownMirrorOptions): MarkdownMi
       const fresh = mine.filter((mutation) => mutation.position > state.position);
       if (fresh.length === 0) return;
       // The whole batch in one write of each file it touches: no reader sees a state between its operations.
-      const next: MirrorState = { profile, position: fresh.at(-1)!.position, entries: fresh.reduce(applyById, state.entries) };
+      const next: MirrorState = { profile, position: fresh.at(-1)!.position, eventId: fresh.at(-1)!.eventId, entries: fresh.reduce(applyById, state.entries) };
       // A file deleted by hand is written again with the batch, whichever target the batch changes (helper-94 F3).
       const targets = MEMORY_TARGETS.filter((target) => fresh.some((mutation) => mutation.target === target) || !existsSync(join(dir, TARGET_FILES[target])));
       // A file changed since this mirror wrote it (Hermes' memory tool) is not replaced: checked just before the rename.
@@ -157,7 +168,10 @@ export const createMarkdownMirror = (options: MarkdownMirrorOptions): MarkdownMi
           // unless Hermes changed a file since (that parks, as an apply does).
           const state = readMirrorState(dir, profile);
           const delivered = await store.readCheckpoint(providerCheckpoint(name));
-          if (delivered !== null && (await missedBetween(store, profile, state.position, delivered))) {
+          // A mapping of another store's history (a migrate, a restored backup, another store on the same
+          // directory): its position is no place in this one, and every mutation at or below it was
+          // dropped as applied, while the status read active (outside test, session 34, helper-94 F9).
+          if ((await ofAnotherHistory(store, profile, state)) || (delivered !== null && (await missedBetween(store, profile, state.position, delivered)))) {
             const next: MirrorState = { profile, position: current.position ?? -1n, entries: current.entries };
             for (const target of MEMORY_TARGETS) unchangedSince(dir, state, next)(target);
             writeWhole(current);

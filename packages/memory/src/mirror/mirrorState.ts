@@ -17,12 +17,16 @@ const mappingSchema = z.object({
   profile: z.string(),
   /** Commit position of the last mutation applied, as a decimal string; "-1" before any. */
   position: z.string().regex(/^-?\d+$/),
+  /** The id of the event at `position` (since session 34): a mapping of another store's history is told by it. */
+  eventId: z.string().optional(),
   entries: z.array(z.object({ id: z.string(), target: memoryTarget, content: z.string() })),
 });
 
 export interface MirrorState {
   profile: string;
   position: bigint;
+  /** The id of the event at `position`, when known. */
+  eventId?: string;
   entries: MemoryEntry[];
 }
 
@@ -40,7 +44,7 @@ export const readMirrorState = (dir: string, profile: string): MirrorState => {
   if (parsed.data.profile !== profile) {
     throw ledgerError('invalid_input', `${dir} mirrors profile ${parsed.data.profile}, not ${profile}`, { field: 'profile' });
   }
-  return { profile, position: BigInt(parsed.data.position), entries: parsed.data.entries };
+  return { profile, position: BigInt(parsed.data.position), ...(parsed.data.eventId === undefined ? {} : { eventId: parsed.data.eventId }), entries: parsed.data.entries };
 };
 
 /** The file body Hermes reads: the target's entries joined by a line holding only §. */
@@ -69,6 +73,7 @@ export const writeMirrorState = (
     version: 1,
     profile: state.profile,
     position: state.position.toString(),
+    ...(state.eventId === undefined ? {} : { eventId: state.eventId }),
     entries: state.entries,
   };
   writeFileAtomic(join(dir, MAPPING_FILE), `${JSON.stringify(mapping, null, 2)}\n`);
