@@ -240,4 +240,17 @@ describe('session-ledger memory (CLI)', { timeout: 180_000 }, () => {
     expect([rebuilt.code, rebuilt.stderr]).toEqual([3, expect.stringContaining('No memory was ever written to profile wrok')]);
     expect(readFileSync(join(mirror, 'MEMORY.md'), 'utf8')).toBe('kept');
   });
+
+  it('memory list prints the revision on stderr; --expected-revision refuses a write once the profile moved (exit 1) (helper-94 F4)', () => {
+    const env = storeIn(tempDir());
+    expect(runCli(['memory', 'add', '--target', 'memory', '--content', 'Uses the blue notebook'], { env }).code).toBe(0);
+    const listed = runCli(['memory', 'list'], { env });
+    expect(listed.stderr.trim()).toBe('memory-default@0');
+    expect(runCli(['memory', 'replace', '--target', 'memory', '--old', 'blue notebook', '--content', 'Uses the blue pad'], { env }).code).toBe(0);
+    expect(runCli(['memory', 'add', '--target', 'memory', '--content', 'Bank PIN hint is in the red notebook'], { env }).code).toBe(0);
+    const stale = runCli(['memory', 'remove', '--target', 'memory', '--old', 'notebook', '--expected-revision', '0'], { env });
+    expect([stale.code, stale.stderr]).toEqual([1, expect.stringContaining('expected 0')]);
+    expect(runCli(['memory', 'remove', '--target', 'memory', '--old', 'notebook', '--expected-revision', 'x'], { env }).code).toBe(2);
+    expect(runCli(['memory', 'list', '--json'], { env }).json()).toHaveLength(2);
+  });
 });

@@ -92,4 +92,21 @@ describe('HTTP service: memory', { timeout: 60_000 }, () => {
     expect([long.status, (await errorOf(long)).type]).toEqual([400, 'invalid_input']);
     expect((await post('/memory/add', { target: 'memory', content: 'caused', causation: { sessionId: 's'.repeat(200) } })).status).toBe(200);
   });
+
+  it("fences a write with the profile's revision: GET /memory/entries' ETag as expectedRevision, 409 once another writer moved it (helper-94 F4)", async () => {
+    const seen = await fetch(`${service.url}/memory/entries?profile=fenced`);
+    expect(seen.headers.get('etag')).toBe('"-1"');
+    expect((await post('/memory/add', { profile: 'fenced', target: 'memory', content: 'Uses the blue notebook' })).status).toBe(200);
+    const read = await fetch(`${service.url}/memory/entries?profile=fenced`);
+    const revision = JSON.parse(read.headers.get('etag')!) as string;
+    expect(revision).toBe('0');
+    expect((await post('/memory/replace', { profile: 'fenced', target: 'memory', old: 'blue notebook', content: 'Uses the blue pad' })).status).toBe(200);
+    expect((await post('/memory/add', { profile: 'fenced', target: 'memory', content: 'Bank PIN hint is in the red notebook' })).status).toBe(200);
+    const stale = await post('/memory/remove', { profile: 'fenced', target: 'memory', old: 'notebook', expectedRevision: revision });
+    expect([stale.status, (await errorOf(stale)).type]).toEqual([409, 'wrong_expected_version']);
+    const batch = await post('/memory/apply', { profile: 'fenced', expectedRevision: 0, operations: [{ op: 'remove', target: 'memory', old: 'blue' }] });
+    expect([batch.status, (await errorOf(batch)).type]).toEqual([409, 'wrong_expected_version']);
+    // Before, the remove took the red notebook's entry, which the caller never saw.
+    expect(((await get('/memory/entries?profile=fenced')) as Array<{ content: string }>).map((entry) => entry.content)).toEqual(['Uses the blue pad', 'Bank PIN hint is in the red notebook']);
+  });
 });

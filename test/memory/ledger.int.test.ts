@@ -208,4 +208,22 @@ describe('memory ledger writes', () => {
   it('rejects a bad profile name', async () => {
     await expect(createMemoryLedger(createMemoryStore()).list({ profile: '../x' })).rejects.toMatchObject({ type: 'invalid_input' });
   });
+
+  // Outside test, session 34 (helper-94 F4): A saw one entry matching "notebook" and removed it by that selector;
+  // B had replaced it and added another "notebook" entry meanwhile, and A's remove took B's new entry.
+  it('a batch at the revision its selectors were chosen at is refused once another writer changed the profile, and nothing is removed', async () => {
+    const store = createMemoryStore();
+    const a = createMemoryLedger(store);
+    const b = createMemoryLedger(store);
+    await a.add('memory', 'Uses the blue notebook');
+    const seen = await a.state();
+    await b.replace('memory', 'blue notebook', 'Uses the blue pad');
+    await b.add('memory', 'Bank PIN hint is in the red notebook');
+    await expect(a.remove('memory', 'notebook', { expectedRevision: seen.revision! })).rejects.toMatchObject({ type: 'wrong_expected_version' });
+    expect((await a.list()).map((entry) => entry.content)).toEqual(['Uses the blue pad', 'Bank PIN hint is in the red notebook']);
+    // At the current revision it goes through.
+    const now = await a.state();
+    await a.remove('memory', 'red notebook', { expectedRevision: now.revision! });
+    expect((await a.list()).map((entry) => entry.content)).toEqual(['Uses the blue pad']);
+  });
 });

@@ -17,6 +17,14 @@ export interface MemoryLedgerOptions {
 export interface WriteOptions {
   profile?: string;
   causation?: Causation;
+  /**
+   * The profile's revision the caller chose its selectors at (`state().revision`, or a batch result's
+   * `revision`): the batch is refused (`wrong_expected_version`) if another writer changed the profile
+   * since, rather than resolved against entries the caller never saw (outside test, session 34,
+   * helper-94 F4: a remove of "notebook" took another writer's new entry). Omitted: resolved against
+   * the profile as it is when the batch commits.
+   */
+  expectedRevision?: bigint;
 }
 
 export interface BatchResult {
@@ -72,7 +80,7 @@ export const createMemoryLedger = (store: EventStore, options: MemoryLedgerOptio
     // Stored in every event's metadata and shown by readers: no control character (outside test, session 21).
     for (const [key, value] of Object.entries(write.causation ?? {})) if (typeof value === 'string') checkCausation(key, value);
     const command: ApplyBatch = { stream, batchId: newId(), operations, budgets, ...(write.causation ? { causation: write.causation } : {}) };
-    const handled = await ledger.handle(memoryDecider, stream, command);
+    const handled = await ledger.handle(memoryDecider, stream, command, write.expectedRevision === undefined ? undefined : { expectedRevision: write.expectedRevision });
     return { profile, stream, revision: handled.revision, position: handled.position ?? -1n, receipts: handled.reply };
   };
   return {

@@ -32,6 +32,7 @@ interface WriteFlags {
   turn?: string;
   memoryBudget?: string;
   userBudget?: string;
+  expectedRevision?: string;
 }
 
 const oneLine = (text: string | null) => (text === null ? '-' : JSON.stringify(text));
@@ -64,13 +65,21 @@ const writeOptions = (command: Command): Command =>
     .option('--session <id>', 'the session that caused the change (causation metadata)')
     .option('--turn <id>', 'the turn that caused the change (causation metadata)')
     .option('--memory-budget <chars>', `character budget of the memory target (env ${MEMORY_SETTINGS.memoryBudget}, default 2200)`)
-    .option('--user-budget <chars>', `character budget of the user target (env ${MEMORY_SETTINGS.userBudget}, default 1375)`);
+    .option('--user-budget <chars>', `character budget of the user target (env ${MEMORY_SETTINGS.userBudget}, default 1375)`)
+    .option('--expected-revision <n>', "the profile's revision the selectors were chosen at (memory list prints it): refused (exit 1) if another writer changed the profile since");
+
+/** --expected-revision as the memory ledger takes it: a whole number (a revision the profile reached). */
+const expectedOf = (flags: WriteFlags): { expectedRevision?: bigint } => {
+  if (flags.expectedRevision === undefined) return {};
+  if (!/^\d{1,19}$/.test(flags.expectedRevision)) throw invalidInput(`--expected-revision must be a revision number: ${flags.expectedRevision}`, 'expected-revision');
+  return { expectedRevision: BigInt(flags.expectedRevision) };
+};
 
 const commit = async (context: CommandContext, flags: WriteFlags, operations: () => MemoryOperation[]) => {
   const ops = operations();
   const budgets = budgetsOf(flags);
   const result = await withLedger(context, { write: true }, (_ledger, store) =>
-    createMemoryLedger(store, { budgets }).apply(ops, { profile: flags.profile, causation: causationOf(flags) }),
+    createMemoryLedger(store, { budgets }).apply(ops, { profile: flags.profile, causation: causationOf(flags), ...expectedOf(flags) }),
   );
   emit(context.io, context.json, batchResultToJson(result), () => receiptLines(result));
 };
@@ -100,12 +109,13 @@ export const registerMemory = (program: Command): void => {
       .option('--target <target>', 'memory or user (default: both)'),
     async (context, flags: { profile: string; target?: string }) => {
       const target = flags.target === undefined ? undefined : parseTarget(flags.target);
-      const entries = await withLedger(context, { write: false }, (_ledger, store) =>
-        createMemoryLedger(store).list({ profile: flags.profile, target }),
-      );
+      const state = await withLedger(context, { write: false }, (_ledger, store) => createMemoryLedger(store).state(flags.profile));
+      const entries = target === undefined ? state.entries : state.entries.filter((entry) => entry.target === target);
       emit(context.io, context.json, entries.map(entryToJson), () =>
         entries.map((entry) => `${entry.target}\t${entry.id}\t${JSON.stringify(entry.content)}`).join('\n'),
       );
+      // The revision to fence a write with (--expected-revision); on stderr, so stdout stays the entries.
+      context.io.err(`memory-${state.profile}@${state.revision ?? -1n}`);
     },
   );
 

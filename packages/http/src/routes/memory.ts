@@ -20,7 +20,7 @@ import {
   type MemoryOperation,
 } from '@session-ledger/memory';
 import { z } from 'zod';
-import { name } from '../contract/common.js';
+import { name, revision } from '../contract/common.js';
 import { PATH_PARAMETERS } from '../contract/pathParameters.js';
 import * as R from '../contract/responses.js';
 import { route, type RequestContext, type Route } from '../types.js';
@@ -34,7 +34,13 @@ const target = z.enum(['memory', 'user']);
 const profile = z.string().regex(new RegExp(PROFILE_PATTERN), 'must be 1-64 letters, digits, "_", "." or "-", starting with a letter or digit');
 const content = z.string().regex(new RegExp(CONTENT_PATTERN), 'must hold some text, and no line with only §');
 const old = z.string().regex(new RegExp(SELECTOR_PATTERN), 'must hold some text').describe('a unique substring of the entry');
-const common = { profile: profile.optional().describe('default: "default"'), causation: causation.optional() };
+const common = {
+  profile: profile.optional().describe('default: "default"'),
+  causation: causation.optional(),
+  expectedRevision: revision
+    .nullish()
+    .describe("the profile's revision the selectors were chosen at (GET /memory/entries' ETag, or a write's revision): refused (409) if another writer changed the profile since"),
+};
 const operation = z.discriminatedUnion('op', [
   z.strictObject({ op: z.literal('add'), target, content }),
   z.strictObject({ op: z.literal('replace'), target, old, content }),
@@ -51,7 +57,7 @@ const bodies = {
 
 const ERRORS = {
   404: { description: 'no entry matches `old`' },
-  409: { description: 'ambiguous selection, duplicate, or over budget' },
+  409: { description: 'ambiguous selection, duplicate, over budget, or a stale expectedRevision' },
 };
 
 /**
@@ -70,9 +76,12 @@ const memoryOf = (store: EventStore, settings: RequestContext<unknown, unknown>[
   return memory;
 };
 
-const write = async (context: RequestContext<unknown, unknown>, operations: MemoryOperation[], options: { profile?: string; causation?: z.infer<typeof causation> }) => {
+type WriteBody = { profile?: string; causation?: z.infer<typeof causation>; expectedRevision?: number | string | null };
+
+const write = async (context: RequestContext<unknown, unknown>, operations: MemoryOperation[], options: WriteBody) => {
   const memory = memoryOf(context.store, context.settings);
-  const result = await memory.apply(operations, { profile: options.profile, causation: options.causation });
+  const expected = options.expectedRevision === undefined || options.expectedRevision === null ? {} : { expectedRevision: BigInt(options.expectedRevision) };
+  const result = await memory.apply(operations, { profile: options.profile, causation: options.causation, ...expected });
   return { body: batchResultToJson(result) };
 };
 
@@ -85,8 +94,8 @@ const writeRoute = <K extends 'add' | 'replace' | 'remove'>(op: K): Route =>
     body: bodies[op] as (typeof bodies)['replace'],
     responses: { 200: { description: 'applied; the receipts', schema: R.memoryBatch }, ...ERRORS },
     handler: async (context) => {
-      const { profile, causation: cause, ...rest } = context.body;
-      return write(context, [{ op, ...rest } as unknown as MemoryOperation], { profile, causation: cause });
+      const { profile, causation: cause, expectedRevision, ...rest } = context.body;
+      return write(context, [{ op, ...rest } as unknown as MemoryOperation], { profile, causation: cause, expectedRevision });
     },
   });
 
@@ -97,9 +106,14 @@ export const memoryRoutes: Route[] = [
     path: '/memory/entries',
     tag: 'memory',
     summary: 'The current entries',
+    description: "The ETag is the profile's revision, quoted (\"-1\": nothing written yet): give it as a write's expectedRevision to refuse the write if another writer changed the profile since.",
     query: z.strictObject({ profile: profile.optional(), target: target.optional() }),
     responses: { 200: { description: 'the entries', schema: R.memoryEntries } },
-    handler: async ({ store, settings, query }) => ({ body: (await memoryOf(store, settings).list({ profile: query.profile, target: query.target })).map(entryToJson) }),
+    handler: async ({ store, settings, query }) => {
+      const state = await memoryOf(store, settings).state(query.profile);
+      const entries = query.target === undefined ? state.entries : state.entries.filter((entry) => entry.target === query.target);
+      return { body: entries.map(entryToJson), headers: { etag: `"${state.revision ?? -1n}"` } };
+    },
   }),
   writeRoute('add'),
   writeRoute('replace'),
@@ -114,8 +128,8 @@ export const memoryRoutes: Route[] = [
     responses: { 200: { description: 'applied; one receipt per operation', schema: R.memoryBatch }, ...ERRORS },
     handler: async (context) => {
       const body = Array.isArray(context.body) ? { operations: context.body } : context.body;
-      const { operations, profile, causation: cause } = body as { operations: unknown[]; profile?: string; causation?: z.infer<typeof causation> };
-      return write(context, parseBatch(operations), { profile, causation: cause });
+      const { operations, ...options } = body as WriteBody & { operations: unknown[] };
+      return write(context, parseBatch(operations), options);
     },
   }),
   route({
