@@ -160,6 +160,28 @@ describe('the log commitment of the SQLite store', () => {
     });
   });
 
+  it("a proof of a stored event whose leaf row names another place or event is log_damaged, not a proof or not_found (outside test, session 34, helper-95 F2)", async () => {
+    await writeLedger(temp.file);
+    // Its leaf row's position edited: the proof carried the row's position against a leaf input naming the event's.
+    tamper(temp.file, (db) => db.prepare(`UPDATE log_leaves SET position = 100000 WHERE stream = 'session-a' AND revision = 4`).run());
+    // Two stored events' positions swapped: "not found" told the auditor the event was never committed.
+    tamper(temp.file, (db) => {
+      const at = (revision: number) => (db.prepare(`SELECT position FROM events WHERE stream = 'session-b' AND revision = ?`).get(revision) as { position: number }).position;
+      const [p2, p3] = [at(2), at(3)];
+      db.prepare(`UPDATE events SET position = -1 WHERE position = ?`).run(p2);
+      db.prepare(`UPDATE events SET position = ? WHERE position = ?`).run(p2, p3);
+      db.prepare(`UPDATE events SET position = ? WHERE position = -1`).run(p3);
+    });
+    const store = openSqliteStore(temp.file);
+    try {
+      await expect(store.log!.proof('session-a', 4n)).rejects.toMatchObject({ type: 'log_damaged' });
+      await expect(store.log!.proof('session-b', 2n)).rejects.toMatchObject({ type: 'log_damaged' });
+      expect(await store.log!.proof('session-a', 3n)).toMatchObject({ stream: 'session-a', revision: 3n });
+    } finally {
+      await store.close();
+    }
+  });
+
   it('a proof of an erased event names its recorded deletion; one no intact deletion accounts for is log_damaged (outside test, session 25)', async () => {
     await writeLedger(temp.file);
     let store = openSqliteStore(temp.file);

@@ -110,7 +110,12 @@ export const sqliteEventLog = (db: Database.Database, sql: LogStatements): Event
     if (index === null) index = numberOrNull((sql.leafOfErased.get(stream, revision) as bigint | undefined) ?? null);
     if (index === null || index >= size) throw notFound('log leaf', `${stream}@${revision}${at === undefined ? '' : ` below size ${size}`}`);
     const leaf = sql.leaf.get(BigInt(index)) as EntryRow & { stream: string; revision: bigint; position: bigint };
-    if (event && (leaf.stream !== stream || leaf.revision !== revision)) throw notFound('log leaf', `${stream}@${revision}`);
+    // A stored event whose leaf row names another event or place: the log is damaged, not the event
+    // unknown (exit 3 told an auditor it was never committed), and no proof is made of a row that
+    // contradicts its own leaf input (outside test, session 34, helper-95 F2).
+    if (event && (leaf.stream !== stream || leaf.revision !== revision || leaf.position !== event.position)) {
+      throw logDamaged(index, `names ${leaf.stream}@${leaf.revision} at position ${leaf.position}, while ${stream}@${revision} is stored at position ${event.position}`);
+    }
     const lookup = storedLookup(sql);
     return {
       stream,
