@@ -152,6 +152,19 @@ describe('an interrupted migration', () => {
     expect(comparable(await to.readStream('session-a'))).toEqual(comparable(await from.readStream('session-a')));
   });
 
+  it('reports a stream the source tombstoned and the target holds soft-deleted with a history of its own, and leaves it as it was (outside test, session 34, helper-95 F4)', async () => {
+    const mine = (n: number) => Array.from({ length: n }, (_, i) => ({ id: newId(), type: 'mine', data: { i } }));
+    await from.appendToStream('other-history', mine(3));
+    await from.tombstoneStream('other-history');
+    await to.appendToStream('other-history', mine(6));
+    await to.deleteStream('other-history');
+    const summary = await migrateStores({ from, to });
+    expect(summary.mismatches.map((mismatch) => [mismatch.stream, mismatch.reason])).toContainEqual(['other-history', 'the target already has a deleted stream of that name']);
+    // Before, the target's stream was tombstoned: its own writers could never go on with it.
+    const state = (await to.listStreams!()).find((info) => info.name === 'other-history');
+    expect(state).toMatchObject({ tombstoned: false, lastRevision: 5n });
+  });
+
   it('runs again after it finished: nothing new to copy, everything still verifies', async () => {
     await migrateStores({ from, to });
     const again = await migrateStores({ from, to });
