@@ -253,4 +253,23 @@ describe('session-ledger memory (CLI)', { timeout: 180_000 }, () => {
     expect(runCli(['memory', 'remove', '--target', 'memory', '--old', 'notebook', '--expected-revision', 'x'], { env }).code).toBe(2);
     expect(runCli(['memory', 'list', '--json'], { env }).json()).toHaveLength(2);
   });
+
+  it("two profiles' mirrors under their own names: a hand edit parks one, the other goes on (helper-94 F13: both were markdown-mirror)", () => {
+    const dir = tempDir();
+    const env = storeIn(dir);
+    const [home, work] = [join(dir, 'home'), join(dir, 'work')];
+    const run = (...args: string[]) => runCli(['memory', 'providers', 'run', '--once', '--attempts', '1', ...args], { env });
+    expect(runCli(['memory', 'add', '--target', 'memory', '--content', 'home one'], { env }).code).toBe(0);
+    expect(runCli(['memory', 'add', '--profile', 'work', '--target', 'memory', '--content', 'work one'], { env }).code).toBe(0);
+    expect(run('--mirror', home).code).toBe(0);
+    expect(run('--mirror', work, '--mirror-profile', 'work', '--mirror-name', 'mirror-work').code).toBe(0);
+    writeFileSync(join(work, 'MEMORY.md'), 'work one\n§\nedited by hand');
+    expect(runCli(['memory', 'add', '--profile', 'work', '--target', 'memory', '--content', 'work two'], { env }).code).toBe(0);
+    expect(runCli(['memory', 'add', '--target', 'memory', '--content', 'home two'], { env }).code).toBe(0);
+    expect(run('--mirror', work, '--mirror-profile', 'work', '--mirror-name', 'mirror-work').code).toBe(1);
+    const home2 = run('--mirror', home, '--json');
+    expect([home2.code, home2.json()]).toEqual([0, expect.objectContaining({ name: 'markdown-mirror', state: 'active' })]);
+    expect(readFileSync(join(home, 'MEMORY.md'), 'utf8')).toBe('home one\n§\nhome two');
+    expect(run('--mirror', work, '--mirror-name', 'bad name').code).toBe(2);
+  });
 });

@@ -20,6 +20,7 @@ const ENVIRONMENT: Array<[string, string]> = [
   ['SESSION_LEDGER_WORKERS', 'processes `serve` runs on a sqlite: store (as --workers; default 1)'],
   ['SESSION_LEDGER_MEMORY_MIRROR', 'Markdown mirror directory of memory (as --mirror)'],
   ['SESSION_LEDGER_MEMORY_MIRROR_PROFILE', 'memory profile the mirror follows'],
+  ['SESSION_LEDGER_MEMORY_MIRROR_NAME', 'provider name of the mirror (default markdown-mirror; one per profile mirrored)'],
   ['SESSION_LEDGER_MEMORY_BUDGET', 'character budget of the memory target (default 2200)'],
   ['SESSION_LEDGER_USER_BUDGET', 'character budget of the user target (default 1375)'],
   ['SESSION_LEDGER_DEBUG', 'when set, an internal error (exit 70) also prints its stack'],

@@ -10,6 +10,8 @@ import type { ProviderStatus } from './providers/statusEvents.js';
 export const MEMORY_SETTINGS = {
   mirror: 'SESSION_LEDGER_MEMORY_MIRROR',
   mirrorProfile: 'SESSION_LEDGER_MEMORY_MIRROR_PROFILE',
+  /** The mirror's provider name (its checkpoint and parked state): one per profile mirrored (helper-94 F13). */
+  mirrorName: 'SESSION_LEDGER_MEMORY_MIRROR_NAME',
   memoryBudget: 'SESSION_LEDGER_MEMORY_BUDGET',
   userBudget: 'SESSION_LEDGER_USER_BUDGET',
 } as const;
@@ -36,7 +38,7 @@ export const budgetsFromSettings = (settings: Settings): Partial<Budgets> => {
 export const mirrorFromSettings = (settings: Settings): MarkdownMirror | null => {
   const dir = settings[MEMORY_SETTINGS.mirror];
   if (!dir) return null;
-  return createMarkdownMirror({ dir, profile: settings[MEMORY_SETTINGS.mirrorProfile] || undefined });
+  return createMarkdownMirror({ dir, profile: settings[MEMORY_SETTINGS.mirrorProfile] || undefined, name: settings[MEMORY_SETTINGS.mirrorName] || undefined });
 };
 
 /** Starts the fan-out to the configured providers; null when none is configured. */

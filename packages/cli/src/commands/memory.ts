@@ -195,14 +195,19 @@ export const registerMemory = (program: Command): void => {
       .description('run the fan-out to the Markdown mirror until SIGINT/SIGTERM (or, with --once, until caught up)')
       .option('--mirror <dir>', `directory of MEMORY.md and USER.md (env ${MEMORY_SETTINGS.mirror})`)
       .option('--mirror-profile <profile>', `profile the mirror follows (env ${MEMORY_SETTINGS.mirrorProfile})`, undefined)
+      .option('--mirror-name <name>', `provider name: its checkpoint and parked state (env ${MEMORY_SETTINGS.mirrorName}; default markdown-mirror; one per profile mirrored)`)
       .option('--once', 'stop once everything stored has been delivered (or the provider is parked)')
       .option('--attempts <n>', 'attempts per mutation before parking', '5'),
-    async (context, flags: { mirror?: string; mirrorProfile?: string; once?: boolean; attempts: string }) => {
+    async (context, flags: { mirror?: string; mirrorProfile?: string; mirrorName?: string; once?: boolean; attempts: string }) => {
       const dir = flags.mirror ?? process.env[MEMORY_SETTINGS.mirror];
       if (!dir) throw invalidInput(`--mirror DIR (or ${MEMORY_SETTINGS.mirror}) is required`, 'mirror');
       const attempts = parseCountOption('attempts', flags.attempts);
       if (attempts < 1) throw invalidInput('--attempts must be at least 1', 'attempts');
-      const mirror = createMarkdownMirror({ dir, profile: flags.mirrorProfile ?? (process.env[MEMORY_SETTINGS.mirrorProfile] || undefined) });
+      const mirror = createMarkdownMirror({
+        dir,
+        profile: flags.mirrorProfile ?? (process.env[MEMORY_SETTINGS.mirrorProfile] || undefined),
+        name: flags.mirrorName ?? (process.env[MEMORY_SETTINGS.mirrorName] || undefined),
+      });
       return withLedger(context, { write: true }, async (_ledger, store) => {
         const fanOut = startMemoryFanOut(store, [mirror], {
           retry: { attempts },

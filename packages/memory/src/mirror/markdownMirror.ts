@@ -5,6 +5,7 @@ import { checkProfile, DEFAULT_PROFILE } from '../profile.js';
 import type { MemoryEntry } from '@session-ledger/projections';
 import type { MemoryMutation, MemoryProvider } from '../providers/index.js';
 import { providerCheckpoint } from '../providers/statusEvents.js';
+import { checkProviderNames } from '../providers/names.js';
 import { MEMORY_TARGETS, memoryStream, type MemoryTarget } from '@session-ledger/events';
 import { readMemoryState } from '../readState.js';
 import { unchangedSince } from './changedFiles.js';
@@ -134,6 +135,7 @@ export const createMarkdownMirror = (options: MarkdownMirrorOptions): MarkdownMi
     });
   };
   const name = options.name ?? 'markdown-mirror';
+  checkProviderNames([name]);
   return {
     name,
     dir,
