@@ -488,4 +488,40 @@ describe('Markdown mirror: files as Hermes reads them', () => {
     await until(() => says(dir, 'MEMORY.md', 'alpha2\n§\nbeta\n§\ngamma (after migrate)'));
     expect(await state(store)).toBe('active');
   });
+
+  it("Hermes' files imported, then one ledger write before the mirror's first start: adopted, since the profile holds every entry they do (F7: parked for good, the advised import adding nothing)", async () => {
+    const store = createMemoryStore();
+    const memory = createMemoryLedger(store);
+    await memory.apply([
+      { op: 'add', target: 'memory', content: 'Hermes fact one' },
+      { op: 'add', target: 'memory', content: 'Hermes fact two' },
+    ]);
+    await memory.add('memory', 'written in the ledger before the mirror started');
+    const dir = temp.make();
+    writeFileSync(join(dir, 'MEMORY.md'), 'Hermes fact two\n§\nHermes fact one\n');
+    await following(dir, store);
+    expect([await state(store), read(dir, 'MEMORY.md')]).toEqual(['active', 'Hermes fact one\n§\nHermes fact two\n§\nwritten in the ledger before the mirror started']);
+  });
+
+  it("a mirrored directory whose mapping was deleted by hand, its files the profile's, takes the next batch (F3 side note: parked as Hermes' own)", async () => {
+    const dir = temp.make();
+    const { store, memory } = await following(dir);
+    await memory.add('memory', 'alpha');
+    const { position } = await memory.add('user', 'Name is Ada');
+    await until(() => mappedAt(dir) === position.toString() && !existsSync(join(dir, '.session-ledger-mirror.lock')));
+    rmSync(join(dir, MAPPING_FILE));
+    await memory.add('memory', 'beta');
+    await until(() => says(dir, 'MEMORY.md', 'alpha\n§\nbeta'));
+    expect([await state(store), read(dir, 'USER.md')]).toEqual(['active', 'Name is Ada']);
+  });
+
+  it('files holding an entry the profile does not hold still park the mirror at start, and are left as they are', async () => {
+    const store = createMemoryStore();
+    await createMemoryLedger(store).add('memory', 'alpha');
+    const dir = temp.make();
+    writeFileSync(join(dir, 'MEMORY.md'), 'alpha\n§\nHermes only');
+    await following(dir, store);
+    expect(await state(store)).toBe('parked');
+    expect(read(dir, 'MEMORY.md')).toBe('alpha\n§\nHermes only');
+  });
 });

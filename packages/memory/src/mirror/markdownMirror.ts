@@ -11,7 +11,7 @@ import { readMemoryState } from '../readState.js';
 import { unchangedSince } from './changedFiles.js';
 import { removeLeftTemps } from './atomicWrite.js';
 import { endFill, interruptedFill, MARKER_FILE, startFill } from './fillMarker.js';
-import { foreignFiles, holdEntries, sameAsEntries, unmappedFiles } from './foreignFiles.js';
+import { foreignFiles, heldByProfile, holdEntries, unmappedFiles } from './foreignFiles.js';
 import { withMirrorLock } from './mirrorLock.js';
 import { fileText, MAPPING_FILE, readMirrorState, renderTarget, TARGET_FILES, writeMirrorState, type MirrorState } from './mirrorState.js';
 
@@ -115,12 +115,14 @@ export const createMarkdownMirror = (options: MarkdownMirrorOptions): MarkdownMi
     await locked(async () => {
       // Files this mirror never wrote that hold entries are not overwritten: the provider parks, naming import and rebuild.
       const unmapped = unmappedFiles(dir);
-      if (unmapped && holdEntries(unmapped)) throw foreignFiles(dir, profile);
-      // Emptied or removed since it was prepared: filled whole, then the batch's later mutations. Applying
-      // the batch to nothing wrote a MEMORY.md of the batch alone, and its mapping hid the loss from every
-      // restart (outside test, session 34, helper-94 F2).
-      // Without a store (a mirror applied directly), only a directory this mirror saw mapped is known lost.
-      if (unmapped && store !== undefined) writeWhole(await readMemoryState(store, profile));
+      // Emptied or removed since it was prepared (or its mapping deleted, its entries all the profile's):
+      // filled whole, then the batch's later mutations. Applying the batch to nothing wrote a MEMORY.md of
+      // the batch alone, and its mapping hid the loss from every restart (outside test, session 34,
+      // helper-94 F2). Without a store (a mirror applied directly), only a directory this mirror saw
+      // mapped is known lost.
+      const current = unmapped && store !== undefined ? await readMemoryState(store, profile) : null;
+      if (unmapped && holdEntries(unmapped) && !(current && heldByProfile(unmapped, current.entries))) throw foreignFiles(dir, profile);
+      if (current) writeWhole(current);
       else if (unmapped && seenMapped) throw lostMapping(dir);
       const state = readMirrorState(dir, profile);
       seenMapped = true;
@@ -186,7 +188,7 @@ export const createMarkdownMirror = (options: MarkdownMirrorOptions): MarkdownMi
           return;
         }
         // The mirror's own fill, killed before its mapping, is filled again (outside test, session 26: it parked for good).
-        if (holdEntries(files) && !sameAsEntries(files, current.entries) && !interruptedFill(dir, files)) throw foreignFiles(dir, profile);
+        if (holdEntries(files) && !heldByProfile(files, current.entries) && !interruptedFill(dir, files)) throw foreignFiles(dir, profile);
         writeWhole(current);
       });
     },
