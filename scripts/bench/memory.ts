@@ -65,7 +65,7 @@ const batches = async (): Promise<BenchRow> => {
       },
       work: async ({ ledger }) => {
         for (let round = 0; round < BATCHES; round += 1) {
-          const events = batch(round).map((op, index) => ({ id: newId(), type: `memory.bench_${op.op}`, data: { index, ...op } }));
+          const events = batch(round).map((op, index) => ({ id: newId(), type: `memory.bench_${op.op}`, data: { index, ...(op as Record<string, string>) } }));
           await ledger.append('memory-default', events);
         }
       },

@@ -254,6 +254,27 @@ describe('session-ledger memory (CLI)', { timeout: 180_000 }, () => {
     expect(runCli(['memory', 'list', '--json'], { env }).json()).toHaveLength(2);
   });
 
+  it('--entry-id names an entry by its id; --batch-id makes a retry write nothing, and other operations under it exit 1 (helper-94 F4)', () => {
+    const env = storeIn(tempDir());
+    expect(runCli(['memory', 'add', '--target', 'memory', '--content', 'Uses the blue notebook'], { env }).code).toBe(0);
+    expect(runCli(['memory', 'add', '--target', 'memory', '--content', 'Uses the red notebook'], { env }).code).toBe(0);
+    const [blue] = runCli(['memory', 'list', '--json'], { env }).json() as Array<{ id: string }>;
+    const remove = ['memory', 'remove', '--target', 'memory', '--entry-id', blue!.id, '--batch-id', 'turn-4', '--json'];
+    const first = runCli(remove, { env });
+    expect([first.code, first.json()]).toEqual([0, expect.objectContaining({ written: true, revision: 2 })]);
+    const again = runCli(remove, { env });
+    expect([again.code, again.json()]).toEqual([0, expect.objectContaining({ written: false, revision: 2, receipts: [expect.objectContaining({ entryId: blue!.id, selector: null })] })]);
+    const plain = runCli(remove.slice(0, -1), { env });
+    expect([plain.code, plain.stdout]).toEqual([0, expect.stringContaining('nothing written')]);
+    const other = runCli(['memory', 'remove', '--target', 'memory', '--old', 'red', '--batch-id', 'turn-4'], { env });
+    expect([other.code, other.stderr.trim().split('\n')]).toEqual([1, [expect.stringContaining('already committed')]]);
+    const both = runCli(['memory', 'remove', '--target', 'memory', '--old', 'red', '--entry-id', blue!.id], { env });
+    expect([both.code, both.stderr.trim()]).toEqual([2, expect.stringContaining('not both')]);
+    const gone = runCli(['memory', 'remove', '--target', 'memory', '--entry-id', blue!.id], { env });
+    expect(gone.code).toBe(3);
+    expect((runCli(['memory', 'list', '--json'], { env }).json() as Array<{ content: string }>).map((entry) => entry.content)).toEqual(['Uses the red notebook']);
+  });
+
   it("two profiles' mirrors under their own names: a hand edit parks one, the other goes on (helper-94 F13: both were markdown-mirror)", () => {
     const dir = tempDir();
     const env = storeIn(dir);

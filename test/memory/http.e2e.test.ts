@@ -109,4 +109,34 @@ describe('HTTP service: memory', { timeout: 60_000 }, () => {
     // Before, the remove took the red notebook's entry, which the caller never saw.
     expect(((await get('/memory/entries?profile=fenced')) as Array<{ content: string }>).map((entry) => entry.content)).toEqual(['Uses the blue pad', 'Bank PIN hint is in the red notebook']);
   });
+
+  it('names an entry by its id, retries a batch under its batchId without writing it again, and keeps a big selector out of its 404 (helper-94 F4, F16)', async () => {
+    const profile = 'keyed';
+    await post('/memory/apply', { profile, operations: [{ op: 'add', target: 'memory', content: 'Uses the blue notebook' }, { op: 'add', target: 'memory', content: 'Uses the red notebook' }] });
+    const [blue] = (await get(`/memory/entries?profile=${profile}`)) as Array<{ id: string; content: string }>;
+    const byId = await post('/memory/replace', { profile, target: 'memory', entryId: blue!.id, content: 'Uses the blue pad', batchId: 'turn-3' });
+    const first = await bodyOf(byId, z.object({ written: z.boolean(), revision: z.number(), receipts: z.array(z.object({ entryId: z.string(), selector: z.string().nullable() })) }));
+    expect([byId.status, first.written, first.receipts[0]]).toEqual([200, true, { entryId: blue!.id, selector: null }]);
+    const retried = await post('/memory/replace', { profile, target: 'memory', entryId: blue!.id, content: 'Uses the blue pad', batchId: 'turn-3' });
+    expect(await retried.json()).toMatchObject({ written: false, revision: first.revision, receipts: [{ entryId: blue!.id, previousContent: 'Uses the blue notebook' }] });
+    const other = await post('/memory/remove', { profile, target: 'memory', old: 'red', batchId: 'turn-3' });
+    expect([other.status, (await errorOf(other)).type]).toEqual([409, 'duplicate']);
+    for (const body of [
+      { target: 'memory', old: 'red', entryId: blue!.id },
+      { target: 'memory' },
+      { target: 'memory', old: 'red', batchId: 'a\u0007b' },
+      { target: 'memory', old: 'red', batchId: 'k'.repeat(201) },
+    ]) {
+      const refused = await post('/memory/remove', { profile, ...body });
+      expect([refused.status, (await errorOf(refused)).type]).toEqual([400, 'invalid_input']);
+    }
+    const batch = await post('/memory/apply', { profile, operations: [{ op: 'remove', target: 'memory', old: 'red', entryId: blue!.id }] });
+    expect(batch.status).toBe(400);
+    const gone = await post('/memory/remove', { profile, target: 'user', entryId: blue!.id });
+    expect([gone.status, (await errorOf(gone)).type]).toEqual([404, 'not_found']);
+    const huge = await post('/memory/remove', { profile, target: 'memory', old: 'q'.repeat(1_000_000) });
+    const text = await huge.text();
+    expect([huge.status, text.length < 5_000]).toEqual([404, true]);
+    expect(((await get(`/memory/entries?profile=${profile}`)) as Array<{ content: string }>).map((entry) => entry.content)).toEqual(['Uses the blue pad', 'Uses the red notebook']);
+  });
 });

@@ -226,4 +226,78 @@ describe('memory ledger writes', () => {
     await a.remove('memory', 'red notebook', { expectedRevision: now.revision! });
     expect((await a.list()).map((entry) => entry.content)).toEqual(['Uses the blue pad']);
   });
+
+  // helper-94 F4, the rest: an entry named by its id is that entry or none, whatever another writer did.
+  it('a replace or remove by entry id takes that entry, and refuses (not_found) once it is gone, never another one', async () => {
+    const store = createMemoryStore();
+    const a = createMemoryLedger(store);
+    const b = createMemoryLedger(store);
+    await a.add('memory', 'Uses the blue notebook');
+    const [blue] = await a.list();
+    await b.add('memory', 'Bank PIN hint is in the red notebook');
+    const replaced = await a.apply([{ op: 'replace', target: 'memory', entryId: blue!.id, content: 'Uses the blue pad' }]);
+    expect(replaced.receipts[0]).toMatchObject({ entryId: blue!.id, previousContent: 'Uses the blue notebook', selector: null });
+    await b.remove('memory', 'blue pad');
+    await expect(a.apply([{ op: 'remove', target: 'memory', entryId: blue!.id }])).rejects.toMatchObject({ type: 'not_found' });
+    // Nor is an id of the other target taken.
+    const [red] = await a.list();
+    await expect(a.apply([{ op: 'remove', target: 'user', entryId: red!.id }])).rejects.toMatchObject({ type: 'not_found' });
+    expect((await a.list()).map((entry) => entry.content)).toEqual(['Bank PIN hint is in the red notebook']);
+    // The event leaves the selector out: the caller gave none.
+    const events = await store.readStream(memoryStream('default'));
+    expect(events[2]!.data).toEqual({ entryId: blue!.id, target: 'memory', previousContent: 'Uses the blue notebook', content: 'Uses the blue pad' });
+  });
+
+  // helper-94 F4, the rest: a remove by selector whose answer was lost, retried, took a second matching entry.
+  it('a batch retried under its batch id is answered with its first receipts and writes nothing, in another ledger too', async () => {
+    const store = createMemoryStore();
+    const a = createMemoryLedger(store);
+    await a.apply([
+      { op: 'add', target: 'memory', content: 'Uses the blue notebook' },
+      { op: 'add', target: 'memory', content: 'Uses the red notebook' },
+    ]);
+    const first = await a.remove('memory', 'notebook', { batchId: 'turn-7/remove' }).catch((error) => error);
+    expect(first).toMatchObject({ type: 'ambiguous' });
+    const removed = await a.remove('memory', 'blue notebook', { batchId: 'turn-7/remove-blue' });
+    expect(removed.written).toBe(true);
+    // The retry (the answer was lost) selects by "notebook" again: without the key it would remove the red one.
+    const again = await createMemoryLedger(store).apply([{ op: 'remove', target: 'memory', old: 'blue notebook' }], { batchId: 'turn-7/remove-blue' });
+    expect(again).toMatchObject({ written: false, revision: removed.revision, position: removed.position });
+    expect(again.receipts).toEqual(removed.receipts);
+    expect((await a.list()).map((entry) => entry.content)).toEqual(['Uses the red notebook']);
+    expect((await store.readStream(memoryStream('default'))).length).toBe(3);
+    // Other operations under a key already committed are refused; the same key in another profile is another batch.
+    await expect(a.remove('memory', 'red notebook', { batchId: 'turn-7/remove-blue' })).rejects.toMatchObject({ type: 'duplicate' });
+    await a.add('memory', 'Uses the blue notebook', { profile: 'work' });
+    expect((await a.remove('memory', 'blue notebook', { batchId: 'turn-7/remove-blue', profile: 'work' })).written).toBe(true);
+    // A key must be an id: no control character, at most 200 characters.
+    await expect(a.add('memory', 'x', { batchId: 'a\u001b[2J' })).rejects.toMatchObject({ type: 'invalid_input' });
+    await expect(a.add('memory', 'x', { batchId: 'k'.repeat(201) })).rejects.toMatchObject({ type: 'invalid_input' });
+  });
+
+  it('writers in two processes racing one batch id on one SQLite file commit it once, and both are answered with its receipts', async () => {
+    const file = tempFile();
+    const one = openSqliteStore(file);
+    const two = openSqliteStore(file);
+    try {
+      await createMemoryLedger(one).add('memory', 'Uses the blue notebook');
+      // Each writer moves "the notebook" to red: without the key, each after the first would remove the red
+      // one the first added and add it again (four removes stored for one request).
+      const batch = [
+        { op: 'remove', target: 'memory', old: 'notebook' },
+        { op: 'add', target: 'memory', content: 'Uses the red notebook' },
+      ] as const;
+      const writers = [one, two, one, two].map((store) => createMemoryLedger(store));
+      const results = await Promise.all(writers.map((memory) => memory.apply([...batch], { batchId: 'turn-9' })));
+      expect(results.filter((result) => result.written)).toHaveLength(1);
+      expect(new Set(results.map((result) => JSON.stringify(result.receipts))).size).toBe(1);
+      expect(results[0]!.receipts[0]).toMatchObject({ op: 'remove', previousContent: 'Uses the blue notebook' });
+      const stored = await one.readStream(memoryStream('default'));
+      expect(stored.map((event) => event.type)).toEqual(['memory.entry_added', 'memory.entry_removed', 'memory.entry_added']);
+      expect((await createMemoryLedger(two).list()).map((entry) => entry.content)).toEqual(['Uses the red notebook']);
+    } finally {
+      one.close();
+      two.close();
+    }
+  });
 });

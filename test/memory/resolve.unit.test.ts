@@ -3,6 +3,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { LedgerError } from '@session-ledger/core';
 import {
   DEFAULT_BUDGETS,
+  parseBatch,
   resolveBatch,
   type MemoryEntry,
   type MemoryOperation,
@@ -146,5 +147,26 @@ describe('batch resolution', () => {
     expect(resolveBatch([], ops, { ...ctx, baseRevision: 5n })).not.toEqual(E.right(first));
     expect(resolveBatch([], ops, { ...ctx, batchId: 'b2' })).not.toEqual(E.right(first));
     expect(foldMemoryEntries(first.events).entries).toEqual(first.entries);
+  });
+
+  it('a replace or remove by entry id takes that entry of that target or none, and records no selector', () => {
+    const entries = [entry('a', 'Uses the blue notebook'), entry('b', 'Uses the red notebook'), entry('c', 'Name is Ada', 'user')];
+    const replaced = ok(entries, [{ op: 'replace', target: 'memory', entryId: 'b', content: 'Uses the red pad' }]);
+    expect(replaced.events).toEqual([{ type: 'memory.entry_replaced', data: { entryId: 'b', target: 'memory', previousContent: 'Uses the red notebook', content: 'Uses the red pad' } }]);
+    expect(replaced.receipts[0]!.selector).toBeNull();
+    expect(fail(entries, [{ op: 'remove', target: 'memory', entryId: 'c' }]).type).toBe('not_found');
+    expect(fail(entries, [{ op: 'remove', target: 'memory', entryId: 'a' }, { op: 'remove', target: 'memory', entryId: 'a' }]).type).toBe('not_found');
+  });
+
+  it('parseBatch takes old or entryId for a replace or remove, exactly one', () => {
+    expect(parseBatch([{ op: 'remove', target: 'memory', entryId: 'a' }])).toEqual([{ op: 'remove', target: 'memory', entryId: 'a' }]);
+    expect(() => parseBatch([{ op: 'remove', target: 'memory', entryId: 'a', old: 'x' }])).toThrow(/operation 1 field "old": give old \(a selector\) or entryId, not both/);
+    expect(() => parseBatch([{ op: 'add', target: 'memory', content: 'x' }, { op: 'replace', target: 'memory', content: 'y' }])).toThrow(/operation 2 field "old": old \(a selector\) or entryId is required/);
+    expect(() => parseBatch([{ op: 'remove', target: 'memory', entryId: 'e'.repeat(201) }])).toThrow(/operation 1 field "entryId"/);
+  });
+
+  it('answers a selector that matches nothing with a preview of it, not the whole text (helper-94 F16)', () => {
+    const error = fail([entry('a', 'n')], [{ op: 'remove', target: 'memory', old: 'q'.repeat(5_000_000) }]);
+    expect([error.type, error.message.length < 300, JSON.stringify(error.details).length < 300]).toEqual(['not_found', true, true]);
   });
 });

@@ -1,6 +1,6 @@
 import { invalidInput } from '@session-ledger/core';
 import { z } from 'zod';
-import { memoryTarget } from '@session-ledger/events';
+import { memoryEntryId, memoryTarget } from '@session-ledger/events';
 import type { MemoryOperation } from './operations.js';
 
 const text = z.string();
@@ -14,22 +14,38 @@ export const MAX_BATCH_OPERATIONS = 1000;
 /** Why a larger batch is refused, in the batch schema, the resolver and the HTTP body alike. */
 export const TOO_MANY_OPERATIONS = `the batch holds more than ${MAX_BATCH_OPERATIONS} operations: split it`;
 
-/** The batch file format: [{"op", "target", "content"?, "old"?}, ...]. */
+/** How a replace or remove names its entry: exactly one of the two (operations.ts, EntryChoice). */
+const choice = { old: text.optional(), entryId: memoryEntryId.optional() };
+
+/** Why a replace or remove names its entry wrongly, or null. */
+export const choiceProblem = (op: { old?: unknown; entryId?: unknown }): string | null => {
+  if (op.old !== undefined && op.entryId !== undefined) return 'give old (a selector) or entryId, not both';
+  if (op.old === undefined && op.entryId === undefined) return 'old (a selector) or entryId is required';
+  return null;
+};
+
+/** The batch file format: [{"op", "target", "content"?, "old"? | "entryId"?}, ...]. */
 export const batchSchema = z
   .array(
     z.discriminatedUnion('op', [
       z.strictObject({ op: z.literal('add'), target: memoryTarget, content: text }),
-      z.strictObject({ op: z.literal('replace'), target: memoryTarget, old: text, content: text }),
-      z.strictObject({ op: z.literal('remove'), target: memoryTarget, old: text }),
+      z.strictObject({ op: z.literal('replace'), target: memoryTarget, ...choice, content: text }),
+      z.strictObject({ op: z.literal('remove'), target: memoryTarget, ...choice }),
     ]),
   )
   .min(1, 'the batch is empty')
-  .max(MAX_BATCH_OPERATIONS, TOO_MANY_OPERATIONS);
+  .max(MAX_BATCH_OPERATIONS, TOO_MANY_OPERATIONS)
+  .superRefine((operations, context) => {
+    operations.forEach((op, index) => {
+      const problem = op.op === 'add' ? null : choiceProblem(op);
+      if (problem !== null) context.addIssue({ code: 'custom', path: [index, 'old'], message: problem });
+    });
+  });
 
 /** Validates an untrusted batch; throws invalid_input naming the first bad operation. */
 export const parseBatch = (input: unknown): MemoryOperation[] => {
   const parsed = batchSchema.safeParse(input);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) return parsed.data as MemoryOperation[];
   const issue = parsed.error.issues[0]!;
   const [index, field] = issue.path;
   const where = typeof index === 'number' ? `operation ${index + 1}${field === undefined ? '' : ` field "${String(field)}"`}: ` : '';

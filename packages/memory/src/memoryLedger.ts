@@ -1,5 +1,5 @@
-import { createLedger, defaultConflictRetry, invalidInput, newId, type EventStore } from '@session-ledger/core';
-import { checkName, memoryStream } from '@session-ledger/events';
+import { createLedger, defaultConflictRetry, digestOf, invalidInput, newId, type EventStore } from '@session-ledger/core';
+import { checkName, decodeMemoryEvents, memoryStream, type MemoryRecord } from '@session-ledger/events';
 import { DEFAULT_BUDGETS, type Budgets } from './budgets.js';
 import { memoryDecider, type ApplyBatch } from './decide/memoryDecider.js';
 import type { Causation, MemoryTarget } from '@session-ledger/events';
@@ -25,6 +25,14 @@ export interface WriteOptions {
    * the profile as it is when the batch commits.
    */
   expectedRevision?: bigint;
+  /**
+   * The caller's id for the batch, an idempotency key (at most BATCH_ID_MAX characters, no control
+   * character): a batch already committed under it in the profile, with the same operations, is
+   * answered with its receipts (`written: false`) and not applied again; other operations under it
+   * are refused (`duplicate`). Without one, a retry after a lost answer is a new batch: a remove by
+   * selector could take a second entry (outside test, session 34, helper-94 F4).
+   */
+  batchId?: string;
 }
 
 export interface BatchResult {
@@ -34,6 +42,8 @@ export interface BatchResult {
   revision: bigint;
   position: bigint;
   receipts: Receipt[];
+  /** false: the batch was committed before under its batchId, and these are its receipts. */
+  written: boolean;
 }
 
 export interface MemoryLedger {
@@ -52,10 +62,40 @@ export interface MemoryLedger {
  * the batch: a 1 MB one in a batch of 100 stored 100 MB (outside test, session 34, helper-94 F14).
  */
 export const CAUSATION_MAX = 200;
+/** The longest batch id a caller may give (an id, like a session's or a turn's). */
+export const BATCH_ID_MAX = 200;
 
 const checkCausation = (key: string, value: string): void => {
   checkName(`causation.${key}`, value);
   if (value.length > CAUSATION_MAX) throw invalidInput(`Refused: causation.${key} is ${value.length} characters long, at most ${CAUSATION_MAX} (a session or turn id)`, `causation.${key}`);
+};
+
+const checkBatchId = (value: string): string => {
+  checkName('batchId', value);
+  if (value.length > BATCH_ID_MAX) throw invalidInput(`Refused: batchId is ${value.length} characters long, at most ${BATCH_ID_MAX}`, 'batchId');
+  return value;
+};
+
+/** What an operation asked for, as its digest sees it: the keys of its kind only, in one order. */
+const askedOf = (op: MemoryOperation) => ({
+  op: op.op,
+  target: op.target,
+  ...(op.op === 'add' ? {} : op.entryId !== undefined ? { entryId: op.entryId } : { old: op.old }),
+  ...(op.op === 'remove' ? {} : { content: op.content }),
+});
+
+/** A receipt again, from an event a keyed batch stored. */
+const receiptOf = (record: MemoryRecord): Receipt => {
+  const data = record.data as { entryId: string; target: Receipt['target']; content?: string; previousContent?: string; selector?: string };
+  const op = record.type === 'memory.entry_added' ? 'add' : record.type === 'memory.entry_replaced' ? 'replace' : 'remove';
+  return {
+    op,
+    entryId: data.entryId,
+    target: data.target,
+    previousContent: op === 'add' ? null : (data.previousContent ?? null),
+    content: op === 'remove' ? null : (data.content ?? null),
+    selector: op === 'add' ? null : (data.selector ?? null),
+  };
 };
 
 export const createMemoryLedger = (store: EventStore, options: MemoryLedgerOptions = {}): MemoryLedger => {
@@ -79,9 +119,17 @@ export const createMemoryLedger = (store: EventStore, options: MemoryLedgerOptio
     const stream = memoryStream(profile);
     // Stored in every event's metadata and shown by readers: no control character (outside test, session 21).
     for (const [key, value] of Object.entries(write.causation ?? {})) if (typeof value === 'string') checkCausation(key, value);
-    const command: ApplyBatch = { stream, batchId: newId(), operations, budgets, ...(write.causation ? { causation: write.causation } : {}) };
+    const key = write.batchId === undefined ? {} : { key: { digest: digestOf(operations.map(askedOf)) } };
+    const batchId = write.batchId === undefined ? newId() : checkBatchId(write.batchId);
+    const command: ApplyBatch = { stream, batchId, operations, budgets, ...(write.causation ? { causation: write.causation } : {}), ...key };
     const handled = await ledger.handle(memoryDecider, stream, command, write.expectedRevision === undefined ? undefined : { expectedRevision: write.expectedRevision });
-    return { profile, stream, revision: handled.revision, position: handled.position ?? -1n, receipts: handled.reply };
+    const reply = handled.reply;
+    if ('receipts' in reply) return { profile, stream, revision: handled.revision, position: handled.position ?? -1n, receipts: reply.receipts, written: true };
+    // Committed before under this key: its own events say what it did, and where.
+    const { first, size } = reply.replayed;
+    const events = await store.readStream(stream, { fromRevision: first, maxCount: size });
+    const last = events[events.length - 1]!;
+    return { profile, stream, revision: last.revision, position: last.position, receipts: decodeMemoryEvents(events).map(receiptOf), written: false };
   };
   return {
     budgets,

@@ -1,10 +1,18 @@
 import type { MemoryTarget } from '@session-ledger/events';
 
-/** One requested mutation. `old` is the caller's selector: intent, never identity. */
+/**
+ * How a replace or remove names its entry: `old`, a selector (intent, never identity: resolved once,
+ * by the store, against the profile as it is when the batch commits), or `entryId`, the entry's id
+ * from a list or a receipt (identity: it takes that entry or none, so a retry or a stale read never
+ * takes another one; outside test, session 34, helper-94 F4).
+ */
+export type EntryChoice = { old: string; entryId?: undefined } | { entryId: string; old?: undefined };
+
+/** One requested mutation. */
 export type MemoryOperation =
   | { op: 'add'; target: MemoryTarget; content: string }
-  | { op: 'replace'; target: MemoryTarget; old: string; content: string }
-  | { op: 'remove'; target: MemoryTarget; old: string };
+  | ({ op: 'replace'; target: MemoryTarget; content: string } & EntryChoice)
+  | ({ op: 'remove'; target: MemoryTarget } & EntryChoice);
 
 export type MemoryOp = MemoryOperation['op'];
 
@@ -17,6 +25,6 @@ export interface Receipt {
   previousContent: string | null;
   /** The entry's content afterwards; null for a remove. */
   content: string | null;
-  /** The caller's selector; null for an add. */
+  /** The caller's selector; null for an add, and for an entry chosen by its id. */
   selector: string | null;
 }

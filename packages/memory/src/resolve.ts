@@ -5,7 +5,7 @@ import { usedChars, type Budgets } from './budgets.js';
 import { MEMORY_TARGETS, type MemoryEvent, type MemoryTarget } from '@session-ledger/events';
 import type { MemoryOperation, Receipt } from './operations.js';
 import type { MemoryEntry } from '@session-ledger/projections';
-import { selectEntry } from './select.js';
+import { entryById, selectEntry } from './select.js';
 import { cleanContent, cleanSelector } from './validate.js';
 import { tooManyOperations } from './batchSchema.js';
 
@@ -55,14 +55,22 @@ const step = (ctx: ResolveContext, state: Resolution, op: MemoryOperation, index
       E.mapLeft(prefix),
     );
   }
+  const chosen: E.Either<LedgerError, { selector: string | null; entry: MemoryEntry }> =
+    op.entryId !== undefined
+      ? pipe(entryById(state.entries, op.target, op.entryId), E.map((entry) => ({ selector: null, entry })))
+      : pipe(
+          cleanSelector(op.old, where),
+          E.chain((selector) => pipe(selectEntry(state.entries, op.target, selector), E.map((entry) => ({ selector, entry })))),
+        );
   return pipe(
-    cleanSelector(op.old, where),
-    E.chain((selector) => pipe(selectEntry(state.entries, op.target, selector), E.map((entry) => ({ selector, entry })))),
+    chosen,
     E.chain(({ selector, entry }): E.Either<LedgerError, Resolution> => {
       const { id: entryId, content: previousContent } = entry;
+      // An entry chosen by its id has no selector: the event says so by leaving it out.
+      const asked = selector === null ? {} : { selector };
       if (op.op === 'remove') {
         return E.right({
-          events: [...state.events, { type: 'memory.entry_removed' as const, data: { entryId, target: op.target, previousContent, selector } }],
+          events: [...state.events, { type: 'memory.entry_removed' as const, data: { entryId, target: op.target, previousContent, ...asked } }],
           receipts: [...state.receipts, { op: 'remove' as const, entryId, target: op.target, previousContent, content: null, selector }],
           entries: state.entries.filter((candidate) => candidate.id !== entryId),
         });
@@ -73,7 +81,7 @@ const step = (ctx: ResolveContext, state: Resolution, op: MemoryOperation, index
         E.map((content) => ({
           events: [
             ...state.events,
-            { type: 'memory.entry_replaced' as const, data: { entryId, target: op.target, previousContent, content, selector } },
+            { type: 'memory.entry_replaced' as const, data: { entryId, target: op.target, previousContent, content, ...asked } },
           ],
           receipts: [...state.receipts, { op: 'replace' as const, entryId, target: op.target, previousContent, content, selector }],
           entries: state.entries.map((candidate) => (candidate.id === entryId ? { ...candidate, content } : candidate)),

@@ -59,6 +59,7 @@ export const batchResultToJson = (result: BatchResult): JsonValue =>
     profile: result.profile,
     revision: result.revision,
     position: result.position,
+    written: result.written,
     receipts: result.receipts.map((receipt) => ({
       op: receipt.op,
       entryId: receipt.entryId,

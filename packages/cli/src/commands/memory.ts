@@ -14,6 +14,7 @@ import {
   startMemoryFanOut,
   type BatchResult,
   type Causation,
+  type EntryChoice,
   type MemoryOperation,
   type MemoryTarget,
   type ProviderStatus,
@@ -28,6 +29,8 @@ interface WriteFlags {
   target?: string;
   content?: string;
   old?: string;
+  entryId?: string;
+  batchId?: string;
   session?: string;
   turn?: string;
   memoryBudget?: string;
@@ -66,7 +69,15 @@ const writeOptions = (command: Command): Command =>
     .option('--turn <id>', 'the turn that caused the change (causation metadata)')
     .option('--memory-budget <chars>', `character budget of the memory target (env ${MEMORY_SETTINGS.memoryBudget}, default 2200)`)
     .option('--user-budget <chars>', `character budget of the user target (env ${MEMORY_SETTINGS.userBudget}, default 1375)`)
-    .option('--expected-revision <n>', "the profile's revision the selectors were chosen at (memory list prints it): refused (exit 1) if another writer changed the profile since");
+    .option('--expected-revision <n>', "the profile's revision the selectors were chosen at (memory list prints it): refused (exit 1) if another writer changed the profile since")
+    .option('--batch-id <id>', 'your id for the batch (an idempotency key): run again with it, the same operations answer the first commit and write nothing; other operations under it are refused');
+
+/** --old or --entry-id: how a replace or remove names its entry, exactly one. */
+const choiceOf = (flags: WriteFlags): EntryChoice => {
+  if (flags.old !== undefined && flags.entryId !== undefined) throw invalidInput('Give --old or --entry-id, not both', 'old');
+  if (flags.entryId !== undefined) return { entryId: flags.entryId };
+  return { old: required('old', flags.old) };
+};
 
 /** --expected-revision as the memory ledger takes it: a whole number (a revision the profile reached). */
 const expectedOf = (flags: WriteFlags): { expectedRevision?: bigint } => {
@@ -79,7 +90,12 @@ const commit = async (context: CommandContext, flags: WriteFlags, operations: ()
   const ops = operations();
   const budgets = budgetsOf(flags);
   const result = await withLedger(context, { write: true }, (_ledger, store) =>
-    createMemoryLedger(store, { budgets }).apply(ops, { profile: flags.profile, causation: causationOf(flags), ...expectedOf(flags) }),
+    createMemoryLedger(store, { budgets }).apply(ops, {
+      profile: flags.profile,
+      causation: causationOf(flags),
+      ...expectedOf(flags),
+      ...(flags.batchId === undefined ? {} : { batchId: flags.batchId }),
+    }),
   );
   emit(context.io, context.json, batchResultToJson(result), () => receiptLines(result));
 };
@@ -87,7 +103,7 @@ const commit = async (context: CommandContext, flags: WriteFlags, operations: ()
 const receiptLines = (result: BatchResult) =>
   result.receipts
     .map((r) => `${r.op}\t${r.target}\t${r.entryId}\t${oneLine(r.previousContent)} -> ${oneLine(r.content)}`)
-    .concat(`memory-${result.profile}@${result.revision}`)
+    .concat(`memory-${result.profile}@${result.revision}${result.written ? '' : ' (committed before under this batch id: nothing written)'}`)
     .join('\n');
 
 const statusLine = (status: ProviderStatus) => {
@@ -132,11 +148,12 @@ export const registerMemory = (program: Command): void => {
         .description('replace the entry a selector picks (exact match, else a unique substring)')
         .option('--target <target>', 'memory or user')
         .option('--old <selector>', 'text of the entry to replace')
+        .option('--entry-id <id>', 'or the id of the entry to replace (memory list prints it)')
         .option('--content <text>', 'the new entry'),
     ),
     async (context, flags: WriteFlags) =>
       commit(context, flags, () => [
-        { op: 'replace', target: parseTarget(flags.target), old: required('old', flags.old), content: required('content', flags.content) },
+        { op: 'replace', target: parseTarget(flags.target), ...choiceOf(flags), content: required('content', flags.content) },
       ]),
   );
 
@@ -146,17 +163,18 @@ export const registerMemory = (program: Command): void => {
         .command('remove')
         .description('remove the entry a selector picks')
         .option('--target <target>', 'memory or user')
-        .option('--old <selector>', 'text of the entry to remove'),
+        .option('--old <selector>', 'text of the entry to remove')
+        .option('--entry-id <id>', 'or the id of the entry to remove (memory list prints it)'),
     ),
     async (context, flags: WriteFlags) =>
-      commit(context, flags, () => [{ op: 'remove', target: parseTarget(flags.target), old: required('old', flags.old) }]),
+      commit(context, flags, () => [{ op: 'remove', target: parseTarget(flags.target), ...choiceOf(flags) }]),
   );
 
   action(
     writeOptions(
       memory
         .command('apply')
-        .description('apply an ordered batch as one commit: [{"op","target","content"?,"old"?}, ...]')
+        .description('apply an ordered batch as one commit: [{"op","target","content"?,"old"? or "entryId"?}, ...]')
         .option('--file <path>', 'the batch as JSON ("-": standard input)'),
     ),
     async (context, flags: WriteFlags & { file?: string }) =>

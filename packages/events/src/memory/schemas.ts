@@ -4,7 +4,8 @@ import { MEMORY_TARGETS } from './types.js';
 export const memoryTarget = z.enum(MEMORY_TARGETS);
 
 /** Entry ids are UUIDs made by the memory ledger (or kept from an import). */
-const entryId = z.string().min(1).max(200);
+export const memoryEntryId = z.string().min(1).max(200);
+const entryId = memoryEntryId;
 
 /** memory.entry_added v1: a new entry, appended to its target. */
 export const entryAddedV1 = z.strictObject({ entryId, target: memoryTarget, content: z.string() });

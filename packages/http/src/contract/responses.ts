@@ -102,7 +102,11 @@ export const inclusionProof = z.object({
     .describe("an erased event's: the recorded deletion that erased it (its leaf, leaf input, and audit path in this tree when the tree holds it)"),
 });
 
-export const memoryBatch = z.looseObject({ revision: whole, receipts: z.array(z.looseObject({ op: z.string() })) });
+export const memoryBatch = z.looseObject({
+  revision: whole,
+  written: z.boolean().describe('false: the batch was committed before under its batchId; these are its receipts'),
+  receipts: z.array(z.looseObject({ op: z.string() })),
+});
 export const memoryEntries = z.array(z.object({ id: z.string(), target: z.enum(['memory', 'user']), content: z.string() }));
 export const providerStatus = z.looseObject({ name: z.string(), state: z.string() });
 export const providerStatuses = z.array(providerStatus);

@@ -1,8 +1,10 @@
 import { notFound, type EventStore } from '@session-ledger/core';
 import {
   batchResultToJson,
+  BATCH_ID_MAX,
   budgetsFromSettings,
   CAUSATION_MAX,
+  choiceProblem,
   CONTENT_PATTERN,
   createMemoryLedger,
   entryToJson,
@@ -19,6 +21,7 @@ import {
   type MemoryLedger,
   type MemoryOperation,
 } from '@session-ledger/memory';
+import { memoryEntryId } from '@session-ledger/events';
 import { z } from 'zod';
 import { name, revision } from '../contract/common.js';
 import { PATH_PARAMETERS } from '../contract/pathParameters.js';
@@ -33,31 +36,50 @@ const causation = z.strictObject({ sessionId: causeId.optional(), turnId: causeI
 const target = z.enum(['memory', 'user']);
 const profile = z.string().regex(new RegExp(PROFILE_PATTERN), 'must be 1-64 letters, digits, "_", "." or "-", starting with a letter or digit');
 const content = z.string().regex(new RegExp(CONTENT_PATTERN), 'must hold some text, and no line with only §');
-const old = z.string().regex(new RegExp(SELECTOR_PATTERN), 'must hold some text').describe('a unique substring of the entry');
+const old = z
+  .string()
+  .regex(new RegExp(SELECTOR_PATTERN), 'must hold some text')
+  .describe('a unique substring of the entry (or give entryId)')
+  .optional();
+const entryId = memoryEntryId.describe("the entry's id, from GET /memory/entries or a receipt: that entry or none (or give old)").optional();
+/** A replace or remove names its entry by `old` or by `entryId`, exactly one. */
+const choice = { old, entryId };
+const oneChoice = (body: { old?: string; entryId?: string }, context: z.RefinementCtx, path: (string | number)[] = []) => {
+  const problem = choiceProblem(body);
+  if (problem !== null) context.addIssue({ code: 'custom', path: [...path, 'old'], message: problem });
+};
 const common = {
   profile: profile.optional().describe('default: "default"'),
   causation: causation.optional(),
   expectedRevision: revision
     .nullish()
     .describe("the profile's revision the selectors were chosen at (GET /memory/entries' ETag, or a write's revision): refused (409) if another writer changed the profile since"),
+  batchId: name
+    .max(BATCH_ID_MAX)
+    .optional()
+    .describe('your id for the batch (an idempotency key): the same operations again under it answer the first commit (written: false), other operations under it are refused (409)'),
 };
 const operation = z.discriminatedUnion('op', [
   z.strictObject({ op: z.literal('add'), target, content }),
-  z.strictObject({ op: z.literal('replace'), target, old, content }),
-  z.strictObject({ op: z.literal('remove'), target, old }),
+  z.strictObject({ op: z.literal('replace'), target, ...choice, content }),
+  z.strictObject({ op: z.literal('remove'), target, ...choice }),
 ]);
-const operations = z.array(operation).min(1, 'the batch is empty').max(MAX_BATCH_OPERATIONS, TOO_MANY_OPERATIONS);
+const operations = z
+  .array(operation)
+  .min(1, 'the batch is empty')
+  .max(MAX_BATCH_OPERATIONS, TOO_MANY_OPERATIONS)
+  .superRefine((ops, context) => ops.forEach((op, index) => op.op !== 'add' && oneChoice(op, context, [index])));
 
 const bodies = {
   add: z.strictObject({ ...common, target, content }),
-  replace: z.strictObject({ ...common, target, old, content }),
-  remove: z.strictObject({ ...common, target, old }),
+  replace: z.strictObject({ ...common, target, ...choice, content }).superRefine((body, context) => oneChoice(body, context)),
+  remove: z.strictObject({ ...common, target, ...choice }).superRefine((body, context) => oneChoice(body, context)),
   apply: z.union([operations, z.strictObject({ ...common, operations })]),
 };
 
 const ERRORS = {
-  404: { description: 'no entry matches `old`' },
-  409: { description: 'ambiguous selection, duplicate, over budget, or a stale expectedRevision' },
+  404: { description: 'no entry matches `old`, or none has `entryId`' },
+  409: { description: 'ambiguous selection, duplicate (also: other operations under a batchId already committed), over budget, or a stale expectedRevision' },
 };
 
 /**
@@ -76,12 +98,12 @@ const memoryOf = (store: EventStore, settings: RequestContext<unknown, unknown>[
   return memory;
 };
 
-type WriteBody = { profile?: string; causation?: z.infer<typeof causation>; expectedRevision?: number | string | null };
+type WriteBody = { profile?: string; causation?: z.infer<typeof causation>; expectedRevision?: number | string | null; batchId?: string };
 
 const write = async (context: RequestContext<unknown, unknown>, operations: MemoryOperation[], options: WriteBody) => {
   const memory = memoryOf(context.store, context.settings);
   const expected = options.expectedRevision === undefined || options.expectedRevision === null ? {} : { expectedRevision: BigInt(options.expectedRevision) };
-  const result = await memory.apply(operations, { profile: options.profile, causation: options.causation, ...expected });
+  const result = await memory.apply(operations, { profile: options.profile, causation: options.causation, ...expected, ...(options.batchId === undefined ? {} : { batchId: options.batchId }) });
   return { body: batchResultToJson(result) };
 };
 
@@ -94,8 +116,8 @@ const writeRoute = <K extends 'add' | 'replace' | 'remove'>(op: K): Route =>
     body: bodies[op] as (typeof bodies)['replace'],
     responses: { 200: { description: 'applied; the receipts', schema: R.memoryBatch }, ...ERRORS },
     handler: async (context) => {
-      const { profile, causation: cause, expectedRevision, ...rest } = context.body;
-      return write(context, [{ op, ...rest } as unknown as MemoryOperation], { profile, causation: cause, expectedRevision });
+      const { profile, causation: cause, expectedRevision, batchId, ...rest } = context.body;
+      return write(context, [{ op, ...rest } as unknown as MemoryOperation], { profile, causation: cause, expectedRevision, batchId });
     },
   });
 
@@ -123,7 +145,7 @@ export const memoryRoutes: Route[] = [
     path: '/memory/apply',
     tag: 'memory',
     summary: 'Apply a batch of operations, all or none',
-    description: 'The body is the operations array, or {operations, profile?, causation?}.',
+    description: 'The body is the operations array, or {operations, profile?, causation?, expectedRevision?, batchId?}.',
     body: bodies.apply,
     responses: { 200: { description: 'applied; one receipt per operation', schema: R.memoryBatch }, ...ERRORS },
     handler: async (context) => {
