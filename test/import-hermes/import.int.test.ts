@@ -146,4 +146,17 @@ describe('importing a Hermes state.db', () => {
     await fanOut.stop();
     expect((await readProviderStatus(store, 'markdown-mirror')).state).toBe('active');
   });
+
+  // Outside test, session 34 (helper-94 F15): the import let in what every other write refuses.
+  it('skips an entry holding a line with only § (Hermes reads it from a file ending in one), saying so, and imports the rest', async () => {
+    const { path, dir } = fixture(buildV2Era);
+    const store = createMemoryStore();
+    const memories = writeMemories(join(dir, 'memories'), ['alpha'], []);
+    writeFileSync(join(memories, 'MEMORY.md'), 'alpha\n§\nlist of symbols:\n§');
+    const report = await importHermes(store, { path, memoriesDir: memories });
+    expect((await createMemoryLedger(store).list()).map((entry) => entry.content)).toEqual(['alpha']);
+    expect(report.skipped).toEqual([{ reason: expect.stringContaining('"list of symbols:\\n§" holds a line with only §') }]);
+    // The ledger's own write refuses the same text alike.
+    await expect(createMemoryLedger(store).add('memory', 'list of symbols:\n§')).rejects.toMatchObject({ type: 'invalid_input' });
+  });
 });
