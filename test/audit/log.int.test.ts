@@ -152,6 +152,22 @@ describe('the log commitment of the SQLite store', () => {
       }
     });
 
+    it('trailing erased and deletion leaves with their positions lowered are a break: the store would give those positions out again (F9: verify said ok)', async () => {
+      // The log ends with session-c's erased leaves (positions 21..23) and two deletion leaves repeating 23.
+      const lowered = await breaksAfter((db) => db.prepare(`UPDATE log_leaves SET position = 20 WHERE leaf_index >= 20`).run());
+      for (const breaks of lowered) {
+        expect(breaks).toContainEqual(['position', 'session-c@0: erased event leaf 20 holds position 20, which does not follow 20']);
+      }
+    });
+
+    it('deletion leaves with their positions lowered are a break: the next append would take a position an erased event held (F9)', async () => {
+      // Only the deletion leaves: the next append would take 23, which session-c@2 held and subscribers saw.
+      const deletions = await breaksAfter((db) => db.prepare(`UPDATE log_leaves SET position = 22 WHERE deletion IS NOT NULL`).run());
+      for (const breaks of deletions) {
+        expect(breaks).toContainEqual(['position', expect.stringMatching(/^session-b@9: deletion leaf 23 holds position 22, the leaf before it 23$/)]);
+      }
+    });
+
     it("a soft-deleted stream's last revision lowered is a break: appends would take erased revisions (F6: verify said ok)", async () => {
       const found = await breaksAfter((db) => db.prepare(`UPDATE streams SET last_revision = 0 WHERE name = 'session-c'`).run());
       for (const breaks of found) {

@@ -103,6 +103,9 @@ export type RangeScan =
       /** The positions the range's event leaves span (null: none), and whether they grow and the source saw no stray among them. */
       span: PositionSpan | null;
       strayFree: boolean;
+      /** The position a deletion leaf opening the range holds (null: the range opens with an event leaf), and the range's last leaf's. */
+      opening: number | null;
+      lastLeafPosition: number;
     }
   | { clean: false; from: number; to: number; why: string };
 
@@ -159,6 +162,8 @@ export const scanRange = async (source: ScanSource, from: number, to: number, cu
   let strayFree = true;
   let after: number | null = null;
   let spanFirst: number | null = null;
+  let opening: number | null = null;
+  let lastLeafPosition = -1;
   while (next < to) {
     const { rows: page, strays, nodes } = await source(next, Math.min(PAGE, to - next), after, to);
     if (page.length === 0) return unclean(`leaves from ${next} are missing`);
@@ -171,6 +176,14 @@ export const scanRange = async (source: ScanSource, from: number, to: number, cu
       if (cut === next && next > from) cutEdge = range.edge();
       next += 1;
       if (!range.push(leafHash, row.index, nodes)) return unclean(`a stored subtree hash completed by leaf ${row.index}`);
+      if (!safe(row.position)) return unclean(`leaf ${row.index}'s place`);
+      // Positions no hash covers (verifyLog.ts, checkLeafPosition): a deletion leaf repeats the leaf
+      // before's, and event leaves' grow, erased ones' too (helper-95 F9).
+      if (row.isDeletion) {
+        if (row.index === from) opening = row.position;
+        else if (row.position !== lastLeafPosition) return unclean(`deletion leaf ${row.index}'s position`);
+      } else if (after !== null && row.position <= after) return unclean(`leaf ${row.index}'s position`);
+      lastLeafPosition = row.position;
       if (row.isDeletion) {
         const record = row.deletion;
         if (!record || record.logSize !== row.index || deletionLeafHash({ index: row.index, ...record }).toString('hex') !== leafHash) return unclean(`deletion leaf ${row.index}`);
@@ -182,7 +195,6 @@ export const scanRange = async (source: ScanSource, from: number, to: number, cu
       if (!safe(row.position) || !safe(row.revision) || typeof row.stream !== 'string') return unclean(`leaf ${row.index}'s place`);
       if (row.revision > (tops.get(row.stream) ?? -1)) tops.set(row.stream, row.revision);
       if (after === null) spanFirst = row.position;
-      else if (row.position <= after) strayFree = false;
       after = row.position;
       if (!event) {
         missing.push({ index: row.index, position: row.position, stream: row.stream, revision: row.revision });
@@ -208,5 +220,5 @@ export const scanRange = async (source: ScanSource, from: number, to: number, cu
       }
     }
   }
-  return { clean: true, from, to, events, edge: range.edge(), cutEdge, firsts, heads: [...heads.values()], firstPosition, lastPosition, missing, deletions, deletionTops, tops: [...tops], span: after === null ? null : { first: spanFirst!, last: after }, strayFree };
+  return { clean: true, from, to, events, edge: range.edge(), cutEdge, firsts, heads: [...heads.values()], firstPosition, lastPosition, missing, deletions, deletionTops, tops: [...tops], span: after === null ? null : { first: spanFirst!, last: after }, strayFree, opening, lastLeafPosition };
 };

@@ -46,6 +46,8 @@ export const stitchScans = (scans: RangeScan[], cut: number | null): StitchedPas
   const headsBelow = new Map<number, number | null>();
   const tops = new Map<string, number>();
   let spans: PositionSpan[] | null = [];
+  let lastSpan: number | null = null;
+  let lastLeafPosition = 0;
   for (const scan of scans) {
     if (!scan.clean || scan.from !== tree.size()) return null;
     if (cut !== null && cut > scan.from && cut < scan.to) cutRoot = compactRange([...tree.edge(), ...(scan.cutEdge ?? []).map(asBuffers)]).root();
@@ -61,7 +63,13 @@ export const stitchScans = (scans: RangeScan[], cut: number | null): StitchedPas
       if (head && head.revision === link.revision - 1 && link.prev !== head.hash) return null;
     }
     for (const head of scan.heads) heads.set(head.stream, head);
-    if (!scan.strayFree || (scan.span && spans && spans.length > 0 && scan.span.first <= spans[spans.length - 1]!.last)) spans = null;
+    // Positions across range edges, as verifyLog's checkLeafPosition: event leaves' grow, and a deletion
+    // leaf opening a range repeats the last leaf before it (0 at the log's start).
+    if (scan.opening !== null && scan.opening !== (scan.from === 0 ? 0 : lastLeafPosition)) return null;
+    if (scan.span && lastSpan !== null && scan.span.first <= lastSpan) return null;
+    if (scan.span) lastSpan = scan.span.last;
+    lastLeafPosition = scan.lastLeafPosition;
+    if (!scan.strayFree) spans = null;
     if (scan.span && spans) spans.push(scan.span);
     events += scan.events;
     missing.push(...scan.missing);

@@ -120,9 +120,28 @@ export const verifyLog = async (store: EventStore, options: VerifyLogOptions = {
     headsBelow.set(record.id, tops.get(record.stream) ?? null);
   };
 
+  /**
+   * The positions no hash covers: an erased event's leaf cannot be rehashed, and a deletion leaf's input
+   * holds none. Event leaves' positions grow, erased ones too, and a deletion leaf repeats the leaf
+   * before's (the store's rule, tree.ts): the store takes the last leaf's as the highest ever assigned,
+   * so lowering the trailing ones verified clean and gave out positions subscribers had already seen
+   * (outside test, session 34, helper-95 F9).
+   */
+  let lastLeafPosition = 0n;
+  const checkLeafPosition = (entry: LogEntry): void => {
+    if (entry.isDeletion) {
+      if (entry.position !== lastLeafPosition) report('position', entry.stream, entry.revision, entry.position, entry.index, `deletion leaf ${entry.index} holds position ${entry.position}, the leaf before it ${lastLeafPosition}`);
+    } else if (!entry.event && entry.position <= lastPosition) {
+      report('position', entry.stream, entry.revision, entry.position, entry.index, `erased event leaf ${entry.index} holds position ${entry.position}, which does not follow ${lastPosition}`);
+    }
+    if (!entry.isDeletion) lastPosition = entry.position > lastPosition ? entry.position : lastPosition;
+    lastLeafPosition = entry.position;
+  };
+
   const checkEntry = (entry: LogEntry) => {
     const { event } = entry;
     const count = breakCount;
+    if (entry.isDeletion || !event) checkLeafPosition(entry);
     if (entry.isDeletion) {
       checkDeletionLeaf(entry);
       return;
@@ -139,6 +158,7 @@ export const verifyLog = async (store: EventStore, options: VerifyLogOptions = {
     }
     if (event.position <= lastPosition) report('position', entry.stream, entry.revision, entry.position, entry.index, `position ${event.position} does not follow ${lastPosition}`);
     lastPosition = event.position;
+    lastLeafPosition = event.position;
     checked += 1;
     const result = rehash(event);
     if ('error' in result) {
