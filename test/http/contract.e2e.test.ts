@@ -72,6 +72,7 @@ const examples = (state: { turnId?: string; tipId?: string }): Array<Example | (
   { operationId: 'getMemoryProvidersName', path: '/memory/providers/markdown-mirror', status: 200 },
   { operationId: 'postMemoryProvidersResume', path: '/memory/providers/resume', body: {}, status: 200 },
   { operationId: 'postMemoryMirrorRebuild', path: '/memory/mirror/rebuild', status: 200 },
+  { operationId: 'postMemoryMirrorAdopt', path: '/memory/mirror/adopt', body: { dryRun: true }, status: 200 },
 ];
 
 describe('HTTP contract: every route as GET /openapi.json documents it', { timeout: 120_000 }, () => {

@@ -187,7 +187,7 @@ describe('session-ledger memory (CLI)', { timeout: 180_000 }, () => {
     runCli(['memory', 'add', '--target', 'memory', '--content', 'Ledger note'], { env });
     const run = runCli(['memory', 'providers', 'run', '--mirror', mirror, '--once', '--json'], { env });
     expect(run.code).toBe(1);
-    expect(run.json()).toMatchObject({ name: 'markdown-mirror', state: 'parked', reason: expect.stringMatching(/could not prepare: .*import hermes .*--memories .*memory mirror rebuild --dir/) });
+    expect(run.json()).toMatchObject({ name: 'markdown-mirror', state: 'parked', reason: expect.stringMatching(/could not prepare: .*memory mirror adopt --dir .*memory mirror rebuild --dir/) });
     expect(run.json().failed).toBeUndefined();
     expect(runCli(['memory', 'providers', 'status'], { env }).stdout).toMatch(/markdown-mirror\tparked: could not prepare: /);
     expect(readFileSync(join(mirror, 'MEMORY.md'), 'utf8')).toBe('hermes entry');
@@ -273,6 +273,46 @@ describe('session-ledger memory (CLI)', { timeout: 180_000 }, () => {
     const gone = runCli(['memory', 'remove', '--target', 'memory', '--entry-id', blue!.id], { env });
     expect(gone.code).toBe(3);
     expect((runCli(['memory', 'list', '--json'], { env }).json() as Array<{ content: string }>).map((entry) => entry.content)).toEqual(['Uses the red notebook']);
+  });
+
+  it('memory mirror adopt keeps the hand edits of a parked mirror as a replace, a remove and an add, within the budget (helper-94 F1)', () => {
+    const dir = tempDir();
+    const env = storeIn(dir);
+    const mirror = join(dir, 'mirror');
+    for (const content of ['Uses the blue notebook', 'Deadline is Friday', 'Likes tea']) {
+      expect(runCli(['memory', 'add', '--target', 'memory', '--content', content], { env }).code).toBe(0);
+    }
+    expect(runCli(['memory', 'providers', 'run', '--mirror', mirror, '--once'], { env }).code).toBe(0);
+    const [blue] = runCli(['memory', 'list', '--json'], { env }).json() as Array<{ id: string }>;
+    // By hand: a correction in place, a deletion, an addition; then a ledger write parks the mirror.
+    writeFileSync(join(mirror, 'MEMORY.md'), 'Uses the green notebook\n§\nLikes tea\n§\nPrefers vim with the solarized theme everywhere\n');
+    expect(runCli(['memory', 'add', '--target', 'memory', '--content', 'Fourth note'], { env }).code).toBe(0);
+    const parked = runCli(['memory', 'providers', 'run', '--mirror', mirror, '--once', '--attempts', '1'], { env });
+    expect([parked.code, parked.stdout]).toEqual([1, expect.stringContaining(`memory mirror adopt --dir ${mirror}`)]);
+
+    const dry = runCli(['memory', 'mirror', 'adopt', '--dir', mirror, '--dry-run', '--json'], { env });
+    expect([dry.code, dry.json()]).toEqual([0, expect.objectContaining({ batch: null, rebuilt: null, operations: [
+      { op: 'replace', target: 'memory', entryId: blue!.id, content: 'Uses the green notebook' },
+      expect.objectContaining({ op: 'remove', target: 'memory' }),
+      { op: 'add', target: 'memory', content: 'Prefers vim with the solarized theme everywhere' },
+    ] })]);
+    // Over the budget: refused, nothing written, the files as they were.
+    const over = runCli(['memory', 'mirror', 'adopt', '--dir', mirror, '--memory-budget', '80'], { env });
+    expect([over.code, over.stderr.trim().split('\n')]).toEqual([1, [expect.stringContaining('would leave memory at')]]);
+    expect(readFileSync(join(mirror, 'MEMORY.md'), 'utf8')).toBe('Uses the green notebook\n§\nLikes tea\n§\nPrefers vim with the solarized theme everywhere\n');
+
+    const adopted = runCli(['memory', 'mirror', 'adopt', '--dir', mirror], { env });
+    expect([adopted.code, adopted.stdout]).toEqual([0, expect.stringContaining('adopted 3 edit(s) into memory-default')]);
+    const listed = runCli(['memory', 'list', '--json'], { env }).json() as Array<{ id: string; content: string }>;
+    expect(listed.map((entry) => entry.content)).toEqual(['Uses the green notebook', 'Likes tea', 'Fourth note', 'Prefers vim with the solarized theme everywhere']);
+    expect(listed[0]!.id).toBe(blue!.id);
+    expect(readFileSync(join(mirror, 'MEMORY.md'), 'utf8')).toBe('Uses the green notebook\n§\nLikes tea\n§\nFourth note\n§\nPrefers vim with the solarized theme everywhere');
+    expect(runCli(['memory', 'providers', 'resume'], { env }).code).toBe(0);
+    expect(runCli(['memory', 'add', '--target', 'memory', '--content', 'Fifth note'], { env }).code).toBe(0);
+    expect(runCli(['memory', 'providers', 'run', '--mirror', mirror, '--once'], { env }).code).toBe(0);
+    expect(readFileSync(join(mirror, 'MEMORY.md'), 'utf8')).toBe('Uses the green notebook\n§\nLikes tea\n§\nFourth note\n§\nPrefers vim with the solarized theme everywhere\n§\nFifth note');
+    // Again: nothing left to adopt.
+    expect(runCli(['memory', 'mirror', 'adopt', '--dir', mirror, '--json'], { env }).json()).toMatchObject({ operations: [], batch: null });
   });
 
   it("two profiles' mirrors under their own names: a hand edit parks one, the other goes on (helper-94 F13: both were markdown-mirror)", () => {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../support/cli.js';
@@ -138,5 +138,21 @@ describe('HTTP service: memory', { timeout: 60_000 }, () => {
     const text = await huge.text();
     expect([huge.status, text.length < 5_000]).toEqual([404, true]);
     expect(((await get(`/memory/entries?profile=${profile}`)) as Array<{ content: string }>).map((entry) => entry.content)).toEqual(['Uses the blue pad', 'Uses the red notebook']);
+  });
+
+  it('POST /memory/mirror/adopt keeps a hand edit of the mirrored directory, through the ledger (helper-94 F1)', async () => {
+    const file = join(mirror, 'MEMORY.md');
+    const entries = async () => ((await get('/memory/entries?target=memory')) as Array<{ content: string }>).map((entry) => entry.content);
+    const before = await entries();
+    await waitFor(() => existsSync(file) && readFileSync(file, 'utf8') === before.join('\n§\n'));
+    writeFileSync(file, `${before.join('\n§\n')}\n§\nAdded by hand`);
+    const dry = await post('/memory/mirror/adopt', { dryRun: true });
+    expect([dry.status, await dry.json()]).toEqual([200, expect.objectContaining({ operations: [{ op: 'add', target: 'memory', content: 'Added by hand' }], batch: null, rebuilt: null })]);
+    expect(await entries()).toEqual(before);
+    const adopted = await post('/memory/mirror/adopt', {});
+    expect([adopted.status, await adopted.json()]).toEqual([200, expect.objectContaining({ batch: expect.objectContaining({ written: true }), rebuilt: expect.objectContaining({ entries: expect.any(Number) }) })]);
+    expect(await entries()).toEqual([...before, 'Added by hand']);
+    const bad = await post('/memory/mirror/adopt', { dryRun: 'yes' });
+    expect([bad.status, (await errorOf(bad)).type]).toEqual([400, 'invalid_input']);
   });
 });

@@ -192,7 +192,7 @@ describe('Markdown mirror provider', () => {
     // Parked at start, before any mutation: its status says why at once (before session 19 it read `active` until the first mutation).
     const parked = await readProviderStatus(store, 'markdown-mirror');
     expect([parked.state, parked.failed]).toEqual(['parked', undefined]);
-    expect(parked.reason).toMatch(/could not prepare: .*did not write .*import hermes.*memory mirror rebuild/);
+    expect(parked.reason).toMatch(/could not prepare: .*did not write .*memory mirror adopt.*memory mirror rebuild/);
     expect(warnings.some((message) => /could not prepare: .*did not write/.test(message))).toBe(true);
     await createMemoryLedger(store).add('memory', 'one');
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -255,7 +255,7 @@ describe('Markdown mirror provider', () => {
     writeFileSync(join(dir, 'MEMORY.md'), 'Uses the blue notebook\n§\nHermes wrote this');
     await memory.add('memory', 'ledger second');
     await until(async () => (await readProviderStatus(store, 'markdown-mirror').catch(() => null))?.state === 'parked', 'parked');
-    expect((await readProviderStatus(store, 'markdown-mirror')).reason).toMatch(/MEMORY\.md changed since the mirror wrote it.*import hermes.*memory mirror rebuild/);
+    expect((await readProviderStatus(store, 'markdown-mirror')).reason).toMatch(/MEMORY\.md changed since the mirror wrote it.*memory mirror adopt.*memory mirror rebuild/);
     expect(read(dir, 'MEMORY.md')).toBe('Uses the blue notebook\n§\nHermes wrote this');
     // The way on: import Hermes' entry (what `import hermes --memories DIR` stores), rebuild, resume.
     await memory.add('memory', 'Hermes wrote this');

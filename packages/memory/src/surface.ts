@@ -2,6 +2,7 @@ import { invalidInput, jsonSafe, type EventStore, type JsonValue } from '@sessio
 import type { MemoryEntry } from '@session-ledger/projections';
 import type { Budgets } from './budgets.js';
 import type { BatchResult } from './memoryLedger.js';
+import type { Adopted } from './mirror/adopt.js';
 import { createMarkdownMirror, type MarkdownMirror } from './mirror/index.js';
 import { startMemoryFanOut, type FanOutWarning, type MemoryFanOut } from './providers/index.js';
 import type { ProviderStatus } from './providers/statusEvents.js';
@@ -68,6 +69,15 @@ export const batchResultToJson = (result: BatchResult): JsonValue =>
       content: receipt.content,
       selector: receipt.selector,
     })),
+  });
+
+export const adoptedToJson = (adopted: Adopted): JsonValue =>
+  jsonSafe({
+    dir: adopted.dir,
+    profile: adopted.profile,
+    operations: adopted.operations,
+    batch: adopted.batch === null ? null : batchResultToJson(adopted.batch),
+    rebuilt: adopted.rebuilt,
   });
 
 export const providerStatusToJson = (status: ProviderStatus): JsonValue => jsonSafe(status);

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { invalidInput, type EventStore } from '@session-ledger/core';
 import {
+  adoptedToJson,
+  adoptHandEdits,
   batchResultToJson,
   budgetsFromSettings,
   createMarkdownMirror,
@@ -245,10 +247,10 @@ export const registerMemory = (program: Command): void => {
     },
   );
 
+  const mirror = memory.command('mirror').description('the Markdown mirror');
+
   action(
-    memory
-      .command('mirror')
-      .description('the Markdown mirror')
+    mirror
       .command('rebuild')
       .description('rewrite MEMORY.md and USER.md from the stream (repair)')
       .option('--dir <dir>', `mirror directory (env ${MEMORY_SETTINGS.mirror})`)
@@ -259,6 +261,33 @@ export const registerMemory = (program: Command): void => {
       const result = await withLedger(context, { write: false }, (_ledger, store) => createMarkdownMirror({ dir, profile: flags.profile }).rebuild(store));
       emit(context.io, context.json, { dir, profile: flags.profile, entries: result.entries, position: result.position }, () =>
         `rebuilt ${dir}: ${result.entries} entries`,
+      );
+    },
+  );
+
+  action(
+    mirror
+      .command('adopt')
+      .description('keep the edits made in a mirrored directory (by hand or by Hermes): commit them to the profile as one batch, then rewrite the directory')
+      .option('--dir <dir>', `mirror directory (env ${MEMORY_SETTINGS.mirror})`)
+      .option('--profile <profile>', 'memory profile', 'default')
+      .option('--memory-budget <chars>', `character budget of the memory target (env ${MEMORY_SETTINGS.memoryBudget}, default 2200)`)
+      .option('--user-budget <chars>', `character budget of the user target (env ${MEMORY_SETTINGS.userBudget}, default 1375)`)
+      .option('--dry-run', 'print the edits as operations; commit and write nothing'),
+    async (context, flags: WriteFlags & { dir?: string; profile: string; dryRun?: boolean }) => {
+      const dir = flags.dir ?? process.env[MEMORY_SETTINGS.mirror];
+      if (!dir) throw invalidInput(`--dir DIR (or ${MEMORY_SETTINGS.mirror}) is required`, 'dir');
+      const budgets = budgetsOf(flags);
+      const adopted = await withLedger(context, { write: !flags.dryRun }, (_ledger, store) =>
+        adoptHandEdits(store, createMarkdownMirror({ dir, profile: flags.profile }), createMemoryLedger(store, { budgets }), { dryRun: flags.dryRun === true }),
+      );
+      emit(context.io, context.json, adoptedToJson(adopted), () =>
+        [
+          ...adopted.operations.map((op) => `${op.op}\t${op.target}\t${op.op === 'add' ? '' : op.entryId ?? ''}\t${op.op === 'remove' ? '' : JSON.stringify(op.content)}`),
+          adopted.rebuilt === null
+            ? `dry run: ${adopted.operations.length} edit(s) to commit; nothing written`
+            : `adopted ${adopted.operations.length} edit(s) into memory-${adopted.profile}; rewrote ${dir}: ${adopted.rebuilt.entries} entries (then: session-ledger memory providers resume)`,
+        ].join('\n'),
       );
     },
   );

@@ -107,6 +107,7 @@ export const memoryBatch = z.looseObject({
   written: z.boolean().describe('false: the batch was committed before under its batchId; these are its receipts'),
   receipts: z.array(z.looseObject({ op: z.string() })),
 });
+export const mirrorAdopted = z.looseObject({ dir: z.string(), profile: z.string(), operations: z.array(z.looseObject({ op: z.string() })), batch: memoryBatch.nullable() });
 export const memoryEntries = z.array(z.object({ id: z.string(), target: z.enum(['memory', 'user']), content: z.string() }));
 export const providerStatus = z.looseObject({ name: z.string(), state: z.string() });
 export const providerStatuses = z.array(providerStatus);

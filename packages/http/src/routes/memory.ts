@@ -1,5 +1,7 @@
 import { notFound, type EventStore } from '@session-ledger/core';
 import {
+  adoptedToJson,
+  adoptHandEdits,
   batchResultToJson,
   BATCH_ID_MAX,
   budgetsFromSettings,
@@ -191,6 +193,22 @@ export const memoryRoutes: Route[] = [
       if (!mirror) throw notFound('configured memory mirror', 'SESSION_LEDGER_MEMORY_MIRROR');
       const result = await mirror.rebuild(store);
       return { body: { dir: mirror.dir, profile: mirror.profile, entries: result.entries, position: result.position === null ? null : Number(result.position) } };
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/memory/mirror/adopt',
+    tag: 'memory',
+    summary: "Keep the hand edits of the configured mirror's directory",
+    description:
+      'Commits the edits made to MEMORY.md and USER.md since the mirror wrote them (replace and remove by entry id, add) as one batch, budgets checked, then rewrites the directory; `dryRun` only lists them. As `memory mirror adopt`.',
+    body: z.strictObject({ dryRun: z.boolean().optional() }),
+    responses: { 200: { description: 'the edits, the batch and the rebuild', schema: R.mirrorAdopted }, 404: { description: 'no mirror is configured' }, 409: ERRORS[409] },
+    handler: async ({ store, settings, body }) => {
+      const mirror = mirrorFromSettings(settings);
+      if (!mirror) throw notFound('configured memory mirror', 'SESSION_LEDGER_MEMORY_MIRROR');
+      const adopted = await adoptHandEdits(store, mirror, memoryOf(store, settings), { dryRun: body.dryRun === true });
+      return { body: adoptedToJson(adopted) };
     },
   }),
 ];

@@ -24,7 +24,7 @@ export const unchangedSince =
     if (filledBy(dir, target, text)) return;
     throw ledgerError(
       'invalid_input',
-      `${join(dir, TARGET_FILES[target])} changed since the mirror wrote it (Hermes' memory tool or a hand edit) and is left as it is: keep its entries (session-ledger import hermes STATE_DB --memories ${dir}, then session-ledger memory mirror rebuild --dir ${dir}) or drop them (session-ledger memory mirror rebuild --dir ${dir}), then session-ledger memory providers resume`,
+      `${join(dir, TARGET_FILES[target])} changed since the mirror wrote it (Hermes' memory tool or a hand edit) and is left as it is: keep the edits (session-ledger memory mirror adopt --dir ${dir}) or drop them (session-ledger memory mirror rebuild --dir ${dir}), then session-ledger memory providers resume`,
       { field: 'mirror' },
     );
   };

@@ -37,6 +37,6 @@ export const heldByProfile = (files: Unmapped, entries: readonly MemoryEntry[]):
 export const foreignFiles = (dir: string, profile: string) =>
   ledgerError(
     'invalid_input',
-    `${dir} holds MEMORY.md or USER.md that this mirror did not write and profile ${profile} does not hold: import them (session-ledger import hermes STATE_DB --memories ${dir}) or replace them (session-ledger memory mirror rebuild --dir ${dir})`,
+    `${dir} holds MEMORY.md or USER.md that this mirror did not write and profile ${profile} does not hold: keep their entries (session-ledger memory mirror adopt --dir ${dir}) or replace them (session-ledger memory mirror rebuild --dir ${dir})`,
     { field: 'mirror' },
   );
