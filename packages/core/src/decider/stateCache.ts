@@ -58,17 +58,15 @@ export const stateCache = (store: EventStore) => {
   };
 
   /**
-   * After an append made at `view`'s revision: the entry moves to the new revision. The entry's view
-   * is updated in place when it is the one the append was decided on (no allocation on the writer's
-   * hot path: benchmark row "appendMessage through the writer API").
+   * After an append made at `view`'s revision: the entry moves to the new revision, as a new view.
+   * A view handed out is never changed: callers hold one across awaits (a compaction checks the
+   * history it read, then appends at that view's revision). It was updated in place to save an
+   * allocation, so a concurrent write in the same process moved the revision under such a caller, and
+   * a decision checked on older history was stored at the newer revision: compactions stored
+   * backwards, the last messages in no summary; the same rewrite stored twice (outside test, session
+   * 35, helper-97 F2, F6).
    */
-  const advance = <State>(decider: Decider<never, State, unknown>, stream: string, view: StreamView<State>, next: StreamView<State>): void => {
-    if (get(decider, stream) !== view) return set(decider, stream, next);
-    view.state = next.state;
-    view.revision = next.revision;
-    view.position = next.position;
-    view.head = next.head;
-  };
+  const advance = <State>(decider: Decider<never, State, unknown>, stream: string, _view: StreamView<State>, next: StreamView<State>): void => set(decider, stream, next);
 
   /** The events from `from` on, or null when the stream does not exist (or is soft-deleted). */
   const readFrom = async (stream: string, from: bigint): Promise<RecordedEvent[] | null> => {
