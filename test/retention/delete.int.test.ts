@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createLedger, readWholeStream, storeUnavailable, type EventStore } from '@session-ledger/core';
 import { AUDIT_STREAM } from '@session-ledger/retention';
-import { appendMessage, beginTurn, loadConversation, rewriteMessage } from '@session-ledger/sessions';
+import { appendMessage, appendMessages, beginTurn, loadConversation, rewindMessages, rewriteMessage, startSession } from '@session-ledger/sessions';
 import { deleteSession, exportAndDelete, exportSession, manifestOf } from '@session-ledger/retention';
 import { buildConversation, COVERED, scratchDir, SCRIPT, STORES, wrapStore, writerOn } from './helpers.js';
 
@@ -31,6 +31,29 @@ describe.each(STORES)('export --delete-after-verified (%s)', (_name, open) => {
     expect(branch.messages.map((m) => m.content)).toEqual(['branch text']);
     expect(readFileSync(out, 'utf8')).toContain('delegated task text');
     expect(manifestOf('markdown', readFileSync(out, 'utf8')).digest).toBe(result.digest);
+  });
+
+  // Outside test, session 35 (helper-97 F1): rewound messages (Hermes /retry, rewindMessages) are in the raw view only,
+  // and a display export deleted them, exit 0, in no file.
+  it('a display export refuses to delete a conversation holding rewound messages, before writing anything; the raw view deletes it whole', async () => {
+    const { context, store, ledger, now } = writerOn(open());
+    await startSession(context, { id: 'rw' });
+    await appendMessages(context, 'rw', [
+      { id: 'u1', role: 'user', content: 'SECRET-ORIGINAL-QUESTION' },
+      { id: 'a1', role: 'assistant', content: 'an answer' },
+    ]);
+    await rewindMessages(context, 'rw', ['u1', 'a1'], { reason: 'retry' });
+    await appendMessages(context, 'rw', [{ id: 'u2', role: 'user', content: 'asked again' }]);
+    const dir = scratchDir();
+    for (const format of ['markdown', 'html', 'qmd'] as const) {
+      const out = join(dir, `rw.${format}`);
+      await expect(exportAndDelete(ledger, 'rw', { format, out, now: now() })).rejects.toMatchObject({ type: 'invalid_input', message: expect.stringContaining('leaves out 2 rewound message(s)') });
+      expect(existsSync(out)).toBe(false);
+    }
+    await stillThere(store, ['session-rw']);
+    const out = join(dir, 'rw-raw.md');
+    expect((await exportAndDelete(ledger, 'rw', { format: 'markdown', view: 'raw', out, now: now() })).deleted).toEqual(['session-rw']);
+    expect(readFileSync(out, 'utf8')).toContain('SECRET-ORIGINAL-QUESTION');
   });
 
   it('--lineage tip exports and deletes only the tip segment; the rest still loads', async () => {

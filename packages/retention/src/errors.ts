@@ -29,6 +29,18 @@ export const driftError = (stream: string, exported: string, current: string, wh
 export const filteredCannotDelete = () =>
   ledgerError('invalid_input', 'A filtered (--only) export never authorises a deletion: export without --only to delete', { field: 'only' });
 
+/**
+ * A display export leaves out rewound messages (retried or edited away in Hermes, `rewindMessages`),
+ * which the tombstones would erase with the rest: until session 35 they were, exit 0, in no file
+ * (outside test, helper-97 F1).
+ */
+export const displayLeavesOut = (rewound: number) =>
+  ledgerError(
+    'invalid_input',
+    `The display view leaves out ${rewound} rewound message(s) (retried or edited away) that the deletion would erase unexported: export with --view raw (or --format jsonl) to delete`,
+    { field: 'view' },
+  );
+
 /** The same error with a sentence added (what was kept, where the export is). */
 export const withNote = (error: unknown, note: string): unknown =>
   isLedgerError(error) ? ledgerError(error.type, `${error.message}; ${note}`, (error as LedgerError).details as never) : error;

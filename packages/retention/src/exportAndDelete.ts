@@ -8,7 +8,7 @@ import { readCoverage } from './coverage/readCoverage.js';
 import { streamDrift } from './delete/compare.js';
 import { deleteCovered } from './delete/deleteCovered.js';
 import { assertIdle, liveTurnIn } from './delete/liveLease.js';
-import { driftError, filteredCannotDelete, withNote } from './errors.js';
+import { displayLeavesOut, driftError, filteredCannotDelete, withNote } from './errors.js';
 import { exportAttributes, resultOf, type ExportResult } from './exportSession.js';
 import { verifyWritten } from './file/verifyFile.js';
 import { writeDurably } from './file/writeDurably.js';
@@ -25,6 +25,17 @@ import { headsDrift } from './delete/recheck.js';
 export type Recheck = 'heads' | 'full';
 import type { ExportOptions } from './types.js';
 import { cannotDeleteActive } from './errors.js';
+
+/** The rewound messages of the covered segments: kept by the raw view only (the display and active views leave them out). */
+const rewoundCovered = (coverage: Coverage): number => {
+  let count = 0;
+  for (const conversation of coverage.conversations) {
+    if (conversation.loaded.state.rewoundMessages === 0) continue;
+    const covered = new Set(conversation.segments.map((segment) => segment.sessionId));
+    for (const message of conversation.loaded.state.messages) if (message.rewound !== undefined && covered.has(message.sessionId)) count += 1;
+  }
+  return count;
+};
 
 /** Step 3, full: the conversation read again through the same retrying reads must be the one exported, stream by stream and digest for digest. */
 const checkUnchanged = (prepared: PreparedExport, again: Coverage, now: Date): void => {
@@ -70,6 +81,10 @@ const exportAndDeleteUntraced = async (
   });
   if (!('conversations' in coverage)) return coverage;
   assertIdle(coverage, resolved.now);
+  if (resolved.view === 'display') {
+    const rewound = rewoundCovered(coverage);
+    if (rewound > 0) throw displayLeavesOut(rewound);
+  }
   const earlier = await sameExportAt(options.out, coverage, resolved);
   const prepared = earlier ?? prepareExport(coverage, resolved);
   options.onProgress?.('render', prepared.manifest.messageCount, prepared.manifest.messageCount);
