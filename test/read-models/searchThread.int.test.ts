@@ -49,4 +49,20 @@ describe("a server's search, answered on a worker thread (searchOffThread)", () 
     await expect(search.searchOffThread({ q: 'plum', limit: 0 })).rejects.toMatchObject({ type: 'invalid_input' });
     await expect(search.searchOffThread({ q: '' })).rejects.toMatchObject({ type: 'invalid_input' });
   });
+
+  // Outside test, session 35 (helper-96 F1): "aaaa" over a run of 100,000 a's took 90 s, every other search waiting behind it.
+  it('Given a message with a long run of one character, When a phrase of it is searched, Then the search is stopped at its deadline (search_timeout) and the searches queued behind it are answered', async () => {
+    const { store, writer } = defaultModelsLedger();
+    await startSession(writer, { id: 'dump', source: 'cli' });
+    await appendMessage(writer, 'dump', { role: 'tool', content: 'a'.repeat(40_000) });
+    await appendMessage(writer, 'dump', { role: 'user', content: 'apricot jam' });
+    const search = await openSearch(store);
+    const started = Date.now();
+    const runaway = search.searchOffThread({ q: 'aaaa', limit: 1 }, 300).catch((error: unknown) => error);
+    const behind = search.searchOffThread({ q: 'apricot' }, 5_000);
+    expect(await runaway).toMatchObject({ type: 'search_timeout', details: { deadlineMs: 300 } });
+    expect((await behind).hits.map((hit) => hit.rootId)).toEqual(['dump']);
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect((await search.searchOffThread({ q: 'jam' })).hits).toHaveLength(1);
+  });
 });

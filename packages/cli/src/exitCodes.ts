@@ -29,6 +29,7 @@ export const EXIT_CODES: Record<ErrorType, number> = {
   turn_not_found: 3,
   store_unavailable: 4,
   read_model_faulted: 4,
+  search_timeout: 4,
   workers_failing: 4,
 };
 

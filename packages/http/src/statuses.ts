@@ -28,4 +28,6 @@ export const HTTP_STATUSES: Record<ErrorType, number> = {
   /** The store keeps no log commitment (EventStoreDB): the server cannot do this. */
   log_unsupported: 501,
   read_model_faulted: 503,
+  /** A search stopped at its deadline (read-models' searchThread): the server stopped it, not the query's syntax. */
+  search_timeout: 503,
 };

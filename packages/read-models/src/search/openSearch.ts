@@ -7,8 +7,8 @@ import { searchOffThread } from './searchThread.js';
 /** What the CLI and HTTP surfaces search through. */
 export interface SearchHandle {
   search(options: SearchOptions): SearchResult;
-  /** The same search on a worker thread (searchThread.ts): what a server uses, so that a long search holds no other request. */
-  searchOffThread(options: SearchOptions): Promise<SearchResult>;
+  /** The same search on a worker thread (searchThread.ts): what a server uses, so that a long search holds no other request; stopped past `deadlineMs` (SEARCH_DEADLINE_MS). */
+  searchOffThread(options: SearchOptions, deadlineMs?: number): Promise<SearchResult>;
 }
 
 /**
@@ -17,5 +17,5 @@ export interface SearchHandle {
  */
 export const openSearch = async (store: EventStore): Promise<SearchHandle> => {
   const db = await readModelsOf(store).ready(searchModel.name);
-  return { search: (options) => runSearch(db, options), searchOffThread: (options) => searchOffThread(db, options) };
+  return { search: (options) => runSearch(db, options), searchOffThread: (options, deadlineMs) => searchOffThread(db, options, deadlineMs) };
 };
