@@ -109,4 +109,31 @@ describe('the browser: verified delete', () => {
     expect(await page.locator('.actions .status').textContent()).toMatch(/^Not deleted: a turn is writing to this conversation right now \(it holds a live lease\)\. Nothing was tombstoned/);
     expect(await status('/sessions/busy-root')).toBe(200);
   });
+
+  // Outside test, session 35 (helper-96 F2): with the feed refused (503 too_many_subscribers), the page kept the old
+  // conversation, and Delete fenced on a review read at click time: it tombstoned a message the page never showed.
+  it('offers no review of anything but what the page shows: a message written since, unseen, reloads the page and deletes nothing', async () => {
+    const api = apiOf(served.service.url);
+    await seedConversation(api, 'unseen-root', 'unseen-tip');
+    const feed = '**/sessions/unseen-root/events**';
+    await served.browser.context.route(feed, (route) => route.abort());
+    try {
+      const page = await served.browser.open(`${served.service.url}/s/unseen-root`);
+      await page.locator('#message-m6').waitFor();
+      await api('POST', '/sessions/unseen-tip/messages', { id: 'unseen-m7', role: 'user', content: 'written while the page was not live' });
+      await page.click('button:has-text("Delete…")');
+      await page.locator('.actions .status.error').waitFor();
+      expect(await page.locator('.actions .status').textContent()).toContain('Not offered: the conversation changed since this page showed it (unseen-tip)');
+      expect(await page.locator('section.review').count()).toBe(0);
+      await page.locator('#message-unseen-m7').waitFor();
+      expect(await status('/sessions/unseen-root')).toBe(200);
+      // Now shown: the review is offered, and the delete goes through.
+      await page.click('button:has-text("Delete…")');
+      await page.locator('section.review button.danger').click();
+      await page.locator('.actions .status.done').waitFor();
+      expect(await status('/sessions/unseen-root')).toBe(410);
+    } finally {
+      await served.browser.context.unroute(feed);
+    }
+  });
 });

@@ -78,8 +78,23 @@ const review = (plan, etag, onConfirm, onCancel) => {
   );
 };
 
-/** Export buttons (every format) and the verified delete, for the conversation `id`; `onDeleted` once it is gone. */
-export const actionsView = (id, onDeleted) => {
+/**
+ * The segments of the conversation itself (not its delegated children, which the page does not show)
+ * in a deletion review whose revision is not the one the page shows (`shown`: "SEGMENT@REVISION ...").
+ */
+const unseen = (plan, shown) => {
+  const showing = new Set(shown.split(' '));
+  return plan.streams.filter((stream) => stream.link !== 'delegation' && !showing.has(`${stream.sessionId}@${stream.revision}`));
+};
+
+/**
+ * Export buttons (every format) and the verified delete, for the conversation `id`; `onDeleted` once it
+ * is gone. `page.shown()` is what the page shows; a review of anything else is not offered: the page
+ * reloads (`page.reload()`) and says so. The review's ETag fenced the delete on what the server held when
+ * Delete was clicked, so a page whose feed had stopped delivering deleted messages it never showed
+ * (outside test, session 35, helper-96 F2).
+ */
+export const actionsView = (id, onDeleted, page = { shown: () => null, reload: async () => undefined }) => {
   const status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
   const panel = h('div', { class: 'panel' });
   const exports = EXPORT_FORMATS.map((format) => {
@@ -108,6 +123,15 @@ export const actionsView = (id, onDeleted) => {
     replace(status);
     try {
       const { body, etag } = await getJson(`/sessions/${encodeURIComponent(id)}/deletion`);
+      const shown = page.shown();
+      // A deletion stopped part way is finished as it was recorded, whatever is shown (the review says so).
+      const changed = shown === null || (body.unfinished?.length ?? 0) > 0 ? [] : unseen(body, shown);
+      if (changed.length > 0) {
+        await page.reload().catch(() => undefined);
+        replace(status, `Not offered: the conversation changed since this page showed it (${changed.map((stream) => stream.sessionId).join(', ')}). It was reloaded: read it, then delete again.`);
+        status.classList.add('error');
+        return;
+      }
       replace(panel, review(body, etag, send, () => replace(panel)));
       panel.querySelector('button')?.focus();
     } catch (error) {

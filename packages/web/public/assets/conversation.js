@@ -52,9 +52,12 @@ class Conversation extends HTMLElement {
     const head = h('div');
     const load = async (selector = id) => {
       const { body: view } = await getJson(`/sessions/${encodeURIComponent(selector)}?view=${name}`);
+      const revision = view.segments.map((segment) => `${segment.sessionId}@${segment.revision}`).join(' ');
+      // Nothing written since it was shown: nothing to draw again (a reload of a long conversation takes seconds).
+      if (revision === this.dataset.revision) return view;
       replace(head, heading(view, name));
       replace(body, VIEWS[name](view));
-      this.dataset.revision = view.segments.map((segment) => `${segment.sessionId}@${segment.revision}`).join(' ');
+      this.dataset.revision = revision;
       return view;
     };
     let rootId;
@@ -72,7 +75,7 @@ class Conversation extends HTMLElement {
       for (const button of this.querySelectorAll('.actions button')) button.disabled = true;
       replace(body, h('p', { class: 'status', role: 'status' }, 'This conversation was deleted.'));
     };
-    replace(this, head, actionsView(rootId, deleted), body);
+    replace(this, head, actionsView(rootId, deleted, { shown: () => this.dataset.revision ?? '', reload: () => load(rootId) }), body);
     this.#scrollToHash();
     // Reloads by the root too: the id in the address may be a prefix or a title, which a session started
     // since (an exact id wins) could take over, showing another conversation beside this one's buttons

@@ -34,7 +34,7 @@ const isDeletion = (event) => {
 
 /**
  * Follows a conversation's SSE feed through fetch() (EventSource cannot send the bearer token): calls
- * `onChange` for every event after history was caught up, reconnects after the last id it saw when the
+ * `onChange` once history is caught up and for every event after it, reconnects after the last id it saw when the
  * stream ends, and stops for good on abort or a 404/410. When the conversation is deleted (the feed's
  * `session_deleted`, or a reconnect answered 410) it calls `onGone` once: before, the page took that
  * last event for a change, its reload failed quietly, and it kept showing what had been erased, every
@@ -62,8 +62,12 @@ export const followSession = (id, onChange, signal, onGone = () => undefined) =>
           onGone();
           return false;
         }
-        if (event.event === 'caught-up') caughtUp = true;
-        else if (caughtUp) onChange(event);
+        // The first caught-up counts as a change: the page read its view before the feed connected, and what
+        // was written in between came as history, which reloaded nothing (outside test, session 35, helper-96 F2).
+        if (event.event === 'caught-up') {
+          if (!caughtUp) onChange(event);
+          caughtUp = true;
+        } else if (caughtUp) onChange(event);
       }
     }
   };
