@@ -46,7 +46,35 @@ describe('the browser: malformed addresses, a huge title, bidi controls', () => 
     await api('POST', '/sessions', { id: 'bidi', title: `Plan${RLO}`, source: `cli${RLO}`, model: `gpt${RLO}` });
     await api('POST', '/sessions/bidi/messages', { id: 'b1', role: 'user', content: 'Hello.' });
     await api('POST', '/sessions/bidi/end', { reason: `done ${RLO}` });
+    for (const [id, title] of [['blank-empty', ''], ['blank-spaces', '   '], ['blank-zwsp', '\u200B'], ['blank-rlo', RLO]]) {
+      await api('POST', '/sessions', { id, title });
+    }
   });
+
+  // Outside test, session 35 (helper-96 F8): an empty or invisible title made the row's link 0 px wide.
+  it('shows a conversation whose title shows nothing (empty, spaces, U+200B, U+202E) as untitled, with a link one can click', async () => {
+    const list = await served.browser.open(`${served.service.url}/`);
+    for (const id of ['blank-empty', 'blank-spaces', 'blank-zwsp', 'blank-rlo']) {
+      const link = list.locator(`table.catalog a[href="/s/${id}"]`);
+      await link.waitFor();
+      expect([await link.textContent(), await link.getAttribute('class')]).toEqual([`untitled ${id}`, 'untitled']);
+      expect((await link.boundingBox())!.width).toBeGreaterThan(20);
+    }
+    await list.locator('table.catalog a[href="/s/blank-zwsp"]').click();
+    await list.locator('h1').waitFor();
+    expect(await list.locator('h1').textContent()).toBe('untitled blank-zwsp');
+    await list.close();
+  });
+
+  // Outside test, session 35 (helper-96 F7): a view named after an Object method showed an error page.
+  for (const view of ['constructor', '__proto__', 'toString']) {
+    it(`takes ?view=${view} as the display view, as any unknown view`, async () => {
+      const page = await served.browser.open(`${served.service.url}/s/frag?view=${view}`);
+      await page.locator('#message-f1').waitFor();
+      expect(await trouble(page)).toEqual({ dialogs: [], errors: [], violations: [] });
+      await page.close();
+    });
+  }
 
   for (const fragment of ['%E0', '%']) {
     it(`ignores a fragment that is not valid percent-encoding (#${fragment}) and still follows the conversation live`, async () => {

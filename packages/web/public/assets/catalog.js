@@ -1,5 +1,5 @@
 import { ensureOk, request } from './api.js';
-import { breakable, h, isolated, replace, sessionHref, shortId, time } from './dom.js';
+import { breakable, h, isolated, replace, sessionHref, shortId, shownTitle, time } from './dom.js';
 
 /**
  * The list answer as one shape: the paged catalog `{sessions, nextCursor}`, or the plain array of rows
@@ -16,11 +16,12 @@ const pageHref = (cursors) => {
 };
 
 const row = (session) => {
-  const title = session.title ?? `untitled ${shortId(session.rootId)}`;
+  const named = shownTitle(session.title);
+  const title = named ?? `untitled ${shortId(session.rootId)}`;
   return h(
     'tr',
     { class: session.live ? 'live' : undefined },
-    h('td', {}, h('a', { href: sessionHref(session.rootId), 'data-nav': true, class: session.title ? undefined : 'untitled' }, isolated(breakable(title)))),
+    h('td', {}, h('a', { href: sessionHref(session.rootId), 'data-nav': true, class: named ? undefined : 'untitled' }, isolated(breakable(title)))),
     h('td', {}, session.source ? isolated(session.source) : '–'),
     h('td', {}, session.model ? isolated(session.model) : '–'),
     h('td', { class: 'number' }, String(session.messages)),

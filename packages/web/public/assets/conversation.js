@@ -1,6 +1,6 @@
 import { actionsView } from './actions.js';
 import { getJson } from './api.js';
-import { breakable, h, isolated, replace, sessionHref, shortId, time } from './dom.js';
+import { breakable, h, isolated, replace, sessionHref, shortId, shownTitle, time } from './dom.js';
 import { followSession } from './feed.js';
 import { VIEWS } from './views.js';
 
@@ -20,7 +20,7 @@ const heading = (view, name) => {
   return h(
     'header',
     { class: 'conversation-head' },
-    h('h1', {}, isolated(breakable(root.title ?? tip.title ?? `untitled ${shortId(view.rootId)}`)), liveTurn(view) ? h('span', { class: 'badge live' }, 'live') : ''),
+    h('h1', {}, isolated(breakable(shownTitle(root.title) ?? shownTitle(tip.title) ?? `untitled ${shortId(view.rootId)}`)), liveTurn(view) ? h('span', { class: 'badge live' }, 'live') : ''),
     h(
       'p',
       { class: 'meta' },
@@ -46,7 +46,8 @@ class Conversation extends HTMLElement {
 
   async connectedCallback() {
     const id = this.getAttribute('session-id');
-    const name = VIEWS[this.getAttribute('view')] ? this.getAttribute('view') : 'display';
+    // Own keys only: ?view=constructor (or __proto__, toString) named an Object method and showed an error page (outside test, session 35, helper-96 F7).
+    const name = Object.hasOwn(VIEWS, this.getAttribute('view') ?? '') ? this.getAttribute('view') : 'display';
     replace(this, h('p', { class: 'status' }, 'Loading the conversation…'));
     const body = h('div', { class: 'messages' });
     const head = h('div');

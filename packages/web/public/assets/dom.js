@@ -44,6 +44,13 @@ export const time = (iso) => (iso ? h('time', { datetime: iso, title: iso }, new
 export const shortId = (id) => (id.length > 12 ? `${id.slice(0, 8)}…` : id);
 
 /**
+ * A title that shows something, else null (the page then says "untitled"): one of only spaces or
+ * invisible characters (U+200B, U+202E, ...) made a link 0 px wide, which no mouse could open (outside
+ * test, session 35, helper-96 F8).
+ */
+export const shownTitle = (title) => (typeof title === 'string' && /[^\p{White_Space}\p{Cc}\p{Cf}\p{Z}]/u.test(title) ? title : null);
+
+/**
  * Ledger text shown inline next to other text, isolated in a <bdi>: a bidi control in it (U+202E, U+2066…)
  * ends at the element's edge, so it cannot reorder the words around it.
  */
