@@ -52,6 +52,20 @@ describe('active view', () => {
     expect(view.messages[0]).toMatchObject({ kind: 'summary', source: 'compression', sessionId: 'b' });
   });
 
+  // Outside test, session 35 (helper-96 F5): every compression summary said it replaced 0 messages.
+  it('given a compression, when folded, then its summary counts the messages it took out of the active view, as a compaction does', () => {
+    const given = history().start('a').message('a', 'm1', 'one').message('a', 'm2', 'two').message('a', 'm3', 'three').message('a', 'm4', 'four');
+    given.compactThrough('a', 'm2', 's1', 'S1').rewind('a', ['m4']);
+    given.compress('a', 'b', 'a', 'all of a').message('b', 'm5', 'new');
+
+    const [summary] = activeView(foldConversation(given.records)).messages;
+    // m3 only: m1 and m2 left with the compaction (its summary counts them), m4 was rewound.
+    expect(summary).toMatchObject({ kind: 'summary', source: 'compression', replaced: 1 });
+    const plain = history().start('a').message('a', 'm1', 'one').message('a', 'm2', 'two').message('a', 'm3', 'three');
+    plain.compress('a', 'b', 'a', 'three messages said');
+    expect(activeView(foldConversation(plain.records)).messages[0]).toMatchObject({ source: 'compression', replaced: 3 });
+  });
+
   it('given rewrites and rewinds, when folded, then active has the latest content and no rewound message', () => {
     const given = history().start('a').message('a', 'm1', 'draft').message('a', 'm2', 'oops').rewrite('a', 'm1', 'final').rewind('a', ['m2']);
 

@@ -8,12 +8,19 @@ type SegmentRecord = SessionRecordOf<'session.continued' | 'session.continuation
 const openContext = (state: ConversationState, record: SessionRecordOf<'session.started'>): void => {
   const { summary, summaryId, startedAt, openTurn } = record.data;
   const anchor = state.messages.length;
+  // The messages it takes out of the active view, as a compaction counts them: the page said "of 0
+  // message(s)" for every compression (outside test, session 35, helper-96 F5).
+  let replaced = 0;
+  for (let index = state.activeStart; index < anchor; index += 1) {
+    const message = state.messages[index]!;
+    if (!message.compacted && message.rewound === undefined) replaced += 1;
+  }
   state.activeStart = anchor;
   state.compactedThrough = anchor;
   for (const open of state.summaries) if (open.supersededBy === null) open.supersededBy = summaryId ?? record.sessionId;
   if (summary !== undefined && summaryId !== undefined && !state.summaryIndex.has(summaryId)) {
     state.summaryIndex.set(summaryId, state.summaries.length);
-    state.summaries.push({ summaryId, sessionId: record.sessionId, source: 'compression', summary, at: startedAt, anchor, replaced: 0, supersededBy: null });
+    state.summaries.push({ summaryId, sessionId: record.sessionId, source: 'compression', summary, at: startedAt, anchor, replaced, supersededBy: null });
   }
   if (openTurn && !state.turnIndex.has(openTurn.turnId)) {
     state.turnIndex.set(openTurn.turnId, state.turns.length);
