@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import { invalidInput, ledgerError } from '@session-ledger/core';
+import { invalidInput, ledgerError, notFound } from '@session-ledger/core';
+import { SAFE_ID } from '@session-ledger/events';
 
 export const MIN_PREFIX = 4;
 const SHOWN = 10;
@@ -27,7 +28,10 @@ export const resolveSession = (db: Database.Database, selector: string): string 
   for (const id of byTitle) found.add(id);
   if (found.size === 1) return [...found][0]!;
   if (found.size === 0) {
-    // Not in the catalog: the id itself, so the reader answers not_found (or a deleted session's own error).
+    // Not in the catalog: the id itself, so the reader answers not_found (or a deleted session's own
+    // error). A selector no id can be (a title with a space) names nothing: not_found, not a malformed
+    // id (exit 2, 400), which a deleted conversation's title was answered (outside test, session 35, helper-97 F3).
+    if (!SAFE_ID.test(selector)) throw notFound('session (id, id prefix or title)', selector.length > 200 ? `${selector.slice(0, 200)}…` : selector);
     return selector;
   }
   const candidates = [...found].slice(0, SHOWN);
