@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EventStore } from '@session-ledger/core';
-import { appendMessages, compactHistory, loadConversation, rewindMessages, rewriteMessage, startSession } from '@session-ledger/sessions';
+import { appendMessages, compactHistory, compressSession, loadConversation, rewindMessages, rewriteMessage, startSession } from '@session-ledger/sessions';
 import { STORES, writerOn } from './stores.js';
 
 describe.each(STORES)('compaction, rewrites and rewinds (%s)', (_name, open) => {
@@ -55,6 +55,18 @@ describe.each(STORES)('compaction, rewrites and rewinds (%s)', (_name, open) => 
       message: expect.stringContaining('summary sum-r is already stored'),
     });
     const compactions = (await loadConversation(store, sessionId, { view: 'raw' })).events.filter((event) => event.type === 'history.compacted');
+    expect(compactions).toHaveLength(1);
+  });
+
+  // Outside test, session 35 (helper-97 F4): the retry addressed to the tip after a compression was "other content".
+  it('a compaction retried to the tip after a compression is recognised as the same one; other content stays refused', async () => {
+    const { context, store, sessionId } = await conversation();
+    await compactHistory(context, sessionId, { throughMessageId: 'a1', summary: 'S1', summaryId: 'sum-t' });
+    await compressSession(context, sessionId, { summary: 'C1', childId: 'chat-2' });
+    const again = await compactHistory(context, 'chat-2', { throughMessageId: 'a1', summary: 'S1', summaryId: 'sum-t' });
+    expect(again).toMatchObject({ summaryId: 'sum-t', written: false });
+    await expect(compactHistory(context, 'chat-2', { throughMessageId: 'a1', summary: 'other', summaryId: 'sum-t' })).rejects.toMatchObject({ type: 'duplicate' });
+    const compactions = (await loadConversation(store, 'chat-2', { view: 'raw' })).events.filter((event) => event.type === 'history.compacted');
     expect(compactions).toHaveLength(1);
   });
 
