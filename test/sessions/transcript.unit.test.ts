@@ -19,6 +19,7 @@ describe('resume transcript', () => {
     expect(lines.slice(1).map((line) => line.replace(/^\[[^\]]+\] /, ''))).toEqual([
       'user (compacted): question',
       'assistant (compacted, rewritten x1): answer',
+      '    was: first try',
       '--- compacted 2 message(s) above: Q and A',
       'assistant:',
       '    -> search({"q":"x"})',

@@ -30,6 +30,8 @@ const messageLines = (message: DisplayMessage): string[] => {
   const head = `[${message.timestamp}] ${who}${tags.length > 0 ? ` (${tags.join(', ')})` : ''}:`;
   const lines = [message.content === null ? head : `${head} ${message.content}`];
   for (const call of message.toolCalls ?? []) lines.push(`    -> ${toolCallText(call)}`);
+  // The display keeps every earlier version; the text said only "rewritten x1" (outside test, session 35, helper-97 F5).
+  for (const version of message.versions) lines.push(`    was: ${version.content ?? ''}`);
   return lines;
 };
 
