@@ -21,7 +21,7 @@ const row = (session) => {
   return h(
     'tr',
     { class: session.live ? 'live' : undefined },
-    h('td', {}, h('a', { href: sessionHref(session.rootId), 'data-nav': true, class: named ? undefined : 'untitled' }, isolated(breakable(title)))),
+    h('td', {}, h('a', { href: sessionHref(session.rootId), 'data-nav': true, class: named ? undefined : 'untitled', title: session.rootId }, isolated(breakable(title)))),
     h('td', {}, session.source ? isolated(session.source) : '–'),
     h('td', {}, session.model ? isolated(session.model) : '–'),
     h('td', { class: 'number' }, String(session.messages)),

@@ -1,6 +1,6 @@
 import { actionsView } from './actions.js';
 import { getJson } from './api.js';
-import { breakable, h, isolated, replace, sessionHref, shortId, shownTitle, time } from './dom.js';
+import { breakable, h, isolated, replace, sessionHref, shortId, shortIdText, shownTitle, time } from './dom.js';
 import { followSession } from './feed.js';
 import { VIEWS } from './views.js';
 
@@ -30,7 +30,7 @@ const heading = (view, name) => {
       tip.model ?? root.model ? [' · ', isolated(tip.model ?? root.model)] : '',
       view.lastActivity ? [' · last activity ', time(view.lastActivity)] : '',
     ),
-    root.parentId && root.link ? h('p', { class: 'meta parent' }, PARENT_LINK[root.link] ?? 'Linked from ', h('a', { href: sessionHref(root.parentId) }, isolated(shortId(root.parentId)))) : '',
+    root.parentId && root.link ? h('p', { class: 'meta parent' }, PARENT_LINK[root.link] ?? 'Linked from ', h('a', { href: sessionHref(root.parentId) }, shortIdText(root.parentId))) : '',
     h(
       'nav',
       { class: 'tabs', 'aria-label': 'Views' },

@@ -1,4 +1,4 @@
-import { h, isolated, sessionHref, shortId, time } from './dom.js';
+import { h, isolated, sessionHref, shortIdText, time } from './dom.js';
 
 const summary = (text) => h('details', { class: 'summary', open: true }, h('summary', {}, 'Summary'), h('div', { class: 'content' }, text));
 
@@ -13,11 +13,11 @@ export const markerView = (marker) => {
       return h(
         'aside',
         { class: 'marker compression', role: 'note' },
-        h('p', {}, 'Compression boundary: continued in ', h('a', { href: sessionHref(marker.childId) }, isolated(shortId(marker.childId))), ' ', time(marker.at)),
+        h('p', {}, 'Compression boundary: continued in ', h('a', { href: sessionHref(marker.childId) }, shortIdText(marker.childId)), ' ', time(marker.at)),
         summary(marker.summary),
       );
     case 'child':
-      return h('aside', { class: 'marker child', role: 'note' }, h('p', {}, CHILD_VERB[marker.link] ?? 'Linked to ', h('a', { href: sessionHref(marker.childId) }, isolated(shortId(marker.childId))), ' ', time(marker.at)));
+      return h('aside', { class: 'marker child', role: 'note' }, h('p', {}, CHILD_VERB[marker.link] ?? 'Linked to ', h('a', { href: sessionHref(marker.childId) }, shortIdText(marker.childId)), ' ', time(marker.at)));
     case 'ended':
       return h('aside', { class: 'marker ended', role: 'note' }, h('p', {}, 'Session ended', marker.reason ? [': ', isolated(marker.reason)] : '', ' ', time(marker.at)));
     case 'reopened':
@@ -26,7 +26,7 @@ export const markerView = (marker) => {
       return h(
         'aside',
         { class: 'marker withdrawn', role: 'note' },
-        h('p', {}, 'Continuation withdrawn: ', h('a', { href: sessionHref(marker.childId) }, isolated(shortId(marker.childId))), ' stands on its own, and this session takes messages again ', time(marker.at)),
+        h('p', {}, 'Continuation withdrawn: ', h('a', { href: sessionHref(marker.childId) }, shortIdText(marker.childId)), ' stands on its own, and this session takes messages again ', time(marker.at)),
       );
     default:
       return '';

@@ -1,5 +1,5 @@
 import { ensureOk, request } from './api.js';
-import { h, isolated, replace, sessionHref, shortId } from './dom.js';
+import { h, isolated, replace, sessionHref, shortIdText } from './dom.js';
 
 /**
  * A snippet with its matches in <mark>: `marks` are [start, end) UTF-16 offsets into the plain text.
@@ -24,7 +24,7 @@ const hit = (found) =>
   h(
     'li',
     { class: 'hit' },
-    h('a', { href: sessionHref(found.rootId, found.messageId), 'data-nav': true }, h('span', { class: `role ${found.role}` }, found.role), ' ', h('span', { class: 'id' }, isolated(shortId(found.rootId)))),
+    h('a', { href: sessionHref(found.rootId, found.messageId), 'data-nav': true }, h('span', { class: `role ${found.role}` }, found.role), ' ', h('span', { class: 'id' }, shortIdText(found.rootId))),
     h('p', { class: 'snippet' }, markedSnippet(found.snippet, found.marks)),
   );
 
