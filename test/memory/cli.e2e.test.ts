@@ -252,6 +252,11 @@ describe('session-ledger memory (CLI)', { timeout: 180_000 }, () => {
     expect([stale.code, stale.stderr]).toEqual([1, expect.stringContaining('expected 0')]);
     expect(runCli(['memory', 'remove', '--target', 'memory', '--old', 'notebook', '--expected-revision', 'x'], { env }).code).toBe(2);
     expect(runCli(['memory', 'list', '--json'], { env }).json()).toHaveLength(2);
+    // One document with the revision, for a script (helper-94 F4: list --json had it only on stderr).
+    const state = runCli(['memory', 'state', '--json'], { env }).json() as { profile: string; revision: number; entries: Array<{ content: string }> };
+    expect([state.profile, state.revision, state.entries.map((entry) => entry.content)]).toEqual(['default', 2, ['Uses the blue pad', 'Bank PIN hint is in the red notebook']]);
+    expect(runCli(['memory', 'remove', '--target', 'memory', '--old', 'red notebook', '--expected-revision', String(state.revision)], { env }).code).toBe(0);
+    expect(runCli(['memory', 'state', '--profile', 'never'], { env }).stdout.trim()).toBe('memory-never@-1');
   });
 
   it('--entry-id names an entry by its id; --batch-id makes a retry write nothing, and other operations under it exit 1 (helper-94 F4)', () => {

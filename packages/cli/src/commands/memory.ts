@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { invalidInput, type EventStore } from '@session-ledger/core';
+import { invalidInput, jsonSafe, type EventStore } from '@session-ledger/core';
 import {
   adoptedToJson,
   adoptHandEdits,
@@ -134,6 +134,21 @@ export const registerMemory = (program: Command): void => {
       );
       // The revision to fence a write with (--expected-revision); on stderr, so stdout stays the entries.
       context.io.err(`memory-${state.profile}@${state.revision ?? -1n}`);
+    },
+  );
+
+  action(
+    memory
+      .command('state')
+      .description("a profile's entries with the revision they were read at (give it to --expected-revision)")
+      .option('--profile <profile>', 'memory profile', 'default'),
+    async (context, flags: { profile: string }) => {
+      const state = await withLedger(context, { write: false }, (_ledger, store) => createMemoryLedger(store).state(flags.profile));
+      const revision = state.revision ?? -1n;
+      // One document for a script: memory list --json printed the entries and the revision only on stderr (outside test, session 34, helper-94 F4).
+      emit(context.io, context.json, jsonSafe({ profile: state.profile, revision, position: state.position, entries: state.entries.map(entryToJson) }), () =>
+        [`memory-${state.profile}@${revision}`, ...state.entries.map((entry) => `${entry.target}\t${entry.id}\t${JSON.stringify(entry.content)}`)].join('\n'),
+      );
     },
   );
 
