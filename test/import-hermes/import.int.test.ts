@@ -159,4 +159,20 @@ describe('importing a Hermes state.db', () => {
     // The ledger's own write refuses the same text alike.
     await expect(createMemoryLedger(store).add('memory', 'list of symbols:\n§')).rejects.toMatchObject({ type: 'invalid_input' });
   });
+
+  // Outside test, session 34 (helper-94 F1): the import appended past the memory ledger and left it at 2341/2200.
+  it('imports no entry of a target it would leave over its budget, saying so; the other target is imported', async () => {
+    const { path, dir } = fixture(buildV2Era);
+    const store = createMemoryStore();
+    await createMemoryLedger(store).add('memory', 'x'.repeat(2000));
+    const memories = writeMemories(join(dir, 'memories'), ['y'.repeat(150), 'z'.repeat(150)], ['Name: Ada']);
+    const report = await importHermes(store, { path, memoriesDir: memories });
+    const ledger = createMemoryLedger(store);
+    expect((await ledger.list({ target: 'memory' })).map((entry) => entry.content.length)).toEqual([2000]);
+    expect((await ledger.list({ target: 'user' })).map((entry) => entry.content)).toEqual(['Name: Ada']);
+    expect(report.skipped).toEqual([{ reason: expect.stringContaining('the 2 new memory entries would leave it at 2306/2200 characters') }]);
+    // With a budget that fits them (SESSION_LEDGER_MEMORY_BUDGET on the CLI), they come in.
+    await importHermes(store, { path, memoriesDir: memories, memoryBudgets: { memory: 2400 } });
+    expect(await ledger.list({ target: 'memory' })).toHaveLength(3);
+  });
 });

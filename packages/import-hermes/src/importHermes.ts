@@ -1,3 +1,4 @@
+import type { Budgets } from '@session-ledger/memory';
 import { ATTR, spanned, createLedger, isLedgerError, ledgerError, type EventStore } from '@session-ledger/core';
 import { importSessions } from './importSessions.js';
 import { noLongerInSource, readReceipt, receiptStream, recordReceipt, sourceKey } from './ledger/receipt.js';
@@ -19,6 +20,8 @@ export interface ImportOptions {
   memoriesDir?: string;
   /** The memory profile the entries go to. Default `default`. */
   profile?: string;
+  /** The memory ledger's budgets the imported entries must fit (DEFAULT_BUDGETS where not given). */
+  memoryBudgets?: Partial<Budgets>;
   /** Plan and count, write nothing. */
   dryRun?: boolean;
   /** Events per conditional append. Default 1000. */
@@ -85,7 +88,7 @@ const importHermesUntraced = async (store: EventStore, options: ImportOptions): 
   if (memoryFiles !== null) {
     let memory;
     try {
-      memory = await importMemory(ledger, memoryFiles, profile, dryRun);
+      memory = await importMemory(ledger, memoryFiles, profile, dryRun, options.memoryBudgets);
     } catch (error) {
       if (!isLedgerError(error)) throw error;
       const progress = `every session was imported (${report.events} events written) but no memory entry; run it again to finish`;

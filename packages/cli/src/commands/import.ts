@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { createMemoryStore, isLedgerError, type EventStore } from '@session-ledger/core';
 import type { ImportReport, VerifyReport } from '@session-ledger/import-hermes';
+import { budgetsFromSettings } from '@session-ledger/memory';
 import { action } from '../action.js';
 import { withLedger, type CommandContext } from '../context.js';
 import { emit } from '../output.js';
@@ -62,6 +63,7 @@ export const registerImport = (program: Command): void => {
             path,
             source,
             memoriesDir: options.memories,
+            memoryBudgets: budgetsFromSettings(process.env),
             profile: options.profile,
             dryRun: options.dryRun,
             busyTimeoutMs,

@@ -3,7 +3,8 @@ import { deterministicId, isJsonObject, type JsonObject, type JsonValue, type Le
 const objectOf = (value: JsonValue | undefined): JsonObject | null => (isJsonObject(value) ? value : null);
 import { decodeMemoryEvents, memoryStream } from '@session-ledger/events';
 import { foldMemoryEntries } from '@session-ledger/projections';
-import { checkProfile, CONTENT_PATTERN } from '@session-ledger/memory';
+import { checkProfile, CONTENT_PATTERN, DEFAULT_BUDGETS, usedChars, type Budgets } from '@session-ledger/memory';
+import { MEMORY_TARGETS } from '@session-ledger/events';
 import { readIds } from '../ledger/readIds.js';
 import { memoryEvents, type PlannedMemoryEvent } from './memoryEvents.js';
 import type { MemoryFileEntries } from './readMemoryDir.js';
@@ -37,7 +38,7 @@ export interface MemoryImport {
  * import after a parked mirror added every entry the ledger had mirrored again). Entries are
  * never removed here.
  */
-export const importMemory = async (ledger: Ledger, files: MemoryFileEntries[], profile: string, dryRun: boolean): Promise<MemoryImport> => {
+export const importMemory = async (ledger: Ledger, files: MemoryFileEntries[], profile: string, dryRun: boolean, budgets: Partial<Budgets> = {}): Promise<MemoryImport> => {
   const planned = memoryEvents(checkMemoryProfile(profile), files);
   const unreadable = files.flatMap((file) => (file.unreadable === undefined ? [] : [{ reason: file.unreadable }]));
   const stream = memoryStream(profile);
@@ -65,10 +66,24 @@ export const importMemory = async (ledger: Ledger, files: MemoryFileEntries[], p
     if (typeof again === 'string') notAgain.push({ reason: again });
     else fresh.push(again);
   }
+  // Budgets as the memory ledger counts them: a target the entries would leave over its budget, and
+  // larger than the ledger holds it, takes none of them (the import passed the budget, 2341/2200, and
+  // every later add was refused: outside test, session 34, helper-94 F1).
+  const limits = { ...DEFAULT_BUDGETS, ...budgets };
+  const overBudget: Array<{ reason: string }> = [];
+  for (const target of MEMORY_TARGETS) {
+    const adding = fresh.filter((event) => (event.data as { target: string }).target === target);
+    if (adding.length === 0) continue;
+    const after = [...entries, ...adding.map((event) => ({ id: event.id, target, content: (event.data as { content: string }).content }))];
+    const used = usedChars(after, target);
+    if (used <= limits[target] || used <= usedChars(entries, target)) continue;
+    overBudget.push({ reason: `the ${adding.length} new ${target} entries would leave it at ${used}/${limits[target]} characters: none of them was imported (trim MEMORY.md or USER.md, or remove entries with session-ledger memory remove, then import again)` });
+    for (const event of adding) fresh.splice(fresh.indexOf(event), 1);
+  }
   if (!dryRun && fresh.length > 0) {
     await ledger.append(stream, fresh, { expectedRevision: held.kind === 'present' ? held.lastRevision : 'no_stream' });
   }
-  return { found: planned.length, written: fresh.length, notAgain: notAgain.length, skipped: [...unreadable, ...notAgain, ...unmirrorable] };
+  return { found: planned.length, written: fresh.length, notAgain: notAgain.length, skipped: [...unreadable, ...notAgain, ...unmirrorable, ...overBudget] };
 };
 
 /**
