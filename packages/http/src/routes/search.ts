@@ -11,7 +11,11 @@ export const searchRoutes: Route[] = [
     summary: 'Search what was said, best first',
     description: 'Compacted and rewritten (current text) messages, tool calls and tool results; rewound and deleted ones are not found. A query without a word of 3 characters is a 400.',
     query: searchQuery,
-    responses: { 200: { description: 'the hits, best first', schema: searchResult }, 400: { description: 'bad query parameters' } },
+    responses: {
+      200: { description: 'the hits, best first', schema: searchResult },
+      400: { description: 'bad query parameters' },
+      503: { description: 'search_timeout: the search ran past its deadline (10 s) and was stopped (a phrase repeated many times in a row in some message)' },
+    },
     handler: async ({ store, query, now }) => {
       const since = query.since === undefined ? undefined : parseSince('since', query.since, now()).toISOString();
       const handle = await openSearch(store);
