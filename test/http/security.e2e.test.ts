@@ -104,6 +104,29 @@ describe('HTTP service: safe by default', () => {
     expect([read.status, read.headers['access-control-allow-origin']]).toEqual([200, undefined]);
   });
 
+  // Outside test, session 35 (helper-96 F1): a foreign page's no-cors GET /search held every search for minutes.
+  it("refuses a browser's reads for another site's page (Sec-Fetch-Site), but for a link followed; same origin and non-browser clients read", async () => {
+    const foreign = { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' };
+    for (const path of ['/search?q=hello', '/sessions', '/subscribe']) {
+      const response = await rawRequest(service.url, { path, headers: foreign });
+      expect({ path, status: response.status, code: response.json().code }).toEqual({ path, status: 403, code: 'origin_not_allowed' });
+    }
+    const sameSite = await rawRequest(service.url, { path: '/sessions', headers: { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'cors', origin: 'http://localhost:3000' } });
+    expect(sameSite.status).toBe(403);
+    const link = await rawRequest(service.url, { path: '/', headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' } });
+    expect(link.status).toBe(200);
+    expect((await rawRequest(service.url, { path: '/sessions', headers: { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' } })).status).toBe(200);
+    expect((await rawRequest(service.url, { path: '/sessions' })).status).toBe(200);
+    const app = 'https://app.example';
+    const cors = await startServer(env, ['--cors-origin', app]);
+    try {
+      const read = await rawRequest(cors.url, { path: '/sessions', headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors', origin: app } });
+      expect([read.status, read.headers['access-control-allow-origin']]).toEqual([200, app]);
+    } finally {
+      await cors.stop();
+    }
+  });
+
   it('speaks CORS only to the origins given with --cors-origin', async () => {
     const app = 'https://app.example';
     const cors = await startServer(env, ['--cors-origin', app]);
