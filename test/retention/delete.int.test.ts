@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createLedger, readWholeStream, storeUnavailable, type EventStore } from '@session-ledger/core';
 import { AUDIT_STREAM } from '@session-ledger/retention';
-import { appendMessage, appendMessages, beginTurn, loadConversation, rewindMessages, rewriteMessage, startSession } from '@session-ledger/sessions';
+import { appendMessage, appendMessages, beginTurn, endTurn, loadConversation, rewindMessages, rewriteMessage, startSession } from '@session-ledger/sessions';
 import { deleteSession, exportAndDelete, exportSession, manifestOf } from '@session-ledger/retention';
 import { buildConversation, COVERED, scratchDir, SCRIPT, STORES, wrapStore, writerOn } from './helpers.js';
 
@@ -54,6 +54,24 @@ describe.each(STORES)('export --delete-after-verified (%s)', (_name, open) => {
     const out = join(dir, 'rw-raw.md');
     expect((await exportAndDelete(ledger, 'rw', { format: 'markdown', view: 'raw', out, now: now() })).deleted).toEqual(['session-rw']);
     expect(readFileSync(out, 'utf8')).toContain('SECRET-ORIGINAL-QUESTION');
+  });
+
+  // Outside test, session 35 (helper-97 F7): display exports left out the title, model, source, extra and turns, which the deletion then erased.
+  it('a display export carries the title, model, source, extra and turns it deletes, in every display format', async () => {
+    const dir = scratchDir();
+    for (const format of ['markdown', 'html', 'qmd'] as const) {
+      const { context, store, ledger, now } = writerOn(open());
+      const id = `f-${format}`;
+      await startSession(context, { id, title: 'TITLE-VAL', model: 'MODEL-VAL', source: 'SOURCE-VAL', extra: { note: 'SESSION-EXTRA-VAL' } });
+      const { turnId } = await beginTurn(context, id, { owner: 'OWNER-VAL', ttlMs: 60_000 });
+      await appendMessages(context, id, [{ id: `${id}-m1`, role: 'user', content: 'hello', turnId }]);
+      await endTurn(context, id, turnId, { outcome: 'interrupted' });
+      const out = join(dir, `${id}.${format}`);
+      expect((await exportAndDelete(ledger, id, { format, out, now: now() })).deleted).toEqual([`session-${id}`]);
+      const text = readFileSync(out, 'utf8');
+      for (const value of ['TITLE-VAL', 'MODEL-VAL', 'SOURCE-VAL', 'SESSION-EXTRA-VAL', 'OWNER-VAL', 'interrupted']) expect(text, `${format}: ${value}`).toContain(value);
+      await gone(store, `session-${id}`);
+    }
   });
 
   it('--lineage tip exports and deletes only the tip segment; the rest still loads', async () => {

@@ -26,6 +26,8 @@ const conversation = (extra: Partial<ExportedConversation> = {}): ExportedConver
   segments: ['s'],
   messages: [message()],
   markers: [],
+  sessions: [],
+  turns: [],
   ...extra,
 });
 
@@ -77,6 +79,7 @@ const DISPLAY_CASES: Array<[string, DisplayContent, Partial<Manifest>?]> = [
   ],
   ['child link and id', display([conversation({ markers: [{ kind: 'child', index: 1, sessionId: 's', childId: HOSTILE, link: HOSTILE as never, at }] })])],
   ['message content (fenced)', display([conversation({ messages: [message({ content: HOSTILE, reasoning: HOSTILE, extra: { title: HOSTILE } })] })])],
+  ['session title, model, source, extra and turn owner (fenced JSON)', display([conversation({ sessions: [{ sessionId: 's', title: HOSTILE, model: HOSTILE, source: HOSTILE, extra: { note: HOSTILE } }], turns: [{ turnId: 't', owner: HOSTILE, ended: { outcome: HOSTILE } }] })])],
   ['manifest root id, lineage, roles and digest', display([conversation()]), { rootId: HOSTILE, lineage: HOSTILE as never, filtered: true, only: [HOSTILE as never], digest: HOSTILE }],
 ];
 

@@ -56,7 +56,12 @@ describe.each(STORES)('exports that declare their view (%s)', (_name, open) => {
     // the digest is sha256 of the canonical JSON of the messages exactly as exported
     const { state } = await readConversationState(store, 'root');
     const view = displayView(state);
-    const conversation = { rootId: 'root', tipId: 'root-2', link: null, parentId: null, depth: 0, segments: ['root', 'root-2'], messages: viewToJson(view.messages), markers: viewToJson(view.markers) };
+    // Each segment's title, model, source and start, and the turns: the display export carries them (helper-97 F7).
+    const details = (st: typeof state) => ({
+      sessions: st.segments.map(({ sessionId, startedAt, title, model, source }) => JSON.parse(JSON.stringify({ sessionId, startedAt, title, model, source }))),
+      turns: JSON.parse(JSON.stringify(st.turns)),
+    });
+    const conversation = { rootId: 'root', tipId: 'root-2', link: null, parentId: null, depth: 0, segments: ['root', 'root-2'], messages: viewToJson(view.messages), markers: viewToJson(view.markers), ...details(state) };
     const coverage = await readCoverage(store, 'root');
     expect(coverage.conversations.map((c) => c.rootId)).toEqual(['root', 'sub', 'subsub']);
     const children = manifest.conversations.slice(1);
@@ -68,8 +73,8 @@ describe.each(STORES)('exports that declare their view (%s)', (_name, open) => {
     const subsubView = displayView(coverage.conversations[2]!.loaded.state);
     const all = [
       conversation,
-      { rootId: 'sub', tipId: 'sub', link: 'delegation', parentId: 'root-2', depth: 1, segments: ['sub'], messages: viewToJson(subView.messages), markers: viewToJson(subView.markers) },
-      { rootId: 'subsub', tipId: 'subsub', link: 'delegation', parentId: 'sub', depth: 2, segments: ['subsub'], messages: viewToJson(subsubView.messages), markers: viewToJson(subsubView.markers) },
+      { rootId: 'sub', tipId: 'sub', link: 'delegation', parentId: 'root-2', depth: 1, segments: ['sub'], messages: viewToJson(subView.messages), markers: viewToJson(subView.markers), ...details(coverage.conversations[1]!.loaded.state) },
+      { rootId: 'subsub', tipId: 'subsub', link: 'delegation', parentId: 'sub', depth: 2, segments: ['subsub'], messages: viewToJson(subsubView.messages), markers: viewToJson(subsubView.markers), ...details(coverage.conversations[2]!.loaded.state) },
     ];
     expect(manifest.digest).toBe(digestOf({ view: 'display', only: null, conversations: all }));
   });

@@ -38,7 +38,7 @@ describe('an export larger than any string', () => {
 
   it('a text format past it is refused in words (jsonl named), not an internal error', () => {
     const messages = Array.from({ length: EVENTS }, (_, n) => ({ id: `m${n}`, sessionId: 'big', revision: n, role: 'user', content: CHUNK, timestamp: '2026-03-01T10:00:00.000Z', compacted: false, rewritten: false, versions: [] }));
-    const display = { view: 'display', only: null, conversations: [{ rootId: 'big', tipId: 'big', link: null, parentId: null, depth: 0, segments: ['big'], messages, markers: [] }] } as unknown as DisplayContent;
+    const display = { view: 'display', only: null, conversations: [{ rootId: 'big', tipId: 'big', link: null, parentId: null, depth: 0, segments: ['big'], messages, markers: [], sessions: [], turns: [] }] } as unknown as DisplayContent;
     const declared: Manifest = {
       kind: 'manifest', tool: 'session-ledger', version: 1, format: 'markdown', view: 'display', lineage: 'logical', filtered: false, only: null,
       requestedId: 'big', rootId: 'big', sessionIds: ['big'], conversations: [{ rootId: 'big', tipId: 'big', link: null, parentId: null, segments: ['big'] }],

@@ -20,7 +20,7 @@ const message = (id: string, content: string | null, extra: Partial<ExportedMess
 const content = (messages: ExportedMessage[]): DisplayContent => ({
   view: 'display',
   only: null,
-  conversations: [{ rootId: 's', tipId: 's', link: null, parentId: null, depth: 0, segments: ['s'], messages, markers: [] }],
+  conversations: [{ rootId: 's', tipId: 's', link: null, parentId: null, depth: 0, segments: ['s'], messages, markers: [], sessions: [], turns: [] }],
 });
 
 const manifest = (format: Manifest['format'], digest: string): Manifest => ({
@@ -87,7 +87,7 @@ describe('the exported message', () => {
     const plain = displayMessage({ ...full, id: 'm2', toolCalls: undefined, extra: undefined, tokenCounts: undefined, versions: [], compacted: false, compactedBy: undefined, rewritten: false });
     // the conversation keys in canonical order, as displayContent writes them
     const body: DisplayContent = {
-      conversations: [{ depth: 0, link: null, markers: [], messages: [exportedMessage(displayMessage(full)), exportedMessage(plain)], parentId: null, rootId: 's', segments: ['s'], tipId: 's' }],
+      conversations: [{ depth: 0, link: null, markers: [], messages: [exportedMessage(displayMessage(full)), exportedMessage(plain)], parentId: null, rootId: 's', segments: ['s'], sessions: [], tipId: 's', turns: [] }],
       only: null,
       view: 'display',
     };
@@ -98,7 +98,7 @@ describe('the exported message', () => {
     // "10" sorts before "9" by code unit, but every object lists "9" first: JSON.stringify alone is not canonical here
     const numeric = displayMessage({ ...full, id: 'm3', extra: { '10': 'ten', '9': 'nine', b: { '2': 1, '11': 2 } }, tokenCounts: { '100': 1, '20': 2 } });
     const body: DisplayContent = {
-      conversations: [{ depth: 0, link: null, markers: [], messages: [exportedMessage(numeric)], parentId: null, rootId: 's', segments: ['s'], tipId: 's' }],
+      conversations: [{ depth: 0, link: null, markers: [], messages: [exportedMessage(numeric)], parentId: null, rootId: 's', segments: ['s'], sessions: [], tipId: 's', turns: [] }],
       only: null,
       view: 'display',
     };

@@ -55,6 +55,9 @@ const conversationBlock = (conversation: ExportedConversation): string => {
     `<section class="conversation" data-root="${escapeHtml(conversation.rootId)}">`,
     `<h2>${escapeHtml(conversationTitle(conversation))}</h2>`,
     `<p class="tags">Segments: ${escapeHtml(conversation.segments.join(' → '))}; ${conversation.messages.length} message(s).</p>`,
+    // Titles, models, sources, extras and turns: erased with the rest by a deletion (helper-97 F7).
+    `<p class="tags">Sessions:</p>${pre(JSON.stringify(conversation.sessions, null, 2))}`,
+    ...(conversation.turns.length > 0 ? [`<p class="tags">Turns:</p>${pre(JSON.stringify(conversation.turns, null, 2))}`] : []),
   ];
   for (const item of itemsOf(conversation)) {
     if (item.kind === 'message') out.push(messageBlock(item.message, item.number));

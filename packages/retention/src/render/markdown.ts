@@ -43,6 +43,9 @@ const messageBlock = (message: ExportedMessage, number: number): string => {
 
 const conversationBlock = (conversation: ExportedConversation, style: MarkdownStyle): string => {
   const out = [`## ${conversationTitle(conversation, MARKDOWN_PARTS)}`, '', `Segments: ${conversation.segments.map(codeSpan).join(' → ')}; ${conversation.messages.length} message(s).`];
+  // Titles, models, sources, extras and turns: erased with the rest by a deletion (helper-97 F7).
+  out.push('', 'Sessions:', '', fenced(JSON.stringify(conversation.sessions, null, 2), 'json'));
+  if (conversation.turns.length > 0) out.push('', 'Turns:', '', fenced(JSON.stringify(conversation.turns, null, 2), 'json'));
   for (const item of itemsOf(conversation)) {
     out.push('', item.kind === 'message' ? messageBlock(item.message, item.number) : style.marker(markerHeadline(item.marker, MARKDOWN_PARTS), markerSummary(item.marker)));
   }

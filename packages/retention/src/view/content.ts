@@ -17,6 +17,14 @@ export interface ExportedConversation {
   messages: ExportedMessage[];
   /** Each at the index in `messages` where it happened. */
   markers: ExportedMarker[];
+  /**
+   * What the conversation was besides its messages, per covered segment: `{sessionId, startedAt,
+   * title?, model?, source?, extra?}`; and its turns, `{turnId, sessionId, owner, startedAt,
+   * leaseExpiresAt, ended}`. The tombstones erase them with the rest: until session 35 no display
+   * export carried them (outside test, helper-97 F7).
+   */
+  sessions: JsonObject[];
+  turns: JsonObject[];
 }
 
 /** What a display export carries; its canonical JSON is what the manifest digest names. */

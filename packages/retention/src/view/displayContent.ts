@@ -1,5 +1,6 @@
 import { displayView, type DisplayMessage, type DisplayView, type Marker } from '@session-ledger/projections';
 import type { Role } from '@session-ledger/events';
+import type { JsonObject } from '@session-ledger/core';
 import type { Coverage, CoveredConversation } from '../coverage/coverage.js';
 import { canonicalCopy } from './canonical.js';
 import type { DisplayContent, ExportedConversation, ExportedMarker } from './content.js';
@@ -28,6 +29,17 @@ const select = (view: DisplayView, keep: (message: DisplayMessage) => boolean, k
 const inTip = (tipId: string) => (message: DisplayMessage) =>
   message.sessionId === tipId || message.versions.some((version) => version.rewrittenIn === tipId);
 
+/** Each covered segment as it was started (title, model and source as they are now), for the export to carry. */
+const sessionsOf = (conversation: CoveredConversation, covered: Set<string>): JsonObject[] =>
+  conversation.loaded.state.segments
+    .filter((segment) => covered.has(segment.sessionId))
+    .map((segment) => {
+      const started = conversation.loaded.records.find((record) => record.type === 'session.started' && record.sessionId === segment.sessionId);
+      const extra = started?.type === 'session.started' ? started.data.extra : undefined;
+      const { sessionId, startedAt, title, model, source } = segment;
+      return canonicalCopy({ sessionId, startedAt, title, model, source, extra }) as JsonObject;
+    });
+
 const conversationContent = (conversation: CoveredConversation, tipOnly: boolean, only: Set<Role> | null): ExportedConversation => {
   const view = displayView(conversation.loaded.state);
   const tipId = conversation.tipId;
@@ -37,6 +49,7 @@ const conversationContent = (conversation: CoveredConversation, tipOnly: boolean
     (message) => byRole(message) && (!tipOnly || inTip(tipId)(message)),
     (marker) => !tipOnly || marker.sessionId === tipId,
   );
+  const covered = new Set(conversation.segments.map((segment) => segment.sessionId));
   // keys in canonical order (see contentDigest)
   return {
     depth: conversation.depth,
@@ -46,7 +59,9 @@ const conversationContent = (conversation: CoveredConversation, tipOnly: boolean
     parentId: conversation.parentId,
     rootId: conversation.rootId,
     segments: conversation.segments.map((segment) => segment.sessionId),
+    sessions: sessionsOf(conversation, covered),
     tipId,
+    turns: conversation.loaded.state.turns.filter((turn) => covered.has(turn.sessionId)).map((turn) => canonicalCopy(turn) as JsonObject),
   };
 };
 
