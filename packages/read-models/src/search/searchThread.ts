@@ -76,12 +76,6 @@ const startThread = (file: string, script: URL): SearchThread => {
   return thread;
 };
 
-/**
- * A search answered on a worker thread with its own read-only connection to `db`'s file, so that a
- * search of a word in every message (bm25 ranks every match: 0.3-0.6 s for 320,000) holds that
- * thread, not the caller's event loop (a server's appends and other requests). Bad input is
- * `invalid_input`, checked here first. An in-memory model, or an unbuilt package, is searched here.
- */
 /** Gives an ask to the file's thread (started when there is none). */
 const ask = (file: string, script: URL, id: number, asked: Asked): void => {
   let thread = threads.get(file);
@@ -95,7 +89,9 @@ const ask = (file: string, script: URL, id: number, asked: Asked): void => {
 /**
  * A search past its deadline: the thread holding it is stopped (a search cannot be interrupted inside
  * SQLite from another thread), it is answered `search_timeout`, and what was queued behind it is asked
- * again on a new thread. Asks are answered in order, so the one past its deadline is the one running.
+ * again on a new thread. Asks are answered in order, so with one deadline for all (the default) the one
+ * past it is the one running; a queued search given a shorter deadline is answered so too, and the
+ * running one asked again.
  */
 const expire = (file: string, id: number, deadlineMs: number): void => {
   const thread = threads.get(file);
