@@ -1,5 +1,6 @@
-import { createLedger, defaultConflictRetry, digestOf, invalidInput, newId, type EventStore } from '@session-ledger/core';
-import { checkName, decodeMemoryEvents, memoryStream, type MemoryRecord } from '@session-ledger/events';
+import { createLedger, defaultConflictRetry, digestOf, invalidInput, newId, type EventStore, type RecordedEvent } from '@session-ledger/core';
+import { checkName, memoryStream } from '@session-ledger/events';
+import { deliveryOf } from './providers/mutation.js';
 import { DEFAULT_BUDGETS, type Budgets } from './budgets.js';
 import { memoryDecider, type ApplyBatch } from './decide/memoryDecider.js';
 import type { Causation, MemoryTarget } from '@session-ledger/events';
@@ -84,18 +85,10 @@ const askedOf = (op: MemoryOperation) => ({
   ...(op.op === 'remove' ? {} : { content: op.content }),
 });
 
-/** A receipt again, from an event a keyed batch stored. */
-const receiptOf = (record: MemoryRecord): Receipt => {
-  const data = record.data as { entryId: string; target: Receipt['target']; content?: string; previousContent?: string; selector?: string };
-  const op = record.type === 'memory.entry_added' ? 'add' : record.type === 'memory.entry_replaced' ? 'replace' : 'remove';
-  return {
-    op,
-    entryId: data.entryId,
-    target: data.target,
-    previousContent: op === 'add' ? null : (data.previousContent ?? null),
-    content: op === 'remove' ? null : (data.content ?? null),
-    selector: op === 'add' ? null : (data.selector ?? null),
-  };
+/** A receipt again, from an event a keyed batch stored: the fields of the mutation the fan-out reads from it. */
+const receiptOf = (event: RecordedEvent): Receipt => {
+  const { op, entryId, target, previousContent, content, selector } = deliveryOf(event)!.mutation;
+  return { op, entryId, target, previousContent, content, selector };
 };
 
 export const createMemoryLedger = (store: EventStore, options: MemoryLedgerOptions = {}): MemoryLedger => {
@@ -129,7 +122,7 @@ export const createMemoryLedger = (store: EventStore, options: MemoryLedgerOptio
     const { first, size } = reply.replayed;
     const events = await store.readStream(stream, { fromRevision: first, maxCount: size });
     const last = events[events.length - 1]!;
-    return { profile, stream, revision: last.revision, position: last.position, receipts: decodeMemoryEvents(events).map(receiptOf), written: false };
+    return { profile, stream, revision: last.revision, position: last.position, receipts: events.map(receiptOf), written: false };
   };
   return {
     budgets,

@@ -30,15 +30,16 @@ const inTip = (tipId: string) => (message: DisplayMessage) =>
   message.sessionId === tipId || message.versions.some((version) => version.rewrittenIn === tipId);
 
 /** Each covered segment as it was started (title, model and source as they are now), for the export to carry. */
-const sessionsOf = (conversation: CoveredConversation, covered: Set<string>): JsonObject[] =>
-  conversation.loaded.state.segments
+const sessionsOf = (conversation: CoveredConversation, covered: Set<string>): JsonObject[] => {
+  // One pass for the extras: a lookup per segment read every record again (a 1,000-segment chain).
+  const extras = new Map<string, JsonObject>();
+  for (const record of conversation.loaded.records) {
+    if (record.type === 'session.started' && record.data.extra !== undefined && !extras.has(record.sessionId)) extras.set(record.sessionId, record.data.extra);
+  }
+  return conversation.loaded.state.segments
     .filter((segment) => covered.has(segment.sessionId))
-    .map((segment) => {
-      const started = conversation.loaded.records.find((record) => record.type === 'session.started' && record.sessionId === segment.sessionId);
-      const extra = started?.type === 'session.started' ? started.data.extra : undefined;
-      const { sessionId, startedAt, title, model, source } = segment;
-      return canonicalCopy({ sessionId, startedAt, title, model, source, extra }) as JsonObject;
-    });
+    .map(({ sessionId, startedAt, title, model, source }) => canonicalCopy({ sessionId, startedAt, title, model, source, extra: extras.get(sessionId) }) as JsonObject);
+};
 
 const conversationContent = (conversation: CoveredConversation, tipOnly: boolean, only: Set<Role> | null): ExportedConversation => {
   const view = displayView(conversation.loaded.state);
