@@ -35,4 +35,10 @@ describe('hand edits of a mirrored file, as operations on the profile', () => {
   it('Given no mapping (Hermes wrote the files), Then every entry the profile lacks is an add and nothing is removed', () => {
     expect(handEditsOf('user', [], 'Name is Ada\n§\nLives in London', written)).toEqual([{ op: 'add', target: 'user', content: 'Lives in London' }]);
   });
+
+  it('Given the edits committed already (an adopt killed before its rebuild, run again), Then no operation: the correction is not taken for a duplicate and removed', () => {
+    const text = 'Uses the green notebook\n§\nLikes tea\n§\nPrefers vim';
+    const committed = [entry('a', 'Uses the green notebook'), entry('c', 'Likes tea'), entry('d', 'Prefers vim'), written[3]!];
+    expect(handEditsOf('memory', written, text, committed)).toEqual([]);
+  });
 });

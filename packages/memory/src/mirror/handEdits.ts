@@ -24,7 +24,7 @@ export const handEditsOf = (target: MemoryTarget, written: readonly MemoryEntry[
   const inFile = parseEntries(text);
   const kept = new Set(inFile);
   const wrote = new Set(mirrored.map((entry) => entry.content));
-  const held = (id: string) => current.some((entry) => entry.id === id && entry.target === target);
+  const now = (id: string) => current.find((entry) => entry.id === id && entry.target === target);
   const has = new Set(current.filter((entry) => entry.target === target).map((entry) => entry.content));
   const corrected = new Map<string, string>();
   mirrored.forEach((entry, index) => {
@@ -34,8 +34,11 @@ export const handEditsOf = (target: MemoryTarget, written: readonly MemoryEntry[
   const replacing = new Set(corrected.values());
   const out: MemoryOperation[] = [];
   for (const entry of mirrored) {
-    if (kept.has(entry.content) || !held(entry.id)) continue;
+    const held = now(entry.id);
+    if (kept.has(entry.content) || !held) continue;
     const content = corrected.get(entry.id);
+    // Corrected already (an adopt run again after it committed, killed before its rebuild): nothing.
+    if (content !== undefined && held.content === content) continue;
     if (content === undefined) out.push({ op: 'remove', target, entryId: entry.id });
     else if (!has.has(content)) out.push({ op: 'replace', target, entryId: entry.id, content });
     else out.push({ op: 'remove', target, entryId: entry.id });
